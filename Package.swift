@@ -1,0 +1,63 @@
+// swift-tools-version: 6.0
+//
+// Ripple: live lists and commands for MVP presenters.
+//
+// Layering (enforced by `.ci/run`): RippleTesting → RippleDiff.
+// `RippleDiff` imports neither Foundation nor Dispatch.
+//
+// The package takes no dependencies. Everything below builds with the toolchain alone.
+
+import PackageDescription
+
+/// Settings shared by every target.
+///
+/// Opt-in defines (uncomment to use, never commit enabled):
+/// - `RIPPLE_INTERNAL_CHECKS`: runs the expensive `_checkInvariants()` at the end of every
+///   diff and mutation. `ripple-bench` refuses to publish numbers with it on.
+let sharedSettings: [SwiftSetting] = [
+    // .define("RIPPLE_INTERNAL_CHECKS"),
+]
+
+let package = Package(
+    name: "Ripple",
+    products: [
+        .library(name: "RippleDiff", targets: ["RippleDiff"]),
+        .library(name: "RippleTesting", targets: ["RippleTesting"]),
+        .executable(name: "ripple-bench", targets: ["RippleBenchmarks"]),
+    ],
+    targets: [
+        // The diff engine and change-set types. Pure Swift, imports nothing.
+        .target(name: "RippleDiff", swiftSettings: sharedSettings),
+
+        // Headless table and collection views and UIKit's batch-update validator.
+        .target(name: "RippleTesting", dependencies: ["RippleDiff"], swiftSettings: sharedSettings),
+
+        // The benchmark runner, `swift run -c release ripple-bench`.
+        .executableTarget(
+            name: "RippleBenchmarks",
+            dependencies: ["RippleDiff"],
+            path: "Benchmarks/RippleBenchmarks",
+            swiftSettings: sharedSettings
+        ),
+
+        // Shared test helpers: seeded generators, reference models, assertions. Not a product.
+        .target(
+            name: "RippleTestSupport",
+            dependencies: ["RippleDiff"],
+            path: "Tests/RippleTestSupport",
+            swiftSettings: sharedSettings
+        ),
+
+        .testTarget(
+            name: "RippleDiffTests",
+            dependencies: ["RippleDiff", "RippleTestSupport"],
+            swiftSettings: sharedSettings
+        ),
+        .testTarget(
+            name: "RippleTestingTests",
+            dependencies: ["RippleTesting", "RippleDiff", "RippleTestSupport"],
+            swiftSettings: sharedSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

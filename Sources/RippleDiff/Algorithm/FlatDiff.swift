@@ -1,0 +1,228 @@
+// The flat diff: prefix/suffix trim, one hash per identifier, minimal moves.
+//
+// 1. Trim the common prefix and suffix (pairs with equal identifiers at equal distance from either
+//    end) in one linear pass, without hashing. Unchanged lists end here.
+// 2. Put the identifiers of the remaining source elements in a flat open-addressing table, chaining
+//    duplicates in source order.
+// 3. Look up each remaining target identifier: it takes the first unmatched source element with the
+//    same identifier, or becomes an insert. Identifiers first seen in the target are added to the
+//    table too, so that repeats in the target are reported.
+// 4. If the matched source offsets are not increasing in target order, keep a longest increasing
+//    subsequence in place and move the rest.
+// 5. One pass over each side yields deletes, updates and inserts.
+
+/// Computes the change-set from `source` to `target`.
+///
+/// - Complexity: Expected O(*n* + *m*) identifier hashes and comparisons, plus O(*k* log *k*)
+///   to choose the moves among *k* matched elements that changed order.
+@inlinable
+internal func _flatDiff<Element, ID: Hashable>(
+    _ source: UnsafeBufferPointer<Element>,
+    _ target: UnsafeBufferPointer<Element>,
+    identifier: (Element) -> ID,
+    contentEquals: (Element, Element) -> Bool
+) -> Changeset {
+    let sourceCount = source.count
+    let targetCount = target.count
+    precondition(
+        sourceCount < Int(Int32.max) / 2 && targetCount < Int(Int32.max) / 2,
+        "Changeset(from:to:): lists of \(sourceCount) and \(targetCount) elements exceed the diff's limit of \(Int(Int32.max) / 2 - 1) elements each")
+
+    // 1. Common prefix and suffix.
+    var updates: [Changeset.OffsetPair] = []
+    let shorter = Swift.min(sourceCount, targetCount)
+    var prefix = 0
+    while prefix < shorter {
+        let old = source[prefix]
+        let new = target[prefix]
+        if identifier(old) != identifier(new) { break }
+        if !contentEquals(old, new) { updates.append(Changeset.OffsetPair(source: prefix, target: prefix)) }
+        prefix &+= 1
+    }
+    var suffix = 0
+    var suffixUpdates: [Changeset.OffsetPair] = []
+    while suffix < shorter &- prefix {
+        let oldOffset = sourceCount &- 1 &- suffix
+        let newOffset = targetCount &- 1 &- suffix
+        let old = source[oldOffset]
+        let new = target[newOffset]
+        if identifier(old) != identifier(new) { break }
+        if !contentEquals(old, new) {
+            suffixUpdates.append(Changeset.OffsetPair(source: oldOffset, target: newOffset))
+        }
+        suffix &+= 1
+    }
+    let oldCount = sourceCount &- prefix &- suffix
+    let newCount = targetCount &- prefix &- suffix
+
+    var changes = Changeset(sourceCount: sourceCount, targetCount: targetCount)
+    if oldCount > 0 || newCount > 0 {
+        _diffMiddle(
+            source: UnsafeBufferPointer(rebasing: source[prefix..<(prefix + oldCount)]),
+            target: UnsafeBufferPointer(rebasing: target[prefix..<(prefix + newCount)]),
+            offset: prefix,
+            identifier: identifier,
+            contentEquals: contentEquals,
+            into: &changes,
+            updates: &updates)
+    }
+    if !suffixUpdates.isEmpty { updates.append(contentsOf: suffixUpdates.reversed()) }
+    changes.updates = updates
+    return changes
+}
+
+/// Diffs the part between the common prefix and suffix. Offsets written to `changes` are shifted
+/// by `offset`; updates are appended to `updates` in ascending source order.
+@inlinable
+internal func _diffMiddle<Element, ID: Hashable>(
+    source: UnsafeBufferPointer<Element>,
+    target: UnsafeBufferPointer<Element>,
+    offset: Int,
+    identifier: (Element) -> ID,
+    contentEquals: (Element, Element) -> Bool,
+    into changes: inout Changeset,
+    updates: inout [Changeset.OffsetPair]
+) {
+    let oldCount = source.count
+    let newCount = target.count
+    let capacity = _tableCapacity(forKeys: oldCount &+ newCount)
+    let mask = capacity &- 1
+    let slots = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: capacity)
+    slots.initialize(repeating: 0)
+    let heads = UnsafeMutableBufferPointer<Int32>.allocate(capacity: capacity)
+    let nextSame = UnsafeMutableBufferPointer<Int32>.allocate(capacity: Swift.max(oldCount, 1))
+    let sourceToTarget = UnsafeMutableBufferPointer<Int32>.allocate(capacity: Swift.max(oldCount, 1))
+    sourceToTarget.initialize(repeating: -1)
+    let targetToSource = UnsafeMutableBufferPointer<Int32>.allocate(capacity: Swift.max(newCount, 1))
+    defer {
+        slots.deallocate()
+        heads.deallocate()
+        nextSame.deallocate()
+        sourceToTarget.deallocate()
+        targetToSource.deallocate()
+    }
+    var duplicateSource: [Int] = []
+    var duplicateTarget: [Int] = []
+
+    // 2. Source identifiers, last to first, so each chain lists its offsets in ascending order.
+    var old = oldCount
+    while old > 0 {
+        old &-= 1
+        let id = identifier(source[old])
+        let hash = id.hashValue
+        let tag = _SlotBits.tag(hash)
+        var bucket = hash & mask
+        while true {
+            let slot = slots[bucket]
+            if slot == 0 {
+                slots[bucket] = tag | UInt64(truncatingIfNeeded: old &+ 1)
+                heads[bucket] = Int32(truncatingIfNeeded: old)
+                nextSame[old] = -1
+                break
+            }
+            if slot & _SlotBits.tagMask == tag {
+                let ref = Int(truncatingIfNeeded: slot & _SlotBits.refMask) &- 1
+                if identifier(source[ref]) == id {
+                    duplicateSource.append(offset &+ Int(heads[bucket]))
+                    nextSame[old] = heads[bucket]
+                    heads[bucket] = Int32(truncatingIfNeeded: old)
+                    break
+                }
+            }
+            bucket = (bucket &+ 1) & mask
+        }
+    }
+
+    // 3. Target identifiers, first to last.
+    var matched = 0
+    var inOrder = true
+    var lastMatched: Int32 = -1
+    for new in 0..<newCount {
+        let id = identifier(target[new])
+        let hash = id.hashValue
+        let tag = _SlotBits.tag(hash)
+        var bucket = hash & mask
+        while true {
+            let slot = slots[bucket]
+            if slot == 0 {
+                slots[bucket] = tag | _SlotBits.seenInTarget | UInt64(truncatingIfNeeded: oldCount &+ new &+ 1)
+                heads[bucket] = -1
+                targetToSource[new] = -1
+                break
+            }
+            if slot & _SlotBits.tagMask == tag {
+                let ref = Int(truncatingIfNeeded: slot & _SlotBits.refMask) &- 1
+                let other = ref < oldCount ? identifier(source[ref]) : identifier(target[ref &- oldCount])
+                if other == id {
+                    if slot & _SlotBits.seenInTarget != 0 {
+                        duplicateTarget.append(offset &+ new)
+                    } else {
+                        slots[bucket] = slot | _SlotBits.seenInTarget
+                    }
+                    let head = heads[bucket]
+                    targetToSource[new] = head
+                    if head >= 0 {
+                        sourceToTarget[Int(head)] = Int32(truncatingIfNeeded: new)
+                        heads[bucket] = nextSame[Int(head)]
+                        matched &+= 1
+                        if head < lastMatched { inOrder = false }
+                        lastMatched = head
+                    }
+                    break
+                }
+            }
+            bucket = (bucket &+ 1) & mask
+        }
+    }
+
+    // 4. Moves: everything matched outside one longest increasing run.
+    if !inOrder {
+        let sequence = UnsafeMutableBufferPointer<Int32>.allocate(capacity: matched)
+        let keep = UnsafeMutableBufferPointer<Bool>.allocate(capacity: matched)
+        keep.initialize(repeating: false)
+        defer {
+            sequence.deallocate()
+            keep.deallocate()
+        }
+        var position = 0
+        for new in 0..<newCount where targetToSource[new] >= 0 {
+            sequence[position] = targetToSource[new]
+            position &+= 1
+        }
+        let stay = _markLongestIncreasingSubsequence(UnsafeBufferPointer(sequence), keep: keep)
+        var moves: [Changeset.OffsetPair] = []
+        moves.reserveCapacity(matched &- stay)
+        position = 0
+        for new in 0..<newCount where targetToSource[new] >= 0 {
+            if !keep[position] {
+                moves.append(
+                    Changeset.OffsetPair(source: offset &+ Int(targetToSource[new]), target: offset &+ new))
+            }
+            position &+= 1
+        }
+        changes.moves = moves
+    }
+
+    // 5. Deletes and updates in source order, inserts in target order.
+    var deletes: [Int] = []
+    deletes.reserveCapacity(oldCount &- matched)
+    for old in 0..<oldCount {
+        let new = Int(sourceToTarget[old])
+        if new < 0 {
+            deletes.append(offset &+ old)
+        } else if !contentEquals(source[old], target[new]) {
+            updates.append(Changeset.OffsetPair(source: offset &+ old, target: offset &+ new))
+        }
+    }
+    var inserts: [Int] = []
+    inserts.reserveCapacity(newCount &- matched)
+    for new in 0..<newCount where targetToSource[new] < 0 {
+        inserts.append(offset &+ new)
+    }
+    changes.deletes = deletes
+    changes.inserts = inserts
+    if !duplicateSource.isEmpty || !duplicateTarget.isEmpty {
+        changes.duplicates = Changeset.Duplicates(
+            sourceOffsets: duplicateSource.sorted(), targetOffsets: duplicateTarget)
+    }
+}

@@ -1,0 +1,31 @@
+// A flat open-addressing hash table from identifiers to chains of source offsets.
+//
+// Each identifier is hashed exactly once; the hash's high bits are kept inline in the slot as a
+// tag, so a probe compares identifiers only when the tags agree. Slots hold 32-bit offsets, which
+// keeps the table at 8 bytes per slot plus a 4-byte chain head.
+
+/// Slot layout (one `UInt64` per slot, `0` means empty):
+/// - bits 0..<32: `keyRef + 1`, the offset of an element that carries the slot's identifier
+///   (`keyRef < sourceCount`: a source offset; otherwise `keyRef - sourceCount` is a target offset);
+/// - bits 32..<63: the tag, the hash's high 31 bits;
+/// - bit 63: set once the identifier has been seen in the target.
+@usableFromInline
+internal enum _SlotBits {
+    @usableFromInline static let refMask: UInt64 = 0xFFFF_FFFF
+    @usableFromInline static let tagMask: UInt64 = 0x7FFF_FFFF_0000_0000
+    @usableFromInline static let seenInTarget: UInt64 = 0x8000_0000_0000_0000
+
+    /// The tag bits of a hash value, positioned as in a slot.
+    @inlinable @inline(__always)
+    static func tag(_ hash: Int) -> UInt64 {
+        (UInt64(UInt(bitPattern: hash)) >> 1) & tagMask
+    }
+}
+
+/// The number of slots for `keys` identifiers: a power of two, at most two-thirds full.
+@inlinable
+internal func _tableCapacity(forKeys keys: Int) -> Int {
+    var capacity = 16
+    while capacity - capacity / 3 < keys { capacity &<<= 1 }
+    return capacity
+}

@@ -1,0 +1,114 @@
+extension Changeset {
+    /// Checks that the change-set describes a batch UIKit can read, and says what is wrong if not.
+    ///
+    /// The checks: every offset is in range, no source offset is deleted or moved twice, no target
+    /// offset is inserted or moved to twice, updates name matched elements, and the counts agree:
+    /// `sourceCount - deletes - moves == targetCount - inserts - moves`.
+    ///
+    /// - Returns: `nil` when the change-set is valid, otherwise a sentence naming the first problem.
+    /// - Complexity: O(*n* + *m*), where *n* is ``sourceCount`` and *m* is ``targetCount``.
+    public func validationFailure() -> String? {
+        guard sourceCount >= 0, targetCount >= 0 else {
+            return "negative count: sourceCount \(sourceCount), targetCount \(targetCount)"
+        }
+        // 0 = untouched, 1 = deleted, 2 = moved
+        var sourceUse = [UInt8](repeating: 0, count: sourceCount)
+        var targetUse = [UInt8](repeating: 0, count: targetCount)
+        for offset in deletes {
+            guard offset >= 0 && offset < sourceCount else {
+                return "delete \(offset) is out of range 0..<\(sourceCount)"
+            }
+            guard sourceUse[offset] == 0 else { return "source offset \(offset) is deleted twice" }
+            sourceUse[offset] = 1
+        }
+        for offset in inserts {
+            guard offset >= 0 && offset < targetCount else {
+                return "insert \(offset) is out of range 0..<\(targetCount)"
+            }
+            guard targetUse[offset] == 0 else { return "target offset \(offset) is inserted twice" }
+            targetUse[offset] = 1
+        }
+        for move in moves {
+            guard move.source >= 0 && move.source < sourceCount else {
+                return "move \(move) has its source out of range 0..<\(sourceCount)"
+            }
+            guard move.target >= 0 && move.target < targetCount else {
+                return "move \(move) has its target out of range 0..<\(targetCount)"
+            }
+            guard sourceUse[move.source] == 0 else {
+                return "source offset \(move.source) is both moved and deleted, or moved twice"
+            }
+            guard targetUse[move.target] == 0 else {
+                return "target offset \(move.target) is both moved to and inserted, or moved to twice"
+            }
+            sourceUse[move.source] = 2
+            targetUse[move.target] = 2
+        }
+        let kept = sourceCount - deletes.count - moves.count
+        guard kept == targetCount - inserts.count - moves.count else {
+            return "counts disagree: \(sourceCount) - \(deletes.count) deleted must equal "
+                + "\(targetCount) - \(inserts.count) inserted"
+        }
+        for update in updates {
+            guard update.source >= 0 && update.source < sourceCount,
+                update.target >= 0 && update.target < targetCount
+            else {
+                return "update \(update) is out of range \(sourceCount) → \(targetCount)"
+            }
+            guard sourceUse[update.source] != 1 else {
+                return "update \(update) names a deleted element"
+            }
+            guard targetUse[update.target] != 1 else {
+                return "update \(update) names an inserted element"
+            }
+        }
+        return nil
+    }
+
+    /// Replays the change-set onto `source` and returns the list it describes.
+    ///
+    /// Deleted elements are dropped, moved elements are placed at their target offsets, and every
+    /// inserted or updated element is taken from `element(atTarget:)`. The rest keep their order and
+    /// fill the free slots. For a change-set produced by `Changeset(from: source, to: target)`,
+    /// `changes.applied(to: source) { target[$0] }` equals `target`.
+    ///
+    /// ```swift
+    /// let changes = Changeset(from: old, to: new)
+    /// assert(changes.applied(to: old) { new[$0] } == new)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - source: The list the change-set starts from. Its count must equal ``sourceCount``.
+    ///   - element: Returns the element at a target offset; called for inserts and updates.
+    /// - Returns: A list of ``targetCount`` elements.
+    /// - Precondition: The change-set is valid (see ``validationFailure()``).
+    /// - Complexity: O(*n* + *m*), where *n* is ``sourceCount`` and *m* is ``targetCount``.
+    public func applied<Element>(
+        to source: [Element],
+        element: (_ targetOffset: Int) throws -> Element
+    ) rethrows -> [Element] {
+        precondition(
+            source.count == sourceCount,
+            "Changeset.applied(to:element:): source has \(source.count) elements, expected \(sourceCount)"
+        )
+        if let failure = validationFailure() {
+            preconditionFailure("Changeset.applied(to:element:): invalid change-set: \(failure)")
+        }
+        var slots = [Element?](repeating: nil, count: targetCount)
+        var leaves = [Bool](repeating: false, count: sourceCount)
+        for offset in deletes { leaves[offset] = true }
+        for offset in inserts { slots[offset] = try element(offset) }
+        for move in moves {
+            leaves[move.source] = true
+            slots[move.target] = source[move.source]
+        }
+        var next = 0
+        for offset in source.indices where !leaves[offset] {
+            while slots[next] != nil { next += 1 }
+            slots[next] = source[offset]
+            next += 1
+        }
+        for update in updates { slots[update.target] = try element(update.target) }
+        return slots.map { $0! }
+    }
+}

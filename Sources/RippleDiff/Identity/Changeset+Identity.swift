@@ -1,0 +1,133 @@
+// The identity rules, in order of preference:
+// 1. `Identifiable.id`;
+// 2. `ObjectIdentifier` for classes (presenters);
+// 3. the value itself for `Hashable` elements.
+// Content changes come from `Equatable`. Swift picks the most constrained overload, so a type that
+// matches several rules gets the first one; the combined overloads exist only to say so.
+
+extension Changeset {
+    /// Computes the changes from `source` to `target`, with identity and content given by closures.
+    ///
+    /// Use this form for elements that conform to nothing, or to diff by a key other than the default.
+    ///
+    /// ```swift
+    /// let changes = Changeset(from: oldBooks, to: newBooks, identifiedBy: { $0.isbn }, contentEquals: { $0.title == $1.title })
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - source: The list before the change.
+    ///   - target: The list after the change.
+    ///   - identifier: Returns the identity of an element. Elements with equal identifiers are the
+    ///     same element; repeated identifiers are paired in order and reported in
+    ///     ``Changeset/duplicates``.
+    ///   - contentEquals: Returns whether two elements with the same identity show the same content.
+    ///     When it returns `false`, the element is updated.
+    /// - Complexity: Expected O(*n* + *m*) for *n* source and *m* target elements, plus O(*k* log *k*) to choose moves among *k* elements that changed order. O(*n*) without hashing when the lists are equal.
+    /// - Note: The common prefix and suffix are paired in place before any hashing; the remaining
+    ///   elements with repeated identifiers are paired in order, the first with the first. Moves are
+    ///   minimal for that pairing.
+    @inlinable
+    public init<Element, ID: Hashable>(
+        from source: [Element],
+        to target: [Element],
+        identifiedBy identifier: (Element) -> ID,
+        contentEquals: (Element, Element) -> Bool
+    ) {
+        #if RIPPLE_INTERNAL_CHECKS
+        defer { _checkDiff(self, source: source, target: target, identifier: identifier, contentEquals: contentEquals) }
+        #endif
+        self = source.withUnsafeBufferPointer { old in
+            target.withUnsafeBufferPointer { new in
+                _flatDiff(old, new, identifier: identifier, contentEquals: contentEquals)
+            }
+        }
+    }
+
+    /// Computes the changes from `source` to `target` for `Identifiable` and `Equatable` elements: identity from `id`, content from `==`.
+    ///
+    /// - Parameters:
+    ///   - source: The list before the change.
+    ///   - target: The list after the change.
+    /// - Complexity: Expected O(*n* + *m*) for *n* source and *m* target elements, plus O(*k* log *k*) to choose moves among *k* elements that changed order. O(*n*) without hashing when the lists are equal.
+    @inlinable
+    public init<Element>(from source: [Element], to target: [Element]) where Element: Identifiable & Equatable {
+        self.init(from: source, to: target, identifiedBy: { $0.id }, contentEquals: { $0 == $1 })
+    }
+
+    /// Computes the changes from `source` to `target` for `Identifiable` and `Hashable` elements: identity from `id` (not the whole value), content from `==`.
+    ///
+    /// - Parameters:
+    ///   - source: The list before the change.
+    ///   - target: The list after the change.
+    /// - Complexity: Expected O(*n* + *m*) for *n* source and *m* target elements, plus O(*k* log *k*) to choose moves among *k* elements that changed order. O(*n*) without hashing when the lists are equal.
+    @inlinable
+    public init<Element>(from source: [Element], to target: [Element]) where Element: Identifiable & Hashable {
+        self.init(from: source, to: target, identifiedBy: { $0.id }, contentEquals: { $0 == $1 })
+    }
+
+    /// Computes the changes from `source` to `target` for `Hashable` values: the value is its own identity, so a matched element never counts as updated.
+    ///
+    /// - Parameters:
+    ///   - source: The list before the change.
+    ///   - target: The list after the change.
+    /// - Complexity: Expected O(*n* + *m*) for *n* source and *m* target elements, plus O(*k* log *k*) to choose moves among *k* elements that changed order. O(*n*) without hashing when the lists are equal.
+    @inlinable
+    public init<Element>(from source: [Element], to target: [Element]) where Element: Hashable {
+        self.init(from: source, to: target, identifiedBy: { $0 }, contentEquals: { _, _ in true })
+    }
+
+    /// Computes the changes from `source` to `target` for Objects, such as presenters: identity from `ObjectIdentifier`. The same object is never an update; it refreshes its own cell.
+    ///
+    /// - Parameters:
+    ///   - source: The list before the change.
+    ///   - target: The list after the change.
+    /// - Complexity: Expected O(*n* + *m*) for *n* source and *m* target elements, plus O(*k* log *k*) to choose moves among *k* elements that changed order. O(*n*) without hashing when the lists are equal.
+    @inlinable
+    public init<Element>(from source: [Element], to target: [Element]) where Element: AnyObject {
+        self.init(from: source, to: target, identifiedBy: { ObjectIdentifier($0) }, contentEquals: { _, _ in true })
+    }
+
+    /// Computes the changes from `source` to `target` for `Identifiable` objects: identity from `id`; a matched object counts as updated only when it is a different instance.
+    ///
+    /// - Parameters:
+    ///   - source: The list before the change.
+    ///   - target: The list after the change.
+    /// - Complexity: Expected O(*n* + *m*) for *n* source and *m* target elements, plus O(*k* log *k*) to choose moves among *k* elements that changed order. O(*n*) without hashing when the lists are equal.
+    @inlinable
+    public init<Element>(from source: [Element], to target: [Element]) where Element: AnyObject & Identifiable {
+        self.init(from: source, to: target, identifiedBy: { $0.id }, contentEquals: { $0 === $1 })
+    }
+
+    /// Computes the changes from `source` to `target` for `Identifiable`, `Equatable` objects: identity from `id`, content from `==`.
+    ///
+    /// - Parameters:
+    ///   - source: The list before the change.
+    ///   - target: The list after the change.
+    /// - Complexity: Expected O(*n* + *m*) for *n* source and *m* target elements, plus O(*k* log *k*) to choose moves among *k* elements that changed order. O(*n*) without hashing when the lists are equal.
+    @inlinable
+    public init<Element>(from source: [Element], to target: [Element]) where Element: AnyObject & Identifiable & Equatable {
+        self.init(from: source, to: target, identifiedBy: { $0.id }, contentEquals: { $0 == $1 })
+    }
+
+    /// Computes the changes from `source` to `target` for `Identifiable`, `Hashable` objects: identity from `id`, content from `==`.
+    ///
+    /// - Parameters:
+    ///   - source: The list before the change.
+    ///   - target: The list after the change.
+    /// - Complexity: Expected O(*n* + *m*) for *n* source and *m* target elements, plus O(*k* log *k*) to choose moves among *k* elements that changed order. O(*n*) without hashing when the lists are equal.
+    @inlinable
+    public init<Element>(from source: [Element], to target: [Element]) where Element: AnyObject & Identifiable & Hashable {
+        self.init(from: source, to: target, identifiedBy: { $0.id }, contentEquals: { $0 == $1 })
+    }
+
+    /// Computes the changes from `source` to `target` for `Hashable` objects: identity from `ObjectIdentifier`, content from `==`.
+    ///
+    /// - Parameters:
+    ///   - source: The list before the change.
+    ///   - target: The list after the change.
+    /// - Complexity: Expected O(*n* + *m*) for *n* source and *m* target elements, plus O(*k* log *k*) to choose moves among *k* elements that changed order. O(*n*) without hashing when the lists are equal.
+    @inlinable
+    public init<Element>(from source: [Element], to target: [Element]) where Element: AnyObject & Hashable {
+        self.init(from: source, to: target, identifiedBy: { ObjectIdentifier($0) }, contentEquals: { $0 == $1 })
+    }
+}

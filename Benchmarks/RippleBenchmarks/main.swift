@@ -1,18 +1,93 @@
-import RippleDiff
-struct A: Identifiable, Equatable { var id: Int; var v: Int }
-struct B: Identifiable, Hashable { var id: Int; var v: Int }
-final class C {}
-final class D: Identifiable { let id: Int; init(_ i: Int) { id = i } }
-final class E: Identifiable, Equatable { let id: Int; var v = 0; init(_ i: Int) { id = i }; static func == (l: E, r: E) -> Bool { l.v == r.v } }
-final class F: Hashable { static func == (l: F, r: F) -> Bool { true }; func hash(into h: inout Hasher) {} }
-final class G: Identifiable, Hashable { let id: Int; init(_ i: Int) { id = i }; static func == (l: G, r: G) -> Bool { true }; func hash(into h: inout Hasher) {} }
-print(Changeset(from: [A(id: 1, v: 1), A(id: 2, v: 2)], to: [A(id: 2, v: 3), A(id: 1, v: 1)]))
-print(Changeset(from: [B(id: 1, v: 1), B(id: 2, v: 2)], to: [B(id: 2, v: 3), B(id: 1, v: 1)]))
-let c1 = C(), c2 = C()
-print(Changeset(from: [c1, c2], to: [c2]))
-print(Changeset(from: [D(1), D(2)], to: [D(2)]))
-print(Changeset(from: [E(1), E(2)], to: [E(2)]))
-print(Changeset(from: [F(), F()], to: [F()]))
-print(Changeset(from: [G(1), G(2)], to: [G(2)]))
-print(Changeset(from: ["a", "a", "b"], to: ["b", "a", "a", "a"]))
-print(StagedChangeset(from: [A(id: 1, v: 1), A(id: 2, v: 2), A(id: 3, v: 2)], to: [A(id: 3, v: 3), A(id: 1, v: 1), A(id: 2, v: 5)]))
+import Foundation
+
+// ripple-bench: measures Ripple's engines against their baselines, side by side in one run.
+//
+//   swift run -c release ripple-bench                 every suite, Markdown tables
+//   swift run -c release ripple-bench --suite diff    one suite
+//   swift run -c release ripple-bench --quick         small sizes, in seconds (CI)
+//   swift run -c release ripple-bench --json out.json also write JSON records
+
+let suites: [BenchmarkSuite] = [
+    DiffBenchmarks.suite,
+]
+
+struct Options {
+    var suite: String?
+    var quick = false
+    var jsonPath: String?
+    var runs = 7
+}
+
+@MainActor func usage() -> String {
+    """
+    usage: ripple-bench [--suite NAME] [--quick] [--json PATH] [--runs N]
+      --suite NAME  run one suite: \(suites.map(\.name).joined(separator: ", "))
+      --quick       small sizes, for CI
+      --json PATH   also write the results as JSON records
+      --runs N      measured runs per task after one warm-up (default 7, at least 5)
+    """
+}
+
+@MainActor func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("ripple-bench: \(message)\n\n\(usage())\n".utf8))
+    exit(2)
+}
+
+var options = Options()
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--suite":
+        guard let name = arguments.popFirst() else { fail("--suite needs a name") }
+        guard suites.contains(where: { $0.name == name }) else { fail("no suite named '\(name)'") }
+        options.suite = name
+    case "--quick":
+        options.quick = true
+    case "--json":
+        guard let path = arguments.popFirst() else { fail("--json needs a path") }
+        options.jsonPath = path
+    case "--runs":
+        guard let text = arguments.popFirst(), let runs = Int(text), runs >= 5 else {
+            fail("--runs needs a whole number of at least 5")
+        }
+        options.runs = runs
+    case "--help", "-h":
+        print(usage())
+        exit(0)
+    default:
+        fail("unknown argument '\(argument)'")
+    }
+}
+
+#if DEBUG
+FileHandle.standardError.write(Data("ripple-bench: warning: a debug build; run with -c release for real numbers\n".utf8))
+#endif
+#if RIPPLE_INTERNAL_CHECKS
+FileHandle.standardError.write(Data("ripple-bench: warning: RIPPLE_INTERNAL_CHECKS is on; these numbers include the checks\n".utf8))
+#endif
+
+let runner = BenchmarkRunner(runs: options.runs) { line in
+    FileHandle.standardError.write(Data("\u{1B}[2K\r\(line)".utf8))
+}
+var allResults: [BenchmarkResult] = []
+print("# ripple-bench\(options.quick ? " --quick" : "")\n")
+print("Median and minimum of \(options.runs) runs after a warm-up; engines of one scenario run round-robin.\n")
+for suite in suites where options.suite == nil || options.suite == suite.name {
+    var results: [BenchmarkResult] = []
+    var notes: [String] = []
+    for group in suite.makeGroups(options.quick) {
+        results += runner.measure(group)
+        notes += group.skipped.map(\.reason).filter { !notes.contains($0) }
+    }
+    FileHandle.standardError.write(Data("\u{1B}[2K\r".utf8))
+    print(BenchmarkReport.markdown(suite: suite, results: results, notes: notes))
+    print()
+    allResults += results
+}
+if let path = options.jsonPath {
+    do {
+        try BenchmarkReport.json(allResults).write(toFile: path, atomically: true, encoding: .utf8)
+    } catch {
+        fail("cannot write \(path): \(error)")
+    }
+}

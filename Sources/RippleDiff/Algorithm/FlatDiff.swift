@@ -22,6 +22,25 @@ internal func _flatDiff<Element, ID: Hashable>(
     identifier: (Element) -> ID,
     contentEquals: (Element, Element) -> Bool
 ) -> Changeset {
+    withoutActuallyEscaping(identifier) { identifier in
+        withoutActuallyEscaping(contentEquals) { contentEquals in
+            _flatDiff(
+                source, target,
+                identity: _ClosureIdentity(identifier: identifier, contentEquals: contentEquals))
+        }
+    }
+}
+
+/// Computes the change-set from `source` to `target` under an identity rule.
+///
+/// - Complexity: Expected O(*n* + *m*) identifier hashes and comparisons, plus O(*k* log *k*)
+///   to choose the moves among *k* matched elements that changed order.
+@inlinable
+internal func _flatDiff<Identity: _DiffIdentity>(
+    _ source: UnsafeBufferPointer<Identity.Element>,
+    _ target: UnsafeBufferPointer<Identity.Element>,
+    identity: Identity
+) -> Changeset {
     let sourceCount = source.count
     let targetCount = target.count
     precondition(
@@ -33,10 +52,9 @@ internal func _flatDiff<Element, ID: Hashable>(
     let shorter = Swift.min(sourceCount, targetCount)
     var prefix = 0
     while prefix < shorter {
-        let old = source[prefix]
-        let new = target[prefix]
-        if identifier(old) != identifier(new) { break }
-        if !contentEquals(old, new) { updates.append(Changeset.OffsetPair(source: prefix, target: prefix)) }
+        let match = identity.match(source[prefix], target[prefix])
+        if match == .different { break }
+        if match == .updated { updates.append(Changeset.OffsetPair(source: prefix, target: prefix)) }
         prefix &+= 1
     }
     var suffix = 0
@@ -44,10 +62,9 @@ internal func _flatDiff<Element, ID: Hashable>(
     while suffix < shorter &- prefix {
         let oldOffset = sourceCount &- 1 &- suffix
         let newOffset = targetCount &- 1 &- suffix
-        let old = source[oldOffset]
-        let new = target[newOffset]
-        if identifier(old) != identifier(new) { break }
-        if !contentEquals(old, new) {
+        let match = identity.match(source[oldOffset], target[newOffset])
+        if match == .different { break }
+        if match == .updated {
             suffixUpdates.append(Changeset.OffsetPair(source: oldOffset, target: newOffset))
         }
         suffix &+= 1
@@ -61,8 +78,7 @@ internal func _flatDiff<Element, ID: Hashable>(
             source: UnsafeBufferPointer(rebasing: source[prefix..<(prefix + oldCount)]),
             target: UnsafeBufferPointer(rebasing: target[prefix..<(prefix + newCount)]),
             offset: prefix,
-            identifier: identifier,
-            contentEquals: contentEquals,
+            identity: identity,
             into: &changes,
             updates: &updates)
     }
@@ -74,12 +90,11 @@ internal func _flatDiff<Element, ID: Hashable>(
 /// Diffs the part between the common prefix and suffix. Offsets written to `changes` are shifted
 /// by `offset`; updates are appended to `updates` in ascending source order.
 @inlinable
-internal func _diffMiddle<Element, ID: Hashable>(
-    source: UnsafeBufferPointer<Element>,
-    target: UnsafeBufferPointer<Element>,
+internal func _diffMiddle<Identity: _DiffIdentity>(
+    source: UnsafeBufferPointer<Identity.Element>,
+    target: UnsafeBufferPointer<Identity.Element>,
     offset: Int,
-    identifier: (Element) -> ID,
-    contentEquals: (Element, Element) -> Bool,
+    identity: Identity,
     into changes: inout Changeset,
     updates: inout [Changeset.OffsetPair]
 ) {
@@ -108,8 +123,7 @@ internal func _diffMiddle<Element, ID: Hashable>(
     var old = oldCount
     while old > 0 {
         old &-= 1
-        let id = identifier(source[old])
-        let hash = id.hashValue
+        let hash = identity.hashValue(of: source[old])
         let tag = _SlotBits.tag(hash)
         var bucket = hash & mask
         while true {
@@ -122,7 +136,7 @@ internal func _diffMiddle<Element, ID: Hashable>(
             }
             if slot & _SlotBits.tagMask == tag {
                 let ref = Int(truncatingIfNeeded: slot & _SlotBits.refMask) &- 1
-                if identifier(source[ref]) == id {
+                if identity.sameIdentity(source[ref], source[old]) {
                     duplicateSource.append(offset &+ Int(heads[bucket]))
                     nextSame[old] = heads[bucket]
                     heads[bucket] = Int32(truncatingIfNeeded: old)
@@ -138,7 +152,7 @@ internal func _diffMiddle<Element, ID: Hashable>(
     var inOrder = true
     var lastMatched: Int32 = -1
     for new in 0..<newCount {
-        let id = identifier(target[new])
+        let id = identity.identifier(of: target[new])
         let hash = id.hashValue
         let tag = _SlotBits.tag(hash)
         var bucket = hash & mask
@@ -152,8 +166,10 @@ internal func _diffMiddle<Element, ID: Hashable>(
             }
             if slot & _SlotBits.tagMask == tag {
                 let ref = Int(truncatingIfNeeded: slot & _SlotBits.refMask) &- 1
-                let other = ref < oldCount ? identifier(source[ref]) : identifier(target[ref &- oldCount])
-                if other == id {
+                let same =
+                    ref < oldCount
+                    ? identity.element(source[ref], has: id) : identity.element(target[ref &- oldCount], has: id)
+                if same {
                     if slot & _SlotBits.seenInTarget != 0 {
                         duplicateTarget.append(offset &+ new)
                     } else {
@@ -210,7 +226,7 @@ internal func _diffMiddle<Element, ID: Hashable>(
         let new = Int(sourceToTarget[old])
         if new < 0 {
             deletes.append(offset &+ old)
-        } else if !contentEquals(source[old], target[new]) {
+        } else if !identity.sameContent(source[old], target[new]) {
             updates.append(Changeset.OffsetPair(source: offset &+ old, target: offset &+ new))
         }
     }

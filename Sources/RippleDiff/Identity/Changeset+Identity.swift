@@ -36,9 +36,25 @@ extension Changeset {
         #if RIPPLE_INTERNAL_CHECKS
         defer { _checkDiff(self, source: source, target: target, identifier: identifier, contentEquals: contentEquals) }
         #endif
+        self = withoutActuallyEscaping(identifier) { identifier in
+            withoutActuallyEscaping(contentEquals) { contentEquals in
+                Changeset(
+                    from: source, to: target,
+                    identity: _ClosureIdentity(identifier: identifier, contentEquals: contentEquals))
+            }
+        }
+    }
+
+    /// Diffs under an identity rule; every public form ends here.
+    @inlinable
+    internal init<Identity: _DiffIdentity>(
+        from source: [Identity.Element],
+        to target: [Identity.Element],
+        identity: Identity
+    ) {
         self = source.withUnsafeBufferPointer { old in
             target.withUnsafeBufferPointer { new in
-                _flatDiff(old, new, identifier: identifier, contentEquals: contentEquals)
+                _flatDiff(old, new, identity: identity)
             }
         }
     }
@@ -51,7 +67,7 @@ extension Changeset {
     /// - Complexity: Expected O(*n* + *m*) for *n* source and *m* target elements, plus O(*k* log *k*) to choose moves among *k* elements that changed order. O(*n*) without hashing when the lists are equal.
     @inlinable
     public init<Element>(from source: [Element], to target: [Element]) where Element: Identifiable & Equatable {
-        self.init(from: source, to: target, identifiedBy: { $0.id }, contentEquals: { $0 == $1 })
+        self.init(from: source, to: target, identity: _IdentifiableIdentity<Element>())
     }
 
     /// Computes the changes from `source` to `target` for `Identifiable` and `Hashable` elements: identity from `id` (not the whole value), content from `==`.
@@ -62,7 +78,7 @@ extension Changeset {
     /// - Complexity: Expected O(*n* + *m*) for *n* source and *m* target elements, plus O(*k* log *k*) to choose moves among *k* elements that changed order. O(*n*) without hashing when the lists are equal.
     @inlinable
     public init<Element>(from source: [Element], to target: [Element]) where Element: Identifiable & Hashable {
-        self.init(from: source, to: target, identifiedBy: { $0.id }, contentEquals: { $0 == $1 })
+        self.init(from: source, to: target, identity: _IdentifiableIdentity<Element>())
     }
 
     /// Computes the changes from `source` to `target` for `Hashable` values: the value is its own identity, so a matched element never counts as updated.
@@ -73,7 +89,7 @@ extension Changeset {
     /// - Complexity: Expected O(*n* + *m*) for *n* source and *m* target elements, plus O(*k* log *k*) to choose moves among *k* elements that changed order. O(*n*) without hashing when the lists are equal.
     @inlinable
     public init<Element>(from source: [Element], to target: [Element]) where Element: Hashable {
-        self.init(from: source, to: target, identifiedBy: { $0 }, contentEquals: { _, _ in true })
+        self.init(from: source, to: target, identity: _HashableIdentity<Element>())
     }
 
     /// Computes the changes from `source` to `target` for Objects, such as presenters: identity from `ObjectIdentifier`. The same object is never an update; it refreshes its own cell.
@@ -84,7 +100,7 @@ extension Changeset {
     /// - Complexity: Expected O(*n* + *m*) for *n* source and *m* target elements, plus O(*k* log *k*) to choose moves among *k* elements that changed order. O(*n*) without hashing when the lists are equal.
     @inlinable
     public init<Element>(from source: [Element], to target: [Element]) where Element: AnyObject {
-        self.init(from: source, to: target, identifiedBy: { ObjectIdentifier($0) }, contentEquals: { _, _ in true })
+        self.init(from: source, to: target, identity: _ObjectIdentity<Element>())
     }
 
     /// Computes the changes from `source` to `target` for `Identifiable` objects: identity from `id`; a matched object counts as updated only when it is a different instance.
@@ -95,7 +111,7 @@ extension Changeset {
     /// - Complexity: Expected O(*n* + *m*) for *n* source and *m* target elements, plus O(*k* log *k*) to choose moves among *k* elements that changed order. O(*n*) without hashing when the lists are equal.
     @inlinable
     public init<Element>(from source: [Element], to target: [Element]) where Element: AnyObject & Identifiable {
-        self.init(from: source, to: target, identifiedBy: { $0.id }, contentEquals: { $0 === $1 })
+        self.init(from: source, to: target, identity: _IdentifiableObjectIdentity<Element>())
     }
 
     /// Computes the changes from `source` to `target` for `Identifiable`, `Equatable` objects: identity from `id`, content from `==`.
@@ -106,7 +122,7 @@ extension Changeset {
     /// - Complexity: Expected O(*n* + *m*) for *n* source and *m* target elements, plus O(*k* log *k*) to choose moves among *k* elements that changed order. O(*n*) without hashing when the lists are equal.
     @inlinable
     public init<Element>(from source: [Element], to target: [Element]) where Element: AnyObject & Identifiable & Equatable {
-        self.init(from: source, to: target, identifiedBy: { $0.id }, contentEquals: { $0 == $1 })
+        self.init(from: source, to: target, identity: _IdentifiableIdentity<Element>())
     }
 
     /// Computes the changes from `source` to `target` for `Identifiable`, `Hashable` objects: identity from `id`, content from `==`.
@@ -117,7 +133,7 @@ extension Changeset {
     /// - Complexity: Expected O(*n* + *m*) for *n* source and *m* target elements, plus O(*k* log *k*) to choose moves among *k* elements that changed order. O(*n*) without hashing when the lists are equal.
     @inlinable
     public init<Element>(from source: [Element], to target: [Element]) where Element: AnyObject & Identifiable & Hashable {
-        self.init(from: source, to: target, identifiedBy: { $0.id }, contentEquals: { $0 == $1 })
+        self.init(from: source, to: target, identity: _IdentifiableIdentity<Element>())
     }
 
     /// Computes the changes from `source` to `target` for `Hashable` objects: identity from `ObjectIdentifier`, content from `==`.
@@ -128,6 +144,6 @@ extension Changeset {
     /// - Complexity: Expected O(*n* + *m*) for *n* source and *m* target elements, plus O(*k* log *k*) to choose moves among *k* elements that changed order. O(*n*) without hashing when the lists are equal.
     @inlinable
     public init<Element>(from source: [Element], to target: [Element]) where Element: AnyObject & Hashable {
-        self.init(from: source, to: target, identifiedBy: { ObjectIdentifier($0) }, contentEquals: { $0 == $1 })
+        self.init(from: source, to: target, identity: _ObjectIdentity<Element>(contentEquals: ==))
     }
 }

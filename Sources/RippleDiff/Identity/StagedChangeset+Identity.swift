@@ -46,7 +46,7 @@ extension StagedChangeset {
     /// - Complexity: Expected O(*n* + *m*) for *n* source and *m* target elements, plus O(*k* log *k*) to choose moves among *k* elements that changed order. O(*n*) without hashing when the lists are equal.
     @inlinable
     public init(from source: [Element], to target: [Element]) where Element: Identifiable & Equatable {
-        self.init(from: source, to: target, identifiedBy: { $0.id }, contentEquals: { $0 == $1 })
+        self.init(changeset: Changeset(from: source, to: target), source: source, target: target)
     }
 
     /// Computes the changes from `source` to `target` for `Identifiable` and `Hashable` elements: identity from `id` (not the whole value), content from `==`.
@@ -57,7 +57,7 @@ extension StagedChangeset {
     /// - Complexity: Expected O(*n* + *m*) for *n* source and *m* target elements, plus O(*k* log *k*) to choose moves among *k* elements that changed order. O(*n*) without hashing when the lists are equal.
     @inlinable
     public init(from source: [Element], to target: [Element]) where Element: Identifiable & Hashable {
-        self.init(from: source, to: target, identifiedBy: { $0.id }, contentEquals: { $0 == $1 })
+        self.init(changeset: Changeset(from: source, to: target), source: source, target: target)
     }
 
     /// Computes the changes from `source` to `target` for `Hashable` values: the value is its own identity, so a matched element never counts as updated.
@@ -68,7 +68,7 @@ extension StagedChangeset {
     /// - Complexity: Expected O(*n* + *m*) for *n* source and *m* target elements, plus O(*k* log *k*) to choose moves among *k* elements that changed order. O(*n*) without hashing when the lists are equal.
     @inlinable
     public init(from source: [Element], to target: [Element]) where Element: Hashable {
-        self.init(from: source, to: target, identifiedBy: { $0 }, contentEquals: { _, _ in true })
+        self.init(changeset: Changeset(from: source, to: target), source: source, target: target)
     }
 
     /// Computes the changes from `source` to `target` for Objects, such as presenters: identity from `ObjectIdentifier`. The same object is never an update; it refreshes its own cell.
@@ -79,7 +79,7 @@ extension StagedChangeset {
     /// - Complexity: Expected O(*n* + *m*) for *n* source and *m* target elements, plus O(*k* log *k*) to choose moves among *k* elements that changed order. O(*n*) without hashing when the lists are equal.
     @inlinable
     public init(from source: [Element], to target: [Element]) where Element: AnyObject {
-        self.init(from: source, to: target, identifiedBy: { ObjectIdentifier($0) }, contentEquals: { _, _ in true })
+        self.init(changeset: Changeset(from: source, to: target), source: source, target: target)
     }
 
     /// Computes the changes from `source` to `target` for `Identifiable` objects: identity from `id`; a matched object counts as updated only when it is a different instance.
@@ -90,7 +90,7 @@ extension StagedChangeset {
     /// - Complexity: Expected O(*n* + *m*) for *n* source and *m* target elements, plus O(*k* log *k*) to choose moves among *k* elements that changed order. O(*n*) without hashing when the lists are equal.
     @inlinable
     public init(from source: [Element], to target: [Element]) where Element: AnyObject & Identifiable {
-        self.init(from: source, to: target, identifiedBy: { $0.id }, contentEquals: { $0 === $1 })
+        self.init(changeset: Changeset(from: source, to: target), source: source, target: target)
     }
 
     /// Computes the changes from `source` to `target` for `Identifiable`, `Equatable` objects: identity from `id`, content from `==`.
@@ -101,7 +101,7 @@ extension StagedChangeset {
     /// - Complexity: Expected O(*n* + *m*) for *n* source and *m* target elements, plus O(*k* log *k*) to choose moves among *k* elements that changed order. O(*n*) without hashing when the lists are equal.
     @inlinable
     public init(from source: [Element], to target: [Element]) where Element: AnyObject & Identifiable & Equatable {
-        self.init(from: source, to: target, identifiedBy: { $0.id }, contentEquals: { $0 == $1 })
+        self.init(changeset: Changeset(from: source, to: target), source: source, target: target)
     }
 
     /// Computes the changes from `source` to `target` for `Identifiable`, `Hashable` objects: identity from `id`, content from `==`.
@@ -112,7 +112,7 @@ extension StagedChangeset {
     /// - Complexity: Expected O(*n* + *m*) for *n* source and *m* target elements, plus O(*k* log *k*) to choose moves among *k* elements that changed order. O(*n*) without hashing when the lists are equal.
     @inlinable
     public init(from source: [Element], to target: [Element]) where Element: AnyObject & Identifiable & Hashable {
-        self.init(from: source, to: target, identifiedBy: { $0.id }, contentEquals: { $0 == $1 })
+        self.init(changeset: Changeset(from: source, to: target), source: source, target: target)
     }
 
     /// Computes the changes from `source` to `target` for `Hashable` objects: identity from `ObjectIdentifier`, content from `==`.
@@ -123,6 +123,6 @@ extension StagedChangeset {
     /// - Complexity: Expected O(*n* + *m*) for *n* source and *m* target elements, plus O(*k* log *k*) to choose moves among *k* elements that changed order. O(*n*) without hashing when the lists are equal.
     @inlinable
     public init(from source: [Element], to target: [Element]) where Element: AnyObject & Hashable {
-        self.init(from: source, to: target, identifiedBy: { ObjectIdentifier($0) }, contentEquals: { $0 == $1 })
+        self.init(changeset: Changeset(from: source, to: target), source: source, target: target)
     }
 }

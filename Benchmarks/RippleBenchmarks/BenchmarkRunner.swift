@@ -1,0 +1,106 @@
+import Foundation
+
+/// One measured configuration: a suite's scenario, run by one engine on one element kind.
+struct BenchmarkTask {
+    /// The suite, e.g. `diff`.
+    var suite: String
+    /// The scenario inside the suite, e.g. `100k`.
+    var scenario: String
+    /// The element kind, e.g. `int` or `uuid`.
+    var element: String
+    /// The engine, e.g. `ripple` or `floor`.
+    var engine: String
+    /// The input size the scenario is named after.
+    var n: Int
+    /// Runs the measured work once and returns the number of moves it reported, if any.
+    /// Inputs are built before the task is made, outside the timed region.
+    var body: () -> Int?
+}
+
+/// A group of tasks that compare engines on the same inputs.
+///
+/// The runner measures the tasks of one group round-robin (A B C A B C …), so the machine's drift
+/// hits every engine alike.
+struct BenchmarkGroup {
+    /// The tasks to compare.
+    var tasks: [BenchmarkTask]
+    /// Engines left out of this group, with the reason, e.g. `("stdlib", "quadratic at this size")`.
+    var skipped: [(engine: String, reason: String)] = []
+}
+
+/// A suite: a named family of groups, built lazily so unrelated suites cost nothing.
+struct BenchmarkSuite: Sendable {
+    /// The suite's name, as given to `--suite`.
+    var name: String
+    /// What the suite measures, printed above its table.
+    var summary: String
+    /// Builds the groups for the full or the quick configuration.
+    var makeGroups: @Sendable (_ quick: Bool) -> [BenchmarkGroup]
+}
+
+/// The measured result of one task.
+struct BenchmarkResult {
+    var task: BenchmarkTask
+    var medianNanoseconds: Int64
+    var minNanoseconds: Int64
+    var runs: Int
+    var moves: Int?
+}
+
+/// Keeps the optimizer from discarding a computed value.
+@inline(never)
+func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
+
+/// Runs groups of tasks and collects their timings.
+struct BenchmarkRunner {
+    /// Measured runs per task after the warm-up.
+    var runs: Int
+    /// Writes a progress line to standard error.
+    var progress: (String) -> Void
+
+    /// Measures every task in `group`, round-robin, after one warm-up run of each.
+    func measure(_ group: BenchmarkGroup) -> [BenchmarkResult] {
+        let clock = ContinuousClock()
+        var samples = [[Int64]](repeating: [], count: group.tasks.count)
+        var moves = [Int?](repeating: nil, count: group.tasks.count)
+        for round in 0...runs {
+            for (index, task) in group.tasks.enumerated() {
+                progress(
+                    "[\(task.suite)] \(task.scenario) \(task.element) \(task.engine) "
+                        + (round == 0 ? "warm-up" : "run \(round)/\(runs)"))
+                var reported: Int?
+                let elapsed = clock.measure { reported = task.body() }
+                if round == 0 {
+                    moves[index] = reported
+                } else {
+                    samples[index].append(elapsed.nanoseconds)
+                }
+            }
+        }
+        return group.tasks.enumerated().map { index, task in
+            let sorted = samples[index].sorted()
+            return BenchmarkResult(
+                task: task, medianNanoseconds: sorted.median, minNanoseconds: sorted.first ?? 0,
+                runs: sorted.count, moves: moves[index])
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds.
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}
+
+extension Array where Element == Int64 {
+    /// The median of a sorted array (the mean of the middle two for an even count).
+    var median: Int64 {
+        if isEmpty { return 0 }
+        let middle = count / 2
+        return count % 2 == 1 ? self[middle] : (self[middle - 1] + self[middle]) / 2
+    }
+}

@@ -2,7 +2,7 @@
 //
 // Ripple: live lists and commands for MVP presenters.
 //
-// Layering (enforced by `.ci/run`): RippleTesting → RippleDiff.
+// Layering (enforced by `.ci/run`): RippleTesting → Ripple → RippleDiff.
 // `RippleDiff` imports neither Foundation nor Dispatch.
 //
 // The package takes no dependencies. Everything below builds with the toolchain alone.
@@ -22,6 +22,7 @@ let package = Package(
     name: "Ripple",
     products: [
         .library(name: "RippleDiff", targets: ["RippleDiff"]),
+        .library(name: "Ripple", targets: ["Ripple"]),
         .library(name: "RippleTesting", targets: ["RippleTesting"]),
         .executable(name: "ripple-bench", targets: ["RippleBenchmarks"]),
     ],
@@ -29,13 +30,16 @@ let package = Package(
         // The diff engine and change-set types. Pure Swift, imports nothing.
         .target(name: "RippleDiff", swiftSettings: sharedSettings),
 
+        // Publisher, observable collections. Dispatch only; no Foundation.
+        .target(name: "Ripple", dependencies: ["RippleDiff"], swiftSettings: sharedSettings),
+
         // Headless table and collection views and UIKit's batch-update validator.
-        .target(name: "RippleTesting", dependencies: ["RippleDiff"], swiftSettings: sharedSettings),
+        .target(name: "RippleTesting", dependencies: ["Ripple", "RippleDiff"], swiftSettings: sharedSettings),
 
         // The benchmark runner, `swift run -c release ripple-bench`.
         .executableTarget(
             name: "RippleBenchmarks",
-            dependencies: ["RippleDiff"],
+            dependencies: ["RippleDiff", "Ripple"],
             path: "Benchmarks/RippleBenchmarks",
             swiftSettings: sharedSettings
         ),
@@ -43,7 +47,7 @@ let package = Package(
         // Shared test helpers: seeded generators, reference models, assertions. Not a product.
         .target(
             name: "RippleTestSupport",
-            dependencies: ["RippleDiff"],
+            dependencies: ["RippleDiff", "Ripple"],
             path: "Tests/RippleTestSupport",
             swiftSettings: sharedSettings
         ),
@@ -54,8 +58,13 @@ let package = Package(
             swiftSettings: sharedSettings
         ),
         .testTarget(
+            name: "RippleTests",
+            dependencies: ["Ripple", "RippleDiff", "RippleTesting", "RippleTestSupport"],
+            swiftSettings: sharedSettings
+        ),
+        .testTarget(
             name: "RippleTestingTests",
-            dependencies: ["RippleTesting", "RippleDiff", "RippleTestSupport"],
+            dependencies: ["RippleTesting", "Ripple", "RippleDiff", "RippleTestSupport"],
             swiftSettings: sharedSettings
         ),
     ],

@@ -15,6 +15,8 @@ struct BenchmarkTask {
     /// Runs the measured work once and returns the number of moves it reported, if any.
     /// Inputs are built before the task is made, outside the timed region.
     var body: () -> Int?
+    /// Runs before each timed run of `body`, untimed: fresh state for work that consumes it.
+    var prepare: (() -> Void)? = nil
 }
 
 /// A group of tasks that compare engines on the same inputs.
@@ -70,6 +72,7 @@ struct BenchmarkRunner {
                 progress(
                     "[\(task.suite)] \(task.scenario) \(task.element) \(task.engine) "
                         + (round == 0 ? "warm-up" : "run \(round)/\(runs)"))
+                task.prepare?()
                 var reported: Int?
                 let elapsed = clock.measure { reported = task.body() }
                 if round == 0 {

@@ -9,6 +9,8 @@ import Foundation
 
 let suites: [BenchmarkSuite] = [
     DiffBenchmarks.suite,
+    PublishBenchmarks.suite,
+    CommandBenchmarks.suite,
 ]
 
 struct Options {

@@ -104,14 +104,12 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
     let mask = capacity &- 1
     let slots = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: capacity)
     slots.initialize(repeating: 0)
-    let heads = UnsafeMutableBufferPointer<Int32>.allocate(capacity: capacity)
     let nextSame = UnsafeMutableBufferPointer<Int32>.allocate(capacity: Swift.max(oldCount, 1))
     let sourceToTarget = UnsafeMutableBufferPointer<Int32>.allocate(capacity: Swift.max(oldCount, 1))
     sourceToTarget.initialize(repeating: -1)
     let targetToSource = UnsafeMutableBufferPointer<Int32>.allocate(capacity: Swift.max(newCount, 1))
     defer {
         slots.deallocate()
-        heads.deallocate()
         nextSame.deallocate()
         sourceToTarget.deallocate()
         targetToSource.deallocate()
@@ -130,16 +128,16 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
             let slot = slots[bucket]
             if slot == 0 {
                 slots[bucket] = tag | UInt64(truncatingIfNeeded: old &+ 1)
-                heads[bucket] = Int32(truncatingIfNeeded: old)
                 nextSame[old] = -1
                 break
             }
             if slot & _SlotBits.tagMask == tag {
                 let ref = Int(truncatingIfNeeded: slot & _SlotBits.refMask) &- 1
                 if identity.sameIdentity(source[ref], source[old]) {
-                    duplicateSource.append(offset &+ Int(heads[bucket]))
-                    nextSame[old] = heads[bucket]
-                    heads[bucket] = Int32(truncatingIfNeeded: old)
+                    // `ref` is the chain's head; `old` comes before it and becomes the new head.
+                    duplicateSource.append(offset &+ ref)
+                    nextSame[old] = Int32(truncatingIfNeeded: ref)
+                    slots[bucket] = tag | UInt64(truncatingIfNeeded: old &+ 1)
                     break
                 }
             }
@@ -160,7 +158,6 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
             let slot = slots[bucket]
             if slot == 0 {
                 slots[bucket] = tag | _SlotBits.seenInTarget | UInt64(truncatingIfNeeded: oldCount &+ new &+ 1)
-                heads[bucket] = -1
                 targetToSource[new] = -1
                 break
             }
@@ -170,20 +167,25 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
                     ref < oldCount
                     ? identity.element(source[ref], has: id) : identity.element(target[ref &- oldCount], has: id)
                 if same {
-                    if slot & _SlotBits.seenInTarget != 0 {
-                        duplicateTarget.append(offset &+ new)
-                    } else {
-                        slots[bucket] = slot | _SlotBits.seenInTarget
-                    }
-                    let head = heads[bucket]
-                    targetToSource[new] = head
-                    if head >= 0 {
-                        sourceToTarget[Int(head)] = Int32(truncatingIfNeeded: new)
-                        heads[bucket] = nextSame[Int(head)]
+                    var updated = slot | _SlotBits.seenInTarget
+                    if slot & _SlotBits.seenInTarget != 0 { duplicateTarget.append(offset &+ new) }
+                    if ref < oldCount {
+                        // `ref` is the first unmatched source element with this identifier.
+                        let head = Int32(truncatingIfNeeded: ref)
+                        targetToSource[new] = head
+                        sourceToTarget[ref] = Int32(truncatingIfNeeded: new)
                         matched &+= 1
                         if head < lastMatched { inOrder = false }
                         lastMatched = head
+                        // The slot now refers to the next unmatched source element, or, once the
+                        // chain is used up, to this target element (same identifier).
+                        let next = Int(nextSame[ref])
+                        let nextRef = next >= 0 ? next : oldCount &+ new
+                        updated = (updated & ~_SlotBits.refMask) | UInt64(truncatingIfNeeded: nextRef &+ 1)
+                    } else {
+                        targetToSource[new] = -1
                     }
+                    slots[bucket] = updated
                     break
                 }
             }

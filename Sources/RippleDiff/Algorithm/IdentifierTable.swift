@@ -2,11 +2,12 @@
 //
 // Each identifier is hashed exactly once; the hash's high bits are kept inline in the slot as a
 // tag, so a probe compares identifiers only when the tags agree. Slots hold 32-bit offsets, which
-// keeps the table at 8 bytes per slot plus a 4-byte chain head.
+// keeps the table at 8 bytes per slot plus a 4-byte chain link per source element.
 
 /// Slot layout (one `UInt64` per slot, `0` means empty):
-/// - bits 0..<32: `keyRef + 1`, the offset of an element that carries the slot's identifier
-///   (`keyRef < sourceCount`: a source offset; otherwise `keyRef - sourceCount` is a target offset);
+/// - bits 0..<32: `ref + 1`. While the identifier has unmatched source elements, `ref` is the first
+///   of them (the head of its chain of duplicates). Once they are used up, or for an identifier only
+///   the target has, `ref - sourceCount` is a target offset with the same identifier;
 /// - bits 32..<63: the tag, the hash's high 31 bits;
 /// - bit 63: set once the identifier has been seen in the target.
 @usableFromInline

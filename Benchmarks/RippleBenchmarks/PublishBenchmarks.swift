@@ -1,0 +1,102 @@
+import Ripple
+import RippleDiff
+
+/// The `publish` suite: the cost of `ObservableCollection`'s events against a plain array.
+enum PublishBenchmarks {
+    static let suite = BenchmarkSuite(
+        name: "publish",
+        summary: "`ObservableCollection` with one synchronous subscriber vs `Array.append` plus one closure call (`array`)",
+        makeGroups: groups(quick:))
+
+    static func groups(quick: Bool) -> [BenchmarkGroup] {
+        let sizes: [(String, Int)] = quick ? [("1", 1), ("10k", 10_000)] : [("1", 1), ("10k", 10_000), ("100k", 100_000)]
+        return sizes.map { name, count in
+            let elements = (0..<count).map { IntElement(id: $0, content: 0) }
+            func task(_ engine: String, prepare: (() -> Void)? = nil, _ body: @escaping () -> Int?) -> BenchmarkTask {
+                BenchmarkTask(
+                    suite: "publish", scenario: name, element: "int", engine: engine, n: count, body: body,
+                    prepare: prepare)
+            }
+            // Each engine starts from a fresh, empty target made outside the timed region.
+            let plain = Fixture<[IntElement]>()
+            let observed = Fixture<(ObservableCollection<IntElement>, SubscriptionToken, Counter)>()
+            func freshCollection() {
+                let collection = ObservableCollection<IntElement>()
+                let events = Counter()
+                let token = collection.subscribe(on: .synchronous) { _ in events.increment() }
+                observed.value = (collection, token, events)
+            }
+            var tasks = [
+                task("array", prepare: { plain.value = [] }) {
+                    let observer = Observer()
+                    var array = plain.value!
+                    for element in elements {
+                        array.append(element)
+                        observer.notify(array.count)
+                    }
+                    blackHole(array)
+                    return nil
+                },
+                task("ripple", prepare: freshCollection) {
+                    let (collection, _, events) = observed.value!
+                    for element in elements { collection.append(element) }
+                    precondition(events.value == elements.count, "every append must publish one event")
+                    return nil
+                },
+                task("ripple-batch", prepare: freshCollection) {
+                    let (collection, _, events) = observed.value!
+                    collection.performBatchUpdates {
+                        for element in elements { collection.append(element) }
+                    }
+                    precondition(events.value == 1, "a batch must publish one event")
+                    return nil
+                },
+            ]
+            if count >= 10_000 {
+                // `replace(with:)` at `count` elements with the `diff` suite's 10% changes.
+                let shape = ChangeShape(count: count, deleted: count / 10, inserted: count / 10, shuffled: count / 50)
+                let (source, target) = shape.make(seed: 0x5EED) { _, offset in IntElement(id: offset, content: 0) }
+                tasks.append(
+                    task("ripple-replace") {
+                        let collection = ObservableCollection(source)
+                        let token = collection.subscribe(on: .synchronous) { blackHole($0.changeset.moves.count) }
+                        collection.replace(with: target)
+                        token.cancel()
+                        return nil
+                    })
+                tasks.append(
+                    task("diff") {
+                        blackHole(StagedChangeset(from: source, to: target))
+                        return nil
+                    })
+            }
+            return BenchmarkGroup(tasks: tasks)
+        }
+    }
+}
+
+/// A closure call the optimizer cannot remove, for the `array` baseline.
+final class Observer {
+    var sum = 0
+    let callback: (Int) -> Void
+
+    init() {
+        var sink = 0
+        callback = { sink &+= $0; blackHole(sink) }
+    }
+
+    @inline(never)
+    func notify(_ value: Int) { callback(value) }
+}
+
+/// Holds state made by a task's `prepare`, outside the timed region.
+final class Fixture<Value> {
+    var value: Value?
+}
+
+/// A thread-safe counter for the benchmark's subscribers.
+final class Counter: @unchecked Sendable {
+    // @unchecked: only touched from the synchronous subscriber, on the benchmark's thread.
+    var value = 0
+    func increment() { value += 1 }
+}

@@ -1,0 +1,50 @@
+import RippleDiff
+
+/// One change event of an ``ObservableCollection``: what changed, and the list after it.
+///
+/// Replaying ``changeset`` on the previous event's ``snapshot`` gives this event's ``snapshot``.
+/// Versions grow by one per event, so a subscriber can check that it missed nothing.
+///
+/// An event is an immutable object: handing it to several subscribers and queues costs one
+/// reference each, not a copy of its change-set's arrays.
+public final class CollectionChange<Element: Sendable>: Sendable {
+    /// The changes, in UIKit's before/after coordinates.
+    public let changeset: Changeset
+
+    /// The list after the change. Copy-on-write: carrying it costs O(1).
+    public let snapshot: [Element]
+
+    /// The collection's version after the change: 1 for the first change, then one more per event.
+    public let version: Int
+
+    /// Whether this is the current state handed to a new subscriber rather than a change.
+    ///
+    /// Its ``changeset`` inserts every element into an empty list, so replay still holds; a list
+    /// view usually answers it with `reloadData()`.
+    public let isInitial: Bool
+
+    /// Creates a change event.
+    ///
+    /// - Parameters:
+    ///   - changeset: The changes.
+    ///   - snapshot: The list after the changes.
+    ///   - version: The version after the change.
+    ///   - isInitial: Whether the event hands the current state to a new subscriber.
+    @inlinable
+    public init(changeset: Changeset, snapshot: [Element], version: Int, isInitial: Bool = false) {
+        self.changeset = changeset
+        self.snapshot = snapshot
+        self.version = version
+        self.isInitial = isInitial
+    }
+
+    /// The changes staged for UIKit batch updates, given the snapshot the view shows now.
+    ///
+    /// - Parameter rendered: The list the view shows, which must be the previous event's snapshot.
+    /// - Returns: The stages to apply in order.
+    /// - Complexity: O(*n* + *m*) at most; see ``StagedChangeset/init(changeset:source:target:)``.
+    @inlinable
+    public func staged(from rendered: [Element]) -> StagedChangeset<Element> {
+        StagedChangeset(changeset: changeset, source: rendered, target: snapshot)
+    }
+}

@@ -1,0 +1,102 @@
+import RippleDiff
+
+/// Tracks where each element of an open batch came from, so the batch folds into one change-set
+/// without diffing: `origins[i]` is the offset the element now at `i` had when the batch began, or
+/// -1 for an element inserted during the batch.
+@usableFromInline
+internal struct BatchRecorder {
+    @usableFromInline var depth = 1
+    @usableFromInline let sourceCount: Int
+    @usableFromInline var origins: [Int]
+    /// Source offsets whose element was replaced during the batch.
+    @usableFromInline var updated: [Int] = []
+
+    @inlinable
+    init(count: Int) {
+        sourceCount = count
+        origins = Array(0..<count)
+    }
+
+    /// Records an update of the element now at `position`.
+    @inlinable
+    mutating func update(_ position: Int) {
+        let origin = origins[position]
+        if origin >= 0 { updated.append(origin) }
+    }
+
+    /// The net change-set of the batch, with minimal moves.
+    @inlinable
+    func changeset() -> Changeset {
+        Changeset(sourceCount: sourceCount, origins: origins, updatedSources: updated)
+    }
+}
+
+extension ObservableCollection {
+    /// Runs `body` as one batch: every mutation inside it, from any thread, is published as one
+    /// event when the outermost batch ends.
+    ///
+    /// Batches nest. The event's change-set is the net effect of the batch in UIKit's coordinates,
+    /// with minimal moves; inserting and then removing an element nets to nothing. If `body` throws,
+    /// the mutations it made stay, are published, and the error is rethrown.
+    ///
+    /// ```swift
+    /// let removed = books.performBatchUpdates {
+    ///     books.append(contentsOf: page)
+    ///     return books.remove(at: 0)
+    /// }
+    /// ```
+    ///
+    /// - Parameter body: The mutations. `body` runs without any lock held.
+    /// - Returns: What `body` returns.
+    /// - Complexity: O(*n* + *k* log *k*) to fold the batch, for *n* elements and *k* of them moved,
+    ///   on top of the mutations themselves.
+    @inlinable
+    public func performBatchUpdates<Result>(_ body: () throws -> Result) rethrows -> Result {
+        beginUpdates()
+        defer { endUpdates() }
+        return try body()
+    }
+
+    /// Opens a batch; every mutation until the matching ``endUpdates()`` is published as one event.
+    ///
+    /// Calls nest: only the outermost `endUpdates()` publishes. Prefer ``performBatchUpdates(_:)``,
+    /// which cannot be left unbalanced.
+    ///
+    /// - Complexity: O(*n*) for the outermost call, O(1) for nested ones.
+    @inlinable
+    public func beginUpdates() {
+        state.withLock { state in
+            if state.batch == nil {
+                state.batch = BatchRecorder(count: state.elements.count)
+                state.publishedDuringBatch = state.elements
+            } else {
+                state.batch!.depth += 1
+            }
+        }
+    }
+
+    /// Closes a batch opened by ``beginUpdates()``; the outermost one publishes the net change.
+    ///
+    /// - Precondition: A batch is open.
+    /// - Complexity: O(*n* + *k* log *k*) for the outermost call, O(1) for nested ones.
+    @inlinable
+    public func endUpdates() {
+        let mustDrain = state.withLock { state -> Bool in
+            guard var batch = state.batch else {
+                preconditionFailure("ObservableCollection.endUpdates(): called without a matching beginUpdates()")
+            }
+            batch.depth -= 1
+            if batch.depth > 0 {
+                state.batch = batch
+                return false
+            }
+            state.batch = nil
+            state.publishedDuringBatch = nil
+            return state.commit(batch.changeset())
+        }
+        if mustDrain { drain() }
+    }
+
+    /// Whether a batch is open.
+    public var isBatching: Bool { state.withLock { $0.batch != nil } }
+}

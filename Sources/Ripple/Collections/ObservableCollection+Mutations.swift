@@ -1,0 +1,286 @@
+import RippleDiff
+
+extension ObservableCollection {
+    /// Runs one mutation under the lock and publishes its event after unlocking.
+    ///
+    /// `body` changes `state.elements` and returns the exact change-set; inside a batch it also keeps
+    /// `state.batch` in step, and its change-set is folded into the batch's.
+    @inlinable
+    func mutate<Result>(_ body: (inout State) -> (Changeset?, Result)) -> Result {
+        let (mustDrain, result) = state.withLock { state -> (Bool, Result) in
+            let (changeset, result) = body(&state)
+            return (state.commit(changeset), result)
+        }
+        if mustDrain { drain() }
+        return result
+    }
+
+    /// Adds an element at the end.
+    ///
+    /// - Parameter element: The element to add.
+    /// - Complexity: Amortized O(1).
+    @inlinable
+    public func append(_ element: Element) {
+        mutate { state in
+            let offset = state.elements.count
+            state.elements.append(element)
+            if state.batch != nil {
+                state.batch!.origins.append(-1)
+                return (nil, ())
+            }
+            return (Changeset(sourceCount: offset, targetCount: offset + 1, inserts: [offset]), ())
+        }
+    }
+
+    /// Adds elements at the end.
+    ///
+    /// - Parameter elements: The elements to add, in order.
+    /// - Complexity: O(*k*) for *k* new elements.
+    @inlinable
+    public func append(contentsOf elements: some Sequence<Element>) {
+        let added = Array(elements)
+        mutate { state in
+            let offset = state.elements.count
+            state.elements.append(contentsOf: added)
+            if state.batch != nil {
+                state.batch!.origins.append(contentsOf: repeatElement(-1, count: added.count))
+                return (nil, ())
+            }
+            return (
+                Changeset(
+                    sourceCount: offset, targetCount: offset + added.count,
+                    inserts: Array(offset..<(offset + added.count))),
+                ()
+            )
+        }
+    }
+
+    /// Inserts an element at `position`.
+    ///
+    /// - Parameters:
+    ///   - element: The element to insert.
+    ///   - position: An offset in `0...count`.
+    /// - Complexity: O(*n*).
+    @inlinable
+    public func insert(_ element: Element, at position: Int) {
+        insert(contentsOf: CollectionOfOne(element), at: position, method: "insert(_:at:)")
+    }
+
+    /// Inserts elements at `position`.
+    ///
+    /// - Parameters:
+    ///   - elements: The elements to insert, in order.
+    ///   - position: An offset in `0...count`.
+    /// - Complexity: O(*n* + *k*) for *k* new elements.
+    @inlinable
+    public func insert(contentsOf elements: some Collection<Element>, at position: Int) {
+        insert(contentsOf: elements, at: position, method: "insert(contentsOf:at:)")
+    }
+
+    @inlinable
+    func insert(contentsOf elements: some Collection<Element>, at position: Int, method: String) {
+        let added = Array(elements)
+        mutate { state in
+            let count = state.elements.count
+            guard position >= 0 && position <= count else {
+                ObservableCollection.outOfRange(method, position, count, endInclusive: true)
+            }
+            state.elements.insert(contentsOf: added, at: position)
+            if state.batch != nil {
+                state.batch!.origins.insert(contentsOf: repeatElement(-1, count: added.count), at: position)
+                return (nil, ())
+            }
+            return (
+                Changeset(
+                    sourceCount: count, targetCount: count + added.count,
+                    inserts: Array(position..<(position + added.count))),
+                ()
+            )
+        }
+    }
+
+    /// Removes and returns the element at `position`.
+    ///
+    /// - Parameter position: An offset in `0..<count`.
+    /// - Returns: The removed element.
+    /// - Complexity: O(*n*).
+    @inlinable
+    @discardableResult
+    public func remove(at position: Int) -> Element {
+        mutate { state in
+            let count = state.elements.count
+            guard position >= 0 && position < count else {
+                ObservableCollection.outOfRange("remove(at:)", position, count)
+            }
+            let removed = state.elements.remove(at: position)
+            if state.batch != nil {
+                state.batch!.origins.remove(at: position)
+                return (nil, removed)
+            }
+            return (Changeset(sourceCount: count, targetCount: count - 1, deletes: [position]), removed)
+        }
+    }
+
+    /// Removes the elements at `offsets`.
+    ///
+    /// - Parameter offsets: Offsets in `0..<count`, in any order; repeats count once.
+    /// - Complexity: O(*n* + *k* log *k*) for *k* offsets.
+    @inlinable
+    public func remove(atOffsets offsets: some Sequence<Int>) {
+        let sorted = Array(Set(offsets)).sorted()
+        mutate { state in
+            let count = state.elements.count
+            for offset in sorted where offset < 0 || offset >= count {
+                ObservableCollection.outOfRange("remove(atOffsets:)", offset, count)
+            }
+            guard !sorted.isEmpty else { return (nil, ()) }
+            state.elements.removeSorted(sorted)
+            if state.batch != nil {
+                state.batch!.origins.removeSorted(sorted)
+                return (nil, ())
+            }
+            return (Changeset(sourceCount: count, targetCount: count - sorted.count, deletes: sorted), ())
+        }
+    }
+
+    /// Removes every element that satisfies `shouldBeRemoved`.
+    ///
+    /// The predicate runs on a snapshot, without any lock held; if another thread mutates the
+    /// collection meanwhile, the predicate runs again on the new elements.
+    ///
+    /// - Parameter shouldBeRemoved: Returns `true` for the elements to remove.
+    /// - Complexity: O(*n*) predicate calls per attempt.
+    @inlinable
+    public func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
+        while true {
+            let (elements, mutations) = state.withLock { ($0.elements, $0.mutations) }
+            var offsets: [Int] = []
+            for (offset, element) in elements.enumerated() where try shouldBeRemoved(element) {
+                offsets.append(offset)
+            }
+            let done = mutate { state -> (Changeset?, Bool) in
+                guard state.mutations == mutations else { return (nil, false) }
+                guard !offsets.isEmpty else { return (nil, true) }
+                let count = state.elements.count
+                state.elements.removeSorted(offsets)
+                if state.batch != nil {
+                    state.batch!.origins.removeSorted(offsets)
+                    return (nil, true)
+                }
+                return (Changeset(sourceCount: count, targetCount: count - offsets.count, deletes: offsets), true)
+            }
+            if done { return }
+        }
+    }
+
+    /// Removes every element.
+    ///
+    /// - Complexity: O(*n*).
+    @inlinable
+    public func removeAll() {
+        mutate { state in
+            let count = state.elements.count
+            guard count > 0 else { return (nil, ()) }
+            state.elements.removeAll()
+            if state.batch != nil {
+                state.batch!.origins.removeAll()
+                return (nil, ())
+            }
+            return (Changeset(sourceCount: count, targetCount: 0, deletes: Array(0..<count)), ())
+        }
+    }
+
+    /// Moves the element at `source` so that it ends at `destination`, as `UITableView.moveRow`
+    /// does.
+    ///
+    /// - Parameters:
+    ///   - source: The element's offset now, in `0..<count`.
+    ///   - destination: The element's offset afterwards, in `0..<count`.
+    /// - Complexity: O(*n*).
+    @inlinable
+    public func move(from source: Int, to destination: Int) {
+        mutate { state in
+            let count = state.elements.count
+            guard source >= 0 && source < count else {
+                ObservableCollection.outOfRange("move(from:to:)", source, count)
+            }
+            guard destination >= 0 && destination < count else {
+                ObservableCollection.outOfRange("move(from:to:)", destination, count)
+            }
+            guard source != destination else { return (nil, ()) }
+            state.elements.insert(state.elements.remove(at: source), at: destination)
+            if state.batch != nil {
+                state.batch!.origins.insert(state.batch!.origins.remove(at: source), at: destination)
+                return (nil, ())
+            }
+            return (
+                Changeset(
+                    sourceCount: count, targetCount: count,
+                    moves: [Changeset.OffsetPair(source: source, target: destination)]),
+                ()
+            )
+        }
+    }
+
+    /// Moves the elements at `offsets` to just before the element now at `destination`, keeping
+    /// their order, as SwiftUI's `onMove` reports it.
+    ///
+    /// - Parameters:
+    ///   - offsets: Offsets in `0..<count`.
+    ///   - destination: An offset in `0...count`, in the coordinates before the move.
+    /// - Complexity: O(*n* + *k* log *k*) for *k* moved elements.
+    @inlinable
+    public func move(fromOffsets offsets: some Sequence<Int>, toOffset destination: Int) {
+        let sorted = Array(Set(offsets)).sorted()
+        mutate { state in
+            let count = state.elements.count
+            for offset in sorted where offset < 0 || offset >= count {
+                ObservableCollection.outOfRange("move(fromOffsets:toOffset:)", offset, count)
+            }
+            guard destination >= 0 && destination <= count else {
+                ObservableCollection.outOfRange("move(fromOffsets:toOffset:)", destination, count, endInclusive: true)
+            }
+            let order = Array<Int>.movingOrder(count: count, moving: sorted, to: destination)
+            state.elements = order.map { state.elements[$0] }
+            if state.batch != nil {
+                let origins = state.batch!.origins
+                state.batch!.origins = order.map { origins[$0] }
+                return (nil, ())
+            }
+            return (Changeset(sourceCount: count, origins: order), ())
+        }
+    }
+}
+
+extension Array {
+    /// Removes the elements at `sorted` (ascending, unique, in range) in one pass.
+    @inlinable
+    mutating func removeSorted(_ sorted: [Int]) {
+        var next = 0
+        var write = 0
+        for read in indices {
+            if next < sorted.count && sorted[next] == read {
+                next += 1
+                continue
+            }
+            swapAt(write, read)
+            write += 1
+        }
+        removeSubrange(write...)
+    }
+}
+
+extension Array where Element == Int {
+    /// The order of old offsets after moving `moving` (ascending) to before old offset `destination`.
+    @inlinable
+    static func movingOrder(count: Int, moving: [Int], to destination: Int) -> [Int] {
+        var isMoving = [Bool](repeating: false, count: count)
+        for offset in moving { isMoving[offset] = true }
+        var order: [Int] = []
+        order.reserveCapacity(count)
+        for offset in 0..<destination where !isMoving[offset] { order.append(offset) }
+        order.append(contentsOf: moving)
+        for offset in destination..<count where !isMoving[offset] { order.append(offset) }
+        return order
+    }
+}

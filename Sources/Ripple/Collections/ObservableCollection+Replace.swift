@@ -1,0 +1,150 @@
+import RippleDiff
+
+extension ObservableCollection {
+    /// Replaces every element with `elements`, publishing the difference found by identity.
+    ///
+    /// The event holds inserts, deletes, moves (minimal) and updates, never a blanket reload. The
+    /// diff runs on a snapshot without any lock held; if another thread mutates the collection
+    /// meanwhile, it runs again. Repeated identifiers are paired in order and reported to
+    /// ``Diagnostics``.
+    ///
+    /// ```swift
+    /// books.replace(with: fromServer, identifiedBy: { $0.isbn }, contentEquals: { $0.title == $1.title })
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - elements: The new elements.
+    ///   - identifier: Returns the identity of an element.
+    ///   - contentEquals: Returns whether two elements with the same identity show the same content.
+    /// - Complexity: One diff: expected O(*n* + *m*).
+    @inlinable
+    public func replace<ID: Hashable>(
+        with elements: [Element],
+        identifiedBy identifier: (Element) -> ID,
+        contentEquals: (Element, Element) -> Bool
+    ) {
+        replace(with: elements) { Changeset(from: $0, to: $1, identifiedBy: identifier, contentEquals: contentEquals) }
+    }
+
+    /// Replaces every element with `elements`, diffing `Identifiable`, `Equatable` elements: identity from `id`, content from `==`.
+    ///
+    /// See ``replace(with:identifiedBy:contentEquals:)`` for the event and the threading.
+    ///
+    /// - Parameter elements: The new elements.
+    /// - Complexity: One diff: expected O(*n* + *m*).
+    @inlinable
+    public func replace(with elements: [Element]) where Element: Identifiable & Equatable {
+        replace(with: elements) { Changeset(from: $0, to: $1) }
+    }
+
+    /// Replaces every element with `elements`, diffing `Identifiable`, `Hashable` elements: identity from `id`, content from `==`.
+    ///
+    /// See ``replace(with:identifiedBy:contentEquals:)`` for the event and the threading.
+    ///
+    /// - Parameter elements: The new elements.
+    /// - Complexity: One diff: expected O(*n* + *m*).
+    @inlinable
+    public func replace(with elements: [Element]) where Element: Identifiable & Hashable {
+        replace(with: elements) { Changeset(from: $0, to: $1) }
+    }
+
+    /// Replaces every element with `elements`, diffing `Hashable` values: the value is its own identity.
+    ///
+    /// See ``replace(with:identifiedBy:contentEquals:)`` for the event and the threading.
+    ///
+    /// - Parameter elements: The new elements.
+    /// - Complexity: One diff: expected O(*n* + *m*).
+    @inlinable
+    public func replace(with elements: [Element]) where Element: Hashable {
+        replace(with: elements) { Changeset(from: $0, to: $1) }
+    }
+
+    /// Replaces every element with `elements`, diffing objects, such as presenters: identity from `ObjectIdentifier`.
+    ///
+    /// See ``replace(with:identifiedBy:contentEquals:)`` for the event and the threading.
+    ///
+    /// - Parameter elements: The new elements.
+    /// - Complexity: One diff: expected O(*n* + *m*).
+    @inlinable
+    public func replace(with elements: [Element]) where Element: AnyObject {
+        replace(with: elements) { Changeset(from: $0, to: $1) }
+    }
+
+    /// Replaces every element with `elements`, diffing `Identifiable` objects: identity from `id`; another instance with the same `id` is an update.
+    ///
+    /// See ``replace(with:identifiedBy:contentEquals:)`` for the event and the threading.
+    ///
+    /// - Parameter elements: The new elements.
+    /// - Complexity: One diff: expected O(*n* + *m*).
+    @inlinable
+    public func replace(with elements: [Element]) where Element: AnyObject & Identifiable {
+        replace(with: elements) { Changeset(from: $0, to: $1) }
+    }
+
+    /// Replaces every element with `elements`, diffing `Identifiable`, `Equatable` objects: identity from `id`, content from `==`.
+    ///
+    /// See ``replace(with:identifiedBy:contentEquals:)`` for the event and the threading.
+    ///
+    /// - Parameter elements: The new elements.
+    /// - Complexity: One diff: expected O(*n* + *m*).
+    @inlinable
+    public func replace(with elements: [Element]) where Element: AnyObject & Identifiable & Equatable {
+        replace(with: elements) { Changeset(from: $0, to: $1) }
+    }
+
+    /// Replaces every element with `elements`, diffing `Identifiable`, `Hashable` objects: identity from `id`, content from `==`.
+    ///
+    /// See ``replace(with:identifiedBy:contentEquals:)`` for the event and the threading.
+    ///
+    /// - Parameter elements: The new elements.
+    /// - Complexity: One diff: expected O(*n* + *m*).
+    @inlinable
+    public func replace(with elements: [Element]) where Element: AnyObject & Identifiable & Hashable {
+        replace(with: elements) { Changeset(from: $0, to: $1) }
+    }
+
+    /// Replaces every element with `elements`, diffing `Hashable` objects: identity from `ObjectIdentifier`, content from `==`.
+    ///
+    /// See ``replace(with:identifiedBy:contentEquals:)`` for the event and the threading.
+    ///
+    /// - Parameter elements: The new elements.
+    /// - Complexity: One diff: expected O(*n* + *m*).
+    @inlinable
+    public func replace(with elements: [Element]) where Element: AnyObject & Hashable {
+        replace(with: elements) { Changeset(from: $0, to: $1) }
+    }
+
+    /// Replaces the elements, diffing optimistically outside the lock.
+    @inlinable
+    func replace(with elements: [Element], diff: ([Element], [Element]) -> Changeset) {
+        while true {
+            let (current, mutations) = state.withLock { ($0.elements, $0.mutations) }
+            let changeset = diff(current, elements)
+            let done = mutate { state -> (Changeset?, Bool) in
+                guard state.mutations == mutations else { return (nil, false) }
+                state.elements = elements
+                if var batch = state.batch {
+                    var origins = changeset.applied(to: batch.origins) { _ in -1 }
+                    for update in changeset.updates {
+                        let origin = batch.origins[update.source]
+                        origins[update.target] = origin
+                        if origin >= 0 { batch.updated.append(origin) }
+                    }
+                    batch.origins = origins
+                    state.batch = batch
+                    return (nil, true)
+                }
+                return (changeset, true)
+            }
+            guard done else { continue }
+            if !changeset.duplicates.isEmpty {
+                Diagnostics.report(
+                    Diagnostic(
+                        kind: .duplicateIdentifiers, source: "ObservableCollection.replace(with:)",
+                        message: "repeated identifiers at old offsets \(changeset.duplicates.sourceOffsets) "
+                            + "and new offsets \(changeset.duplicates.targetOffsets); paired in order"))
+            }
+            return
+        }
+    }
+}

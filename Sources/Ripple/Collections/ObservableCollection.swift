@@ -1,0 +1,220 @@
+import Dispatch
+import RippleDiff
+
+/// A thread-safe list that publishes one exact change-set for each mutation, or for each batch.
+///
+/// A presenter keeps its rows in an `ObservableCollection`; a list source subscribes and animates
+/// each change, with no diffing for single mutations:
+///
+/// ```swift
+/// let books = ObservableCollection<Book>()
+/// let token = books.subscribe { change in
+///     print(change.version, change.changeset)   // on the main queue
+/// }
+/// books.append(Book(id: 1, title: "Dune"))       // 1 Changeset(0 → 1: insert [0])
+/// books.performBatchUpdates {
+///     books.remove(at: 0)
+///     books.append(contentsOf: fresh)
+/// }                                               // one event for the whole batch
+/// books.replace(with: fromServer)                 // diffed by identity
+/// ```
+///
+/// # Events
+/// Each event (``CollectionChange``) carries the change-set in UIKit's coordinates, the snapshot
+/// after it (copy-on-write, O(1)) and a version that grows by one per event. Replaying an event's
+/// change-set on the previous snapshot gives the new one. A mutation that changes nothing (for
+/// example `append(contentsOf: [])`) publishes nothing.
+///
+/// # Batches
+/// ``performBatchUpdates(_:)`` and ``beginUpdates()``/``endUpdates()`` nest, and publish one event
+/// when the outermost batch ends: the net effect, with minimal moves. Inserting and then removing an
+/// element inside a batch nets to nothing. A batch collects every mutation made while it is open,
+/// from any thread.
+///
+/// # Thread Safety
+/// Mutations are safe from any thread. Each mutation changes the storage and queues its event under
+/// one lock, so events are published in the order the mutations happened; handlers run after the
+/// lock is released. Each subscriber receives every event exactly once, in version order, on the
+/// ``Delivery`` it chose (the main queue by default). A subscriber that mutates the collection from
+/// its handler has its change published after the current event, never re-entrantly.
+///
+/// Reading through the `Collection` API reads the live list one call at a time; for a consistent
+/// view while other threads mutate, read ``snapshot`` once. Iteration (`for … in`) already walks a
+/// snapshot.
+///
+/// # Performance
+/// Single mutations cost what the same `Array` operation costs plus one lock and one event.
+/// A batch of *k* operations on *n* elements folds into one change-set in O(*n* + *k* log *k*),
+/// with no hashing. ``replace(with:)`` costs one diff (see `Changeset(from:to:)`).
+public final class ObservableCollection<Element: Sendable>: @unchecked Sendable {
+    // @unchecked: all mutable state is inside `state`, a `LockedState`.
+
+    @usableFromInline
+    struct State {
+        /// The live elements.
+        @usableFromInline var elements: [Element]
+        /// The elements as of the last event, kept only while a batch is open; otherwise they are
+        /// `elements`. (Keeping a second reference at all times would make every mutation after an
+        /// event copy the whole array.)
+        @usableFromInline var publishedDuringBatch: [Element]?
+        /// The version of the last event.
+        @usableFromInline var version = 0
+        /// Grows with every mutation, published or not; lets optimistic operations detect races.
+        @usableFromInline var mutations = 0
+        /// The open batch, if any.
+        @usableFromInline var batch: BatchRecorder?
+        @usableFromInline var core = EmitterCore<CollectionChange<Element>>()
+
+        @inlinable
+        init(elements: [Element]) {
+            self.elements = elements
+        }
+
+        /// The elements as of the last event.
+        @inlinable
+        var published: [Element] { publishedDuringBatch ?? elements }
+    }
+
+    @usableFromInline let state: LockedState<State>
+
+    /// Creates a collection holding `elements`.
+    ///
+    /// - Parameter elements: The initial elements; no event is published for them.
+    public init(_ elements: [Element] = []) {
+        state = LockedState(State(elements: elements))
+    }
+
+    /// The elements now, as a plain array.
+    ///
+    /// - Complexity: O(1).
+    @inlinable
+    public var snapshot: [Element] { state.withLock { $0.elements } }
+
+    /// The version of the last published event; 0 before the first.
+    public var version: Int { state.withLock { $0.version } }
+
+    /// Subscribes to the change events published from now on.
+    ///
+    /// - Parameters:
+    ///   - delivery: Where the handler runs; the main queue unless you choose otherwise.
+    ///   - sendingCurrent: When `true`, the handler first receives the last published state as an
+    ///     event with ``CollectionChange/isInitial`` set, then every later event.
+    ///   - handler: Called with each event, in version order.
+    /// - Returns: A token that keeps the subscription alive. **Discarding it cancels the subscription
+    ///   at once.**
+    @inlinable
+    public func subscribe(
+        on delivery: Delivery = .main,
+        sendingCurrent: Bool = false,
+        _ handler: @escaping @Sendable (CollectionChange<Element>) -> Void
+    ) -> SubscriptionToken {
+        let subscriberState = SubscriberState()
+        let (id, mustDrain) = state.withLock { state in
+            let current =
+                sendingCurrent
+                ? CollectionChange(
+                    changeset: Changeset(
+                        sourceCount: 0, targetCount: state.published.count,
+                        inserts: Array(state.published.indices)),
+                    snapshot: state.published, version: state.version, isInitial: true)
+                : nil
+            return state.core.add(delivery: delivery, handler: handler, state: subscriberState, replay: current)
+        }
+        if mustDrain { drain() }
+        return SubscriptionToken { [weak self] in
+            subscriberState.deactivate()
+            self?.state.withLock { $0.core.remove(id: id) }
+        }
+    }
+
+    /// The change events published from now on, as an asynchronous sequence.
+    ///
+    /// ```swift
+    /// for await change in books.changes { render(change.snapshot) }
+    /// ```
+    public var changes: AsyncStream<CollectionChange<Element>> {
+        AsyncStream(CollectionChange<Element>.self, bufferingPolicy: .unbounded) { continuation in
+            let token = self.subscribe(on: .synchronous) { continuation.yield($0) }
+            continuation.onTermination = { _ in token.cancel() }
+        }
+    }
+
+    /// The number of current subscribers.
+    public var subscriberCount: Int { state.withLock { $0.core.subscribers.count } }
+
+    /// Delivers queued events; called after the lock is released.
+    @inlinable
+    func drain() {
+        drainDeliveries { state.withLock { $0.core.next() } }
+    }
+}
+
+extension ObservableCollection.State {
+    /// Records a finished mutation: outside a batch, publishes `changeset` as a new version.
+    ///
+    /// - Returns: Whether the caller must drain after unlocking.
+    @inlinable
+    mutating func commit(_ changeset: Changeset?) -> Bool {
+        mutations &+= 1
+        guard let changeset, batch == nil, !changeset.isEmpty else { return false }
+        version &+= 1
+        return core.enqueue(CollectionChange(changeset: changeset, snapshot: elements, version: version))
+    }
+}
+
+extension ObservableCollection: RandomAccessCollection {
+    /// The position of the first element: always 0.
+    @inlinable
+    public var startIndex: Int { 0 }
+
+    /// The number of elements now.
+    @inlinable
+    public var endIndex: Int { state.withLock { $0.elements.count } }
+
+    /// Iterates over a snapshot taken when iteration starts.
+    @inlinable
+    public func makeIterator() -> IndexingIterator<[Element]> {
+        snapshot.makeIterator()
+    }
+
+    /// Reads or replaces the element at `position`. Replacing it publishes an update.
+    ///
+    /// - Parameter position: An offset in `0..<count`.
+    @inlinable
+    public subscript(position: Int) -> Element {
+        get {
+            state.withLock { state in
+                guard position >= 0 && position < state.elements.count else {
+                    ObservableCollection.outOfRange("subscript", position, state.elements.count)
+                }
+                return state.elements[position]
+            }
+        }
+        set {
+            let mustDrain = state.withLock { state -> Bool in
+                guard position >= 0 && position < state.elements.count else {
+                    ObservableCollection.outOfRange("subscript", position, state.elements.count)
+                }
+                state.elements[position] = newValue
+                if state.batch != nil {
+                    state.batch!.update(position)
+                    return state.commit(nil)
+                }
+                return state.commit(
+                    Changeset(
+                        sourceCount: state.elements.count, targetCount: state.elements.count,
+                        updates: [Changeset.OffsetPair(source: position, target: position)]))
+            }
+            if mustDrain { drain() }
+        }
+    }
+}
+
+extension ObservableCollection {
+    /// Traps for an index out of range, naming the method, the index and the valid range.
+    @usableFromInline
+    static func outOfRange(_ method: String, _ index: Int, _ count: Int, endInclusive: Bool = false) -> Never {
+        let range = endInclusive ? "0...\(count)" : "0..<\(count)"
+        preconditionFailure("ObservableCollection.\(method): index \(index) is out of range \(range)")
+    }
+}

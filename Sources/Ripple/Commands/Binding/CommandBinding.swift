@@ -1,0 +1,114 @@
+/// Keeps a control, spinner or refresh control in step with a command, on the main actor.
+///
+/// This is the platform-independent logic behind the UIKit helpers (`bind(to:)`, `useIndicator`,
+/// `useRefresh`); tests drive it on Linux through ``CommandControl``, ``ActivityIndicating`` and
+/// ``RefreshIndicating`` doubles.
+///
+/// - A bound control is enabled exactly when `canExecute(parameter:)` holds, re-checked each time
+///   the command says it may have changed.
+/// - ``trigger()`` executes the command with the current parameter if it can; a disabled control's
+///   tap never starts a run, and neither does a second tap while a run is going on.
+/// - A spinner animates while the command executes; a refresh control shows the run it started and
+///   ends when the command stops executing.
+///
+/// The binding holds the command strongly and the views weakly. Keep it for as long as the views
+/// should follow the command; ``unbind()`` or deallocation ends it.
+@MainActor
+public final class CommandBinding<Command: CommandType> {
+    /// The command the views follow.
+    public let command: Command
+    private let parameter: () -> Command.Parameter
+    private weak var control: (any CommandControl)?
+    private weak var indicator: (any ActivityIndicating)?
+    private weak var refresh: (any RefreshIndicating)?
+    private var tokens: [SubscriptionToken] = []
+
+    /// Creates a binding.
+    ///
+    /// - Parameters:
+    ///   - command: The command.
+    ///   - parameter: Returns the parameter for each check and run, e.g. a text field's text.
+    public init(command: Command, parameter: @escaping () -> Command.Parameter) {
+        self.command = command
+        self.parameter = parameter
+        tokens.append(
+            command.canExecuteChanges.subscribe(on: .main) { [weak self] _ in
+                MainActor.assumeIsolated { self?.refreshState() }
+            })
+        tokens.append(
+            command.executingChanges.subscribe(on: .main) { [weak self] executing in
+                MainActor.assumeIsolated { self?.show(executing: executing) }
+            })
+    }
+
+    /// Enables `control` exactly when the command can execute.
+    ///
+    /// - Parameter control: The control, held weakly.
+    /// - Returns: The binding, for chaining.
+    @discardableResult
+    public func enable(_ control: any CommandControl) -> Self {
+        self.control = control
+        refreshState()
+        return self
+    }
+
+    /// Animates `indicator` while the command executes.
+    ///
+    /// - Parameter indicator: The spinner, held weakly.
+    /// - Returns: The binding, for chaining.
+    @discardableResult
+    public func indicate(with indicator: any ActivityIndicating) -> Self {
+        self.indicator = indicator
+        show(executing: command.isExecuting)
+        return self
+    }
+
+    /// Ends `refresh`'s spinner when the command stops executing. Call ``trigger()`` from the
+    /// refresh control's action.
+    ///
+    /// - Parameter refresh: The refresh control, held weakly.
+    /// - Returns: The binding, for chaining.
+    @discardableResult
+    public func refresh(with refresh: any RefreshIndicating) -> Self {
+        self.refresh = refresh
+        show(executing: command.isExecuting)
+        return self
+    }
+
+    /// Executes the command with the current parameter, if it can execute.
+    ///
+    /// - Returns: Whether a run started (or was queued).
+    @discardableResult
+    public func trigger() -> Bool {
+        let value = parameter()
+        guard command.canExecute(parameter: value) else {
+            refresh?.endRefreshing()
+            refreshState()
+            return false
+        }
+        let started = command.execute(parameter: value)
+        if !started { refresh?.endRefreshing() }
+        refreshState()
+        return started
+    }
+
+    /// Stops following the command. The views keep their last state.
+    public func unbind() {
+        for token in tokens { token.cancel() }
+        tokens.removeAll()
+    }
+
+    private func refreshState() {
+        control?.isEnabled = command.canExecute(parameter: parameter())
+    }
+
+    private func show(executing: Bool) {
+        if executing {
+            indicator?.startAnimating()
+        } else {
+            indicator?.stopAnimating()
+            if refresh?.isRefreshing == true { refresh?.endRefreshing() }
+        }
+        refreshState()
+    }
+}

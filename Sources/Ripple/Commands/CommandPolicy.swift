@@ -1,0 +1,32 @@
+/// What a command does when `execute` is called while it is already running.
+public enum CommandPolicy: Sendable, Hashable {
+    /// Refuse the new run; `execute` returns `false`. The default: two taps start one run.
+    case ignoreWhileRunning
+
+    /// Cancel the running work and start the new run at once.
+    case cancelRunning
+
+    /// Queue the new run; it starts when the current one ends. `execute` returns `true`.
+    case enqueue
+
+    /// Run up to `limit` runs at the same time; `execute` returns `false` beyond that.
+    case concurrent(limit: Int)
+}
+
+/// How one run of a command ended.
+public enum CommandOutcome: Sendable {
+    /// The body finished without error.
+    case succeeded
+
+    /// The body threw or reported an error. The error also went to the command's `errors`.
+    case failed(any Error)
+
+    /// The run was cancelled and ended without producing a result.
+    case cancelled
+
+    /// Whether the run succeeded.
+    public var isSuccess: Bool {
+        if case .succeeded = self { return true }
+        return false
+    }
+}

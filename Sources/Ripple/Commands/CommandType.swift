@@ -1,0 +1,34 @@
+/// What every command offers, so that UI helpers (button bindings, spinners, refresh controls) work
+/// with any command, Ripple's or your own.
+public protocol CommandType: AnyObject, Sendable {
+    /// The value `execute` takes; `Void` for a plain ``Command``.
+    associatedtype Parameter: Sendable
+
+    /// Whether a run is going on (or queued).
+    var isExecuting: Bool { get }
+
+    /// Whether `execute(parameter:)` would start a run now.
+    ///
+    /// - Parameter parameter: The value the run would get.
+    func canExecute(parameter: Parameter) -> Bool
+
+    /// Starts a run if the command can execute.
+    ///
+    /// - Parameter parameter: The value the run gets.
+    /// - Returns: Whether the run started (or, for the `.enqueue` policy, was queued).
+    @discardableResult
+    func execute(parameter: Parameter) -> Bool
+
+    /// Cancels every running and queued run.
+    func cancel()
+
+    /// `true` when a run starts, `false` when the last one ends. Replays the current state to new
+    /// subscribers.
+    var executingChanges: EventStream<Bool> { get }
+
+    /// Fires whenever `canExecute` may have changed; query it again then.
+    var canExecuteChanges: EventStream<Void> { get }
+
+    /// Every error a run reports.
+    var errors: EventStream<any Error> { get }
+}

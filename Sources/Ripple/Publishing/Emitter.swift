@@ -1,0 +1,126 @@
+/// A lightweight, thread-safe publisher of values: send on one side, subscribe with a closure on
+/// the other.
+///
+/// ```swift
+/// let loggedIn = Emitter<User>()
+/// let token = loggedIn.subscribe { user in print("hello, \(user.name)") }   // on the main queue
+/// loggedIn.send(user)
+/// ```
+///
+/// # Delivery
+/// - Every subscriber receives every value sent after it subscribed, exactly once, in send order.
+/// - Handlers run on the ``Delivery`` each subscriber chose: the main queue by default.
+/// - No handler runs while Ripple holds a lock.
+/// - A value sent from inside a handler is delivered after the current value has reached every
+///   subscriber, never re-entrantly; nothing deadlocks.
+///
+/// # Replay
+/// An emitter made with ``init(replayingLatest:)`` remembers the latest value and hands it to each
+/// new subscriber first, like a current-value subject.
+///
+/// # Names
+/// Ripple avoids Combine's names (`Publisher`, `Subject`, `Cancellable`, `AnyCancellable`), so both
+/// modules can be imported in one file.
+///
+/// # Thread Safety
+/// `send` and `subscribe` may be called from any thread.
+public final class Emitter<Value: Sendable>: Sendable {
+    @usableFromInline
+    struct State {
+        @usableFromInline var core = EmitterCore<Value>()
+        @usableFromInline var latest: Value?
+        @usableFromInline let replaysLatest: Bool
+
+        @inlinable
+        init(latest: Value?, replaysLatest: Bool) {
+            self.latest = latest
+            self.replaysLatest = replaysLatest
+        }
+    }
+
+    @usableFromInline let state: LockedState<State>
+
+    /// Creates an emitter that does not remember values.
+    @inlinable
+    public init() {
+        state = LockedState(State(latest: nil, replaysLatest: false))
+    }
+
+    /// Creates an emitter that remembers its latest value and replays it to each new subscriber.
+    ///
+    /// - Parameter initial: The value new subscribers receive until the first `send`, or `nil` for
+    ///   none.
+    @inlinable
+    public init(replayingLatest initial: Value?) {
+        state = LockedState(State(latest: initial, replaysLatest: true))
+    }
+
+    /// The latest value sent, for an emitter that replays; otherwise `nil`.
+    public var latest: Value? { state.withLock { $0.latest } }
+
+    /// Sends `value` to every subscriber.
+    ///
+    /// Returns once the value is queued. If no other delivery is in progress, the calling thread
+    /// delivers it, and synchronous subscribers have run before `send` returns.
+    ///
+    /// - Parameter value: The value to send.
+    /// - Complexity: O(*s*) for *s* subscribers.
+    @inlinable
+    public func send(_ value: Value) {
+        let mustDrain = state.withLock { state -> Bool in
+            if state.replaysLatest { state.latest = value }
+            return state.core.enqueue(value)
+        }
+        if mustDrain { drain() }
+    }
+
+    /// Subscribes a handler to the values sent from now on.
+    ///
+    /// - Parameters:
+    ///   - delivery: Where the handler runs; the main queue unless you choose otherwise.
+    ///   - handler: Called with each value.
+    /// - Returns: A token that keeps the subscription alive. **Discarding it cancels the subscription
+    ///   at once.**
+    @inlinable
+    public func subscribe(
+        on delivery: Delivery = .main,
+        _ handler: @escaping @Sendable (Value) -> Void
+    ) -> SubscriptionToken {
+        let subscriberState = SubscriberState()
+        let (id, mustDrain) = state.withLock { state in
+            state.core.add(
+                delivery: delivery, handler: handler, state: subscriberState,
+                replay: state.replaysLatest ? state.latest : nil)
+        }
+        if mustDrain { drain() }
+        return SubscriptionToken { [weak self] in
+            subscriberState.deactivate()
+            self?.state.withLock { $0.core.remove(id: id) }
+        }
+    }
+
+    /// The number of current subscribers.
+    public var subscriberCount: Int { state.withLock { $0.core.subscribers.count } }
+
+    /// Queues `value` without delivering it, for owners that must queue events under their own
+    /// lock to keep them in order. Call ``drainQueued()`` after releasing that lock when this
+    /// returns `true`.
+    @usableFromInline
+    func enqueue(_ value: Value) -> Bool {
+        state.withLock { state -> Bool in
+            if state.replaysLatest { state.latest = value }
+            return state.core.enqueue(value)
+        }
+    }
+
+    /// Delivers values queued by ``enqueue(_:)``.
+    @usableFromInline
+    func drainQueued() {
+        drain()
+    }
+
+    @inlinable
+    func drain() {
+        drainDeliveries { state.withLock { $0.core.next() } }
+    }
+}

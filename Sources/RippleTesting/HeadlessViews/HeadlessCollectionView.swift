@@ -1,0 +1,235 @@
+import RippleDiff
+
+/// A collection view without UIKit: it shows values from a data source, takes UIKit's batch
+/// updates, and checks every batch against `UICollectionView`'s rules and wording, so a test on
+/// Linux proves that the updates would not crash a real collection view.
+///
+/// It behaves like ``HeadlessTableView`` (see there for how batches are applied and violations
+/// recorded), with three differences that follow `UICollectionView`:
+/// - messages say "item", "items" and "collection view";
+/// - ``reloadData()`` only marks the view as needing a reload; the data source is read at the next
+///   layout: an accessor, ``layoutIfNeeded()``, or the start of the next batch. If the data source
+///   changes before that batch starts, the view reads the new data as its before-state and the batch
+///   fails (R14, deltachat-ios #1901);
+/// - the operations are named `insertItems(at:)`, `deleteItems(at:)`, `reloadItems(at:)` and
+///   `moveItem(at:to:)`.
+///
+/// ```swift
+/// var items = [1, 2, 3]
+/// let collectionView = HeadlessCollectionView { [items] }
+/// collectionView.layoutIfNeeded()
+/// collectionView.performBatchUpdates {
+///     items.append(4)
+///     collectionView.insertItems(at: [ElementPath(item: 3, section: 0)])
+/// }
+/// XCTAssertEqual(collectionView.items, [items])
+/// ```
+///
+/// `UICollectionView` has no public `beginUpdates()`/`endUpdates()`; nest
+/// ``performBatchUpdates(_:completion:)`` calls instead. ``beginUpdates()`` and ``endUpdates()``
+/// exist here for code shared with table views.
+///
+/// # Thread Safety
+/// Not `Sendable`. Use a view from one thread or actor, as UIKit requires the main thread.
+public final class HeadlessCollectionView<Item> {
+    let engine: _HeadlessListEngine<Item>
+
+    /// Creates a collection view that reads its sections from a closure.
+    ///
+    /// - Parameters:
+    ///   - countMismatchStyle: The message for a wrong number of items: classic M24 (the default)
+    ///     or the newer multi-line M25.
+    ///   - sections: Returns the values to show, one array per section. The view holds it strongly.
+    public init(
+        countMismatchStyle: BatchUpdateValidator.CountMismatchStyle = .classic,
+        sections: @escaping () -> [[Item]]
+    ) {
+        engine = _HeadlessListEngine(
+            typeName: "HeadlessCollectionView", reloadsLazily: true,
+            validator: BatchUpdateValidator(flavor: .collectionView, countMismatchStyle: countMismatchStyle),
+            readDataSource: sections)
+    }
+
+    /// Creates a collection view that reads its sections from a data source, held weakly as UIKit
+    /// does.
+    ///
+    /// - Parameters:
+    ///   - dataSource: The data source. Once it is gone the view reads no section.
+    ///   - countMismatchStyle: The message for a wrong number of items: classic M24 (the default)
+    ///     or the newer multi-line M25.
+    public convenience init(
+        dataSource: some HeadlessViewDataSource<Item>,
+        countMismatchStyle: BatchUpdateValidator.CountMismatchStyle = .classic
+    ) {
+        self.init(countMismatchStyle: countMismatchStyle) { [weak dataSource] in
+            dataSource?.sectionsForHeadlessView() ?? []
+        }
+    }
+
+    // MARK: - Configuration
+
+    /// The message for a wrong number of items: classic M24 or the newer multi-line M25.
+    public var countMismatchStyle: BatchUpdateValidator.CountMismatchStyle {
+        get { engine.validator.countMismatchStyle }
+        set { engine.validator.countMismatchStyle = newValue }
+    }
+
+    /// Called with each violation, after the view has recorded it and recovered.
+    ///
+    /// The handler may use the view. Real UIKit would raise `NSInternalInconsistencyException`
+    /// with the violation's message instead.
+    public var violationHandler: ((BatchUpdateViolation) -> Void)? {
+        get { engine.violationHandler }
+        set { engine.violationHandler = newValue }
+    }
+
+    // MARK: - Displayed state
+
+    /// The items on screen, section by section. Reading it lays the view out if it needs a reload.
+    ///
+    /// Outside a batch this is also the before-state of the next batch. Inside a batch it still
+    /// shows the state before the batch.
+    public var items: [[Item]] { engine.sections }
+
+    /// The number of sections on screen.
+    public var numberOfSections: Int { engine.sections.count }
+
+    /// The number of items on screen in a section.
+    ///
+    /// - Parameter section: A section on screen.
+    /// - Returns: The number of items in `section`.
+    /// - Precondition: `section` is in `0..<numberOfSections`.
+    public func numberOfItems(inSection section: Int) -> Int {
+        engine.numberOfItems(inSection: section, method: "numberOfItems(inSection:)")
+    }
+
+    /// The item on screen at a path, as `cellForItem(at:)` would configure it.
+    ///
+    /// - Parameter path: A path on screen.
+    /// - Returns: The item's value.
+    /// - Precondition: `path` names an item on screen.
+    public func item(at path: ElementPath) -> Item {
+        engine.element(at: path, method: "item(at:)", itemWord: "item")
+    }
+
+    // MARK: - Diagnostics
+
+    /// Every violation so far, oldest first: rejected batches and misuse.
+    public var violations: [BatchUpdateViolation] { engine.violations }
+
+    /// The most recent violation, or `nil`.
+    public var lastViolation: BatchUpdateViolation? { engine.violations.last }
+
+    /// Every warning of the batches so far, oldest first (R3f, R13).
+    public var warnings: [BatchUpdateWarning] { engine.warnings }
+
+    /// What the view did, oldest first: reloads, batches with their results, misuse.
+    public var events: [HeadlessViewEvent] { engine.events }
+
+    /// Forgets ``violations``, ``warnings`` and ``events``.
+    public func clearDiagnostics() { engine.clearDiagnostics() }
+
+    /// Whether a batch is open (between the outermost begin and end), like
+    /// `UICollectionView.hasUncommittedUpdates`.
+    public var hasUncommittedUpdates: Bool { engine.depth > 0 }
+
+    // MARK: - Reloading
+
+    /// Marks the view as needing a reload; the data source is read at the next layout.
+    ///
+    /// Inside a batch, UIKit forbids it (R15): the view records a misuse, abandons the batch and
+    /// reloads when the batch ends.
+    public func reloadData() { engine.reloadData() }
+
+    /// Reads the data source if the view needs a reload, as a layout pass does.
+    public func layoutIfNeeded() { engine.loadIfNeeded() }
+
+    // MARK: - Batches
+
+    /// Opens a batch, or a nested batch inside an open one. Nested batches merge into the
+    /// outermost one (R2). A view that needs a reload reads its data source here (R14).
+    public func beginUpdates() { engine.beginUpdates() }
+
+    /// Closes a batch. Closing the outermost batch reads the data source, validates the batch and
+    /// applies it, or records the violation and recovers.
+    ///
+    /// - Complexity: O(*n* + *k* log *k*) for *n* items and *k* operations.
+    public func endUpdates() { engine.endUpdates() }
+
+    /// Runs `updates` as one batch, nested inside an open batch if there is one.
+    ///
+    /// Update the data source inside `updates`, not before (R14).
+    ///
+    /// - Parameters:
+    ///   - updates: Updates the data source and calls the insert, delete, move and reload methods.
+    ///   - completion: Called when the outermost batch ends: `true` when it was applied, `false`
+    ///     when it was rejected or abandoned.
+    public func performBatchUpdates(_ updates: (() -> Void)?, completion: ((Bool) -> Void)? = nil) {
+        engine.performBatchUpdates(updates, completion: completion)
+    }
+
+    /// Makes every call recorded in `batch`, as one batch or inside the open one.
+    ///
+    /// - Parameter batch: The calls to make.
+    public func apply(_ batch: BatchUpdate) {
+        engine.beginUpdates()
+        engine.record(batch.operations)
+        engine.endUpdates()
+    }
+
+    // MARK: - Sections
+
+    /// Inserts sections, given in after coordinates.
+    ///
+    /// - Parameter sections: The new sections' indexes once the batch is applied.
+    public func insertSections(_ sections: [Int]) { engine.record(sections.map { .insertSection($0) }) }
+
+    /// Deletes sections, given in before coordinates.
+    ///
+    /// - Parameter sections: The sections' indexes before the batch.
+    public func deleteSections(_ sections: [Int]) { engine.record(sections.map { .deleteSection($0) }) }
+
+    /// Reloads sections, given in before coordinates: a delete plus an insert (R3).
+    ///
+    /// - Parameter sections: The sections' indexes before the batch.
+    public func reloadSections(_ sections: [Int]) { engine.record(sections.map { .reloadSection($0) }) }
+
+    /// Moves a section.
+    ///
+    /// - Parameters:
+    ///   - section: Its index before the batch.
+    ///   - newSection: Its index after the batch.
+    public func moveSection(_ section: Int, toSection newSection: Int) {
+        engine.record([.moveSection(section, to: newSection)])
+    }
+
+    // MARK: - Items
+
+    /// Inserts items, given in after coordinates.
+    ///
+    /// - Parameter paths: The new items' paths once the batch is applied.
+    public func insertItems(at paths: [ElementPath]) { engine.record(paths.map { .insertItem($0) }) }
+
+    /// Deletes items, given in before coordinates.
+    ///
+    /// - Parameter paths: The items' paths before the batch.
+    public func deleteItems(at paths: [ElementPath]) { engine.record(paths.map { .deleteItem($0) }) }
+
+    /// Reloads items, given in before coordinates: a delete plus an insert at the path UIKit
+    /// computes from the batch's deletes and inserts, ignoring moves (R3).
+    ///
+    /// - Parameter paths: The items' paths before the batch.
+    public func reloadItems(at paths: [ElementPath]) { engine.record(paths.map { .reloadItem($0) }) }
+
+    /// Moves an item.
+    ///
+    /// - Parameters:
+    ///   - path: Its path before the batch.
+    ///   - newPath: Its path after the batch.
+    public func moveItem(at path: ElementPath, to newPath: ElementPath) {
+        engine.record([.moveItem(path, to: newPath)])
+    }
+}
+
+@available(*, unavailable)
+extension HeadlessCollectionView: Sendable {}

@@ -1,0 +1,35 @@
+/// Something a headless view did, in the order it did it.
+///
+/// A test can assert the whole history at once, for instance that a list source answered a change
+/// with one batch and no `reloadData()`:
+///
+/// ```swift
+/// XCTAssertEqual(tableView.events.count, 1)
+/// guard case .batchUpdates(_, let result) = tableView.events.last else { return XCTFail() }
+/// XCTAssertTrue(result.isValid)
+/// ```
+///
+/// # Thread Safety
+/// `HeadlessViewEvent` is a value type and is `Sendable`.
+public enum HeadlessViewEvent: Hashable, Sendable, CustomStringConvertible {
+    /// `reloadData()` ran, or a batch was abandoned because `reloadData()` was called inside it.
+    case reloadData
+
+    /// The outermost batch ended and was validated. When the result is valid the view applied
+    /// the batch; otherwise it recorded the violation and reloaded from its data source.
+    case batchUpdates(BatchUpdate, BatchUpdateResult)
+
+    /// The view was used in a way UIKit forbids without a batch to validate: `reloadData()` inside
+    /// a batch (R15) or `endUpdates()` without `beginUpdates()` (R2).
+    case misuse(BatchUpdateViolation)
+
+    /// A one-line summary of the event.
+    public var description: String {
+        switch self {
+        case .reloadData: return "reloadData"
+        case .batchUpdates(let batch, let result):
+            return "batchUpdates(\(batch)) → \(result.violation.map { "invalid: \($0)" } ?? "valid")"
+        case .misuse(let violation): return "misuse(\(violation))"
+        }
+    }
+}

@@ -1,7 +1,7 @@
 import XCTest
 
 /// Runs `body` once per seed in `seeds`, each with its own generator, and names the seed in every
-/// failure so the case can be replayed with `forEachSeed(seeds: [seed])`.
+/// failure so the case can be replayed by running `forEachSeed([seed]) { … }` with the same body.
 ///
 /// - Parameters:
 ///   - seeds: The seeds to run. Use a fixed range so a run is repeatable.

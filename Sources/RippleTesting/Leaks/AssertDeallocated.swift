@@ -1,0 +1,120 @@
+// Leak checks for XCTest suites: build objects, keep only weak references to them, and fail the
+// test if any of them outlives the closure that made it.
+
+import XCTest
+
+/// Asserts that every object `makeObjects` returns is deallocated once `makeObjects` has returned.
+///
+/// Build the objects inside the closure, exercise them, and return the ones to watch. The helper
+/// keeps only weak references: anything still alive afterwards is held by something else, which
+/// in a presenter test usually means a retain cycle (a closure capturing `self`, an owner held
+/// strongly) or a subscription that was never cancelled.
+///
+/// ```swift
+/// func testLoginPresenterDoesNotLeak() {
+///     assertDeallocated {
+///         let presenter = LoginPresenter(api: FakeAPI())
+///         presenter.login.execute()
+///         let token = presenter.login.errors.subscribe(on: .synchronous) { _ in }
+///         return [presenter, presenter.login, token]
+///     }
+/// }
+/// ```
+///
+/// A failure names each survivor by its position in the returned array and its type, for example
+/// `still alive: #1 CommandWithParameter<()>`.
+///
+/// - Note: Work that is still queued (a block on the main queue, a subscriber's delivery, a command
+///   run on a `TestScheduler` that was never stepped) holds what it captured. Pass a `timeout` to
+///   give asynchronous releases time to happen: on the main thread the check keeps the main run
+///   loop turning while it waits. In `async` tests write `await assertDeallocated …`, which
+///   suspends instead of blocking; with Swift Testing, use ``survivingObjects(timeout:_:)``.
+///
+/// - Parameters:
+///   - message: Context to add to a failure.
+///   - timeout: How long to wait, in seconds, for objects released asynchronously. `0`, the default,
+///     checks once, right after `makeObjects` returns. A safety net, not a timing assertion.
+///   - file: The file to report a failure in.
+///   - line: The line to report a failure at.
+///   - makeObjects: Creates the objects and returns those to watch.
+public func assertDeallocated(
+    _ message: @autoclosure () -> String = "",
+    timeout: Double = 0,
+    file: StaticString = #filePath,
+    line: UInt = #line,
+    _ makeObjects: () throws -> [AnyObject]
+) rethrows {
+    let survivors = try survivingObjects(timeout: timeout, makeObjects)
+    reportSurvivors(survivors, message(), file: file, line: line)
+}
+
+/// Asserts that every object `makeObjects` returns is deallocated once `makeObjects` has returned,
+/// waiting for asynchronous releases without blocking the caller's actor.
+///
+/// Use it in `async` tests, including `@MainActor` ones: while it waits it suspends, so the main
+/// queue (and the main actor) can run the work that releases the objects.
+///
+/// ```swift
+/// @MainActor
+/// func testBindingDoesNotLeak() async {
+///     await assertDeallocated(timeout: 5) {
+///         let presenter = LoginPresenter(api: FakeAPI())
+///         let binding = CommandBinding(command: presenter.login) {}.enable(FakeButton())
+///         await presenter.load()
+///         return [presenter, binding]
+///     }
+/// }
+/// ```
+///
+/// - Parameters:
+///   - message: Context to add to a failure.
+///   - timeout: How long to wait, in seconds, for objects released asynchronously. `0` checks once.
+///   - isolation: The caller's actor; `makeObjects` runs there. Leave the default.
+///   - file: The file to report a failure in.
+///   - line: The line to report a failure at.
+///   - makeObjects: Creates the objects and returns those to watch.
+public func assertDeallocated(
+    _ message: @autoclosure () -> String = "",
+    timeout: Double = 0,
+    isolation: isolated (any Actor)? = #isolation,
+    file: StaticString = #filePath,
+    line: UInt = #line,
+    _ makeObjects: () async throws -> [AnyObject]
+) async rethrows {
+    let survivors = try await survivingObjects(timeout: timeout, makeObjects)
+    reportSurvivors(survivors, message(), file: file, line: line)
+}
+
+/// Asserts that every object `makeObjects` returns is deallocated once `makeObjects` has returned,
+/// waiting for asynchronous releases without blocking the caller's actor.
+///
+/// The same as the overload whose `makeObjects` is `async`. Swift picks this one in `async` code
+/// when the closure does not `await`; without it, such a call would pick the blocking overload,
+/// which on the main actor would keep the main queue from releasing anything.
+///
+/// - Parameters:
+///   - message: Context to add to a failure.
+///   - timeout: How long to wait, in seconds, for objects released asynchronously. `0` checks once.
+///   - isolation: The caller's actor; `makeObjects` runs there. Leave the default.
+///   - file: The file to report a failure in.
+///   - line: The line to report a failure at.
+///   - makeObjects: Creates the objects and returns those to watch.
+public func assertDeallocated(
+    _ message: @autoclosure () -> String = "",
+    timeout: Double = 0,
+    isolation: isolated (any Actor)? = #isolation,
+    file: StaticString = #filePath,
+    line: UInt = #line,
+    _ makeObjects: () throws -> [AnyObject]
+) async rethrows {
+    let watchlist = Watchlist(try makeObjects())
+    await watchlist.waitForRelease(timeout: timeout)
+    reportSurvivors(watchlist.survivors, message(), file: file, line: line)
+}
+
+/// Fails the test, naming every survivor, if there is any.
+private func reportSurvivors(_ survivors: [String], _ message: String, file: StaticString, line: UInt) {
+    guard !survivors.isEmpty else { return }
+    let context = message.isEmpty ? "" : "\(message): "
+    XCTFail("\(context)still alive: \(survivors.joined(separator: ", "))", file: file, line: line)
+}

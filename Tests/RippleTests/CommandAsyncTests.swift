@@ -1,0 +1,132 @@
+import Dispatch
+import Foundation
+import Ripple
+import RippleTestSupport
+import RippleTesting
+import XCTest
+
+/// Commands with `async` bodies: the run is a task, the command executes until the task ends.
+final class CommandAsyncTests: XCTestCase {
+    func test_asyncBody_isExecutingWhileTheTaskRuns_andPublishesTheWholeHistory() {
+        let owner = CommandTestOwner()
+        let gate = CommandGate()
+        var command: Command!
+        command = Command(delegate: owner) { owner in
+            owner.log("started, executing=\(command.isExecuting)")
+            await gate.wait()
+            owner.log("ended")
+        }
+        let spy = CommandSpy(command)
+
+        XCTAssertTrue(command.execute())
+        XCTAssertTrue(command.isExecuting)
+        XCTAssertFalse(command.canExecute())
+        XCTAssertFalse(command.execute(), "refused while the task runs")
+        gate.open()
+        spy.recorder.waitForCount(6)
+
+        XCTAssertEqual(owner.log, ["started, executing=true", "ended"])
+        XCTAssertFalse(command.isExecuting)
+        spy.assertEvents([
+            .executing(false), .executing(true), .canExecute(false),
+            .succeeded, .executing(false), .canExecute(true),
+        ])
+    }
+
+    func test_asyncBody_thatThrows_fails() {
+        let command = Command(handler: {
+            await Task.yield()
+            throw CommandTestError(5)
+        })
+        let spy = CommandSpy(command)
+        command.execute()
+        spy.recorder.waitForCount(7)
+        spy.assertEvents([
+            .executing(false), .executing(true), .canExecute(false),
+            .error(5), .failed(5), .executing(false), .canExecute(true),
+        ])
+    }
+
+    func test_asyncBody_withParameter_isTypedEndToEnd() {
+        struct Page: Sendable, Equatable { var number: Int }
+        let owner = CommandTestOwner()
+        let load = CommandWithParameter<Page>(
+            delegate: owner,
+            handler: { owner, page in
+                await Task.yield()
+                owner.log("page \(page.number)")
+            },
+            canExecute: { _, page in page.number > 0 })
+        let spy = CommandSpy(load, parameter: Page(number: 1), streams: [.outcomes])
+        XCTAssertFalse(load.execute(parameter: Page(number: 0)))
+        XCTAssertTrue(load.execute(parameter: Page(number: 2)))
+        spy.recorder.waitForCount(1)
+        XCTAssertEqual(owner.log, ["page 2"])
+        spy.assertEvents([.succeeded])
+    }
+
+    func test_asyncBody_withPriority_runs() {
+        let command = Command(priority: .background, handler: { await Task.yield() })
+        let spy = CommandSpy(command, streams: [.outcomes])
+        command.execute()
+        spy.recorder.waitForCount(1)
+        spy.assertEvents([.succeeded])
+    }
+
+    @MainActor
+    func test_asyncBody_ofAMainActorPresenter_callsItsIsolatedMethods() async {
+        let presenter = MainActorPresenter()
+        let spy = CommandSpy(presenter.load, streams: [.executing, .outcomes])
+        XCTAssertTrue(presenter.load.execute())
+        await fulfillment(of: [spy.expectation(events: 4)], timeout: 10)
+        XCTAssertEqual(presenter.loads, 1)
+        XCTAssertTrue(presenter.loadRanOnTheMainThread)
+        spy.assertEvents([.executing(false), .executing(true), .succeeded, .executing(false)])
+    }
+
+    func test_asyncBody_holdsTheOwnerOnlyWhileItRuns() {
+        let entered = CommandGate()
+        let gate = CommandGate()
+        weak var weakOwner: CommandTestOwner?
+        var command: Command!
+        var spy: CommandSpy<Void>!
+        do {
+            let owner = CommandTestOwner()
+            weakOwner = owner
+            command = Command(delegate: owner) { owner in
+                entered.open()
+                await gate.wait()
+                owner.log("ended")
+            }
+            spy = CommandSpy(command, streams: [.outcomes])
+            command.execute()
+            XCTAssertTrue(entered.waitBlocking(), "the body started")
+        }
+        XCTAssertNotNil(weakOwner, "the running body holds its owner")
+        gate.open()
+        spy.recorder.waitForCount(1)
+        spy.assertEvents([.succeeded])
+        // The task releases its owner as it ends, on the task's thread; a safety-net deadline only.
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while weakOwner != nil && Date() < deadline { usleep(1_000) }
+        XCTAssertNil(weakOwner, "the owner is released once the body has ended")
+        XCTAssertFalse(command.canExecute(), "the owner is gone")
+        XCTAssertFalse(command.execute())
+    }
+}
+
+/// A presenter isolated to the main actor, with a command whose async body awaits its methods.
+@MainActor
+final class MainActorPresenter {
+    private(set) var loads = 0
+    private(set) var loadRanOnTheMainThread = false
+
+    private(set) lazy var load = Command(delegate: self) { presenter in
+        await presenter.performLoad()
+    }
+
+    func performLoad() async {
+        loads += 1
+        loadRanOnTheMainThread = Thread.isMainThread
+    }
+}

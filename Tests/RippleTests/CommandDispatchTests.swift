@@ -1,0 +1,140 @@
+import Dispatch
+import Foundation
+import Ripple
+import RippleTestSupport
+import RippleTesting
+import XCTest
+
+/// Commands whose body runs on a `WorkScheduler` and reports its end through a `CommandRun`:
+/// stepped deterministically with a `TestScheduler`, and on a real `DispatchQueue`.
+final class CommandDispatchTests: XCTestCase {
+    func test_dispatchBody_isExecutingBeforeItStarts_andUntilDoneIsCalled() {
+        let scheduler = TestScheduler()
+        let owner = CommandTestOwner()
+        let command = Command(delegate: owner, queue: scheduler) { owner, done in
+            owner.log("body")
+            owner.keep(done)
+        }
+        let spy = CommandSpy(command)
+
+        XCTAssertTrue(command.execute())
+        XCTAssertTrue(command.isExecuting, "executing before the body has started")
+        XCTAssertEqual(scheduler.pendingCount, 1)
+        XCTAssertEqual(owner.log, [])
+        spy.assertEvents([.executing(false), .executing(true), .canExecute(false)])
+
+        XCTAssertTrue(scheduler.runNext())
+        XCTAssertEqual(owner.log, ["body"])
+        XCTAssertTrue(command.isExecuting, "the body returned, but has not called done")
+        XCTAssertEqual(owner.lastRun?.isFinished, false)
+
+        owner.lastRun?.succeed()
+        XCTAssertFalse(command.isExecuting)
+        XCTAssertEqual(owner.lastRun?.isFinished, true)
+        spy.assertEvents([
+            .executing(false), .executing(true), .canExecute(false),
+            .succeeded, .executing(false), .canExecute(true),
+        ])
+    }
+
+    func test_dispatchBody_callingDoneInsideTheBody() {
+        let scheduler = TestScheduler()
+        let command = Command(queue: scheduler) { _, done in done(.success(())) }
+        let spy = CommandSpy(command, streams: [.executing, .outcomes])
+        command.execute()
+        scheduler.runAll()
+        command.execute()
+        scheduler.runAll()
+        spy.assertEvents([
+            .executing(false),
+            .executing(true), .succeeded, .executing(false),
+            .executing(true), .succeeded, .executing(false),
+        ])
+    }
+
+    func test_dispatchBody_thatThrows_fails() {
+        let scheduler = TestScheduler()
+        let command = Command(queue: scheduler) { _, _ in throw CommandTestError(2) }
+        let spy = CommandSpy(command)
+        command.execute()
+        scheduler.runAll()
+        spy.assertEvents([
+            .executing(false), .executing(true), .canExecute(false),
+            .error(2), .failed(2), .executing(false), .canExecute(true),
+        ])
+    }
+
+    func test_dispatchBody_thatReportsAFailureThroughDone_fails_andLaterEndsAreIgnored() {
+        let scheduler = TestScheduler()
+        let owner = CommandTestOwner()
+        let command = Command(delegate: owner, queue: scheduler) { owner, done in owner.keep(done) }
+        let spy = CommandSpy(command, streams: [.errors, .outcomes])
+        command.execute()
+        scheduler.runAll()
+        owner.lastRun?(.failure(CommandTestError(3)))
+        owner.lastRun?.succeed()
+        owner.lastRun?.fail(CommandTestError(4))
+        spy.assertEvents([.error(3), .failed(3)])
+    }
+
+    func test_dispatchBody_withParameter_isTypedEndToEnd() {
+        let scheduler = TestScheduler()
+        let owner = CommandTestOwner()
+        let select = CommandWithParameter<Int>(
+            delegate: owner, queue: scheduler,
+            handler: { owner, row, done in
+                owner.log("row \(row)")
+                done.succeed()
+            },
+            canExecute: { _, row in row >= 0 })
+        XCTAssertFalse(select.execute(parameter: -1))
+        XCTAssertTrue(select.execute(parameter: 7))
+        XCTAssertFalse(select.execute(parameter: 8), "ignored while the first is queued")
+        scheduler.runAll()
+        XCTAssertTrue(select.execute(parameter: 9))
+        scheduler.runAll()
+        XCTAssertEqual(owner.log, ["row 7", "row 9"])
+    }
+
+    func test_dispatchBody_onARealSerialQueue_runsThere_andEndsAfterTheCompletion() {
+        let queue = DispatchQueue(label: "CommandDispatchTests.serial")
+        let key = DispatchSpecificKey<String>()
+        queue.setSpecific(key: key, value: "body queue")
+        let owner = CommandTestOwner()
+        let command = Command(delegate: owner, queue: queue) { owner, done in
+            owner.log(DispatchQueue.getSpecific(key: key) ?? "elsewhere")
+            // A completion-based API calling back later on another queue.
+            DispatchQueue.global().async {
+                owner.log("completion")
+                done.succeed()
+            }
+        }
+        let spy = CommandSpy(command)
+        XCTAssertTrue(command.execute())
+        spy.recorder.waitForCount(6)
+        spy.assertEvents([
+            .executing(false), .executing(true), .canExecute(false),
+            .succeeded, .executing(false), .canExecute(true),
+        ])
+        XCTAssertEqual(owner.log, ["body queue", "completion"])
+        XCTAssertFalse(command.isExecuting)
+    }
+
+    func test_dispatchBody_onARealConcurrentQueue_manyRunsInSequence() {
+        let command = CommandWithParameter<Int>(queue: DispatchQueue.global()) { value, done in
+            value.isMultiple(of: 3) ? done.fail(CommandTestError(value)) : done.succeed()
+        }
+        let spy = CommandSpy(command, parameter: 0, streams: [.outcomes, .errors])
+        for value in 1...6 {
+            XCTAssertTrue(command.execute(parameter: value))
+            // Wait for this run to end before starting the next: ignoreWhileRunning.
+            let expected = value + value / 3
+            spy.recorder.waitForCount(expected)
+            XCTAssertFalse(command.isExecuting, "idle before the outcome is published")
+        }
+        spy.assertEvents([
+            .succeeded, .succeeded, .error(3), .failed(3),
+            .succeeded, .succeeded, .error(6), .failed(6),
+        ])
+    }
+}

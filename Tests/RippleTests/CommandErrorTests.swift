@@ -1,0 +1,114 @@
+import Dispatch
+import Foundation
+import Ripple
+import RippleTestSupport
+import RippleTesting
+import XCTest
+
+/// Every error reaches `errors`; with nobody observing it, Diagnostics reports it. Never silent,
+/// never a crash; cancellation is not an error.
+final class CommandErrorTests: XCTestCase {
+    private var diagnostics: DiagnosticsCapture!
+
+    override func setUp() {
+        super.setUp()
+        diagnostics = DiagnosticsCapture()
+    }
+
+    override func tearDown() {
+        diagnostics.restore()
+        diagnostics = nil
+        super.tearDown()
+    }
+
+    func test_errorWithAnObserver_reachesErrors_andIsNotReportedToDiagnostics() {
+        let command = Command(handler: { throw CommandTestError(11) })
+        let spy = CommandSpy(command, streams: [.errors, .outcomes])
+        command.execute()
+        spy.assertEvents([.error(11), .failed(11)])
+        XCTAssertEqual(diagnostics.unobservedErrors(mentioning: "CommandTestError(11)"), [])
+    }
+
+    func test_errorWithoutAnObserver_isReportedToDiagnostics_syncBody() {
+        let owner = CommandTestOwner()
+        let command = Command(delegate: owner) { _ in throw CommandTestError(12) }
+        let spy = CommandSpy(command, streams: [.outcomes])  // outcomes, but not errors
+        XCTAssertTrue(command.execute())
+        spy.assertEvents([.failed(12)])
+        XCTAssertEqual(
+            diagnostics.unobservedErrors(mentioning: "CommandTestError(12)"),
+            [
+                Diagnostic(
+                    kind: .unobservedError, source: "CommandWithParameter<()>",
+                    message: "a run failed and nobody observes `errors`: CommandTestError(12)")
+            ])
+    }
+
+    func test_errorWithoutAnObserver_isReportedToDiagnostics_dispatchAndAsyncBodies() {
+        let scheduler = TestScheduler()
+        let dispatch = CommandWithParameter<String>(queue: scheduler) { _, done in done.fail(CommandTestError(13)) }
+        dispatch.execute(parameter: "x")
+        scheduler.runAll()
+        XCTAssertEqual(diagnostics.unobservedErrors(mentioning: "CommandTestError(13)").map(\.source), ["CommandWithParameter<String>"])
+
+        let async = CommandWithParameter<Int>(handler: { _ in
+            await Task.yield()
+            throw CommandTestError(14)
+        })
+        async.execute(parameter: 1)
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while diagnostics.unobservedErrors(mentioning: "CommandTestError(14)").isEmpty && Date() < deadline {
+            usleep(1_000)
+        }
+        XCTAssertEqual(diagnostics.unobservedErrors(mentioning: "CommandTestError(14)").map(\.source), ["CommandWithParameter<Int>"])
+    }
+
+    func test_errorWithoutAnObserver_andTheDefaultHandler_doesNotCrash() {
+        diagnostics.restore()  // the default handler writes one line to standard error
+        let command = Command(handler: { throw CommandTestError(15) })
+        XCTAssertTrue(command.execute())
+        XCTAssertFalse(command.isExecuting)
+        XCTAssertTrue(command.execute(), "the command still works")
+    }
+
+    func test_anObserverThatUnsubscribed_noLongerCounts() {
+        let command = Command(handler: { throw CommandTestError(16) })
+        let recorder = EventRecorder<String>()
+        let token = command.errors.subscribe(on: .synchronous) { recorder.record(String(describing: $0)) }
+        command.execute()
+        token.cancel()
+        command.execute()
+        recorder.assertEvents(["CommandTestError(16)"])
+        XCTAssertEqual(diagnostics.unobservedErrors(mentioning: "CommandTestError(16)").count, 1, "the second error only")
+    }
+
+    func test_errors_arriveInOrder_acrossRuns() {
+        let command = CommandWithParameter<Int>(handler: { value in
+            if value.isMultiple(of: 2) { throw CommandTestError(value) }
+        })
+        let spy = CommandSpy(command, parameter: 0, streams: [.errors, .outcomes])
+        (1...6).forEach { command.execute(parameter: $0) }
+        spy.assertEvents([
+            .succeeded, .error(2), .failed(2), .succeeded, .error(4), .failed(4), .succeeded, .error(6), .failed(6),
+        ])
+    }
+
+    func test_cancellation_isNeitherAnErrorNorADiagnostic() {
+        let scheduler = TestScheduler()
+        let owner = CommandTestOwner()
+        let command = Command(delegate: owner, queue: scheduler) { owner, done in owner.keep(done) }
+        // Nobody observes errors: a cancellation must not be reported as an unobserved error.
+        let spy = CommandSpy(command, streams: [.outcomes])
+        command.execute()
+        command.cancel()  // before the body starts
+        scheduler.runAll()
+        command.execute()
+        scheduler.runAll()
+        command.cancel()  // while it runs
+        owner.lastRun?.fail(CancellationError())
+        let sync = Command(handler: { throw CancellationError() })
+        sync.execute()
+        spy.assertEvents([.cancelled, .cancelled])
+        XCTAssertEqual(diagnostics.recorder.events.filter { $0.source.hasPrefix("CommandWithParameter") }, [])
+    }
+}

@@ -1,0 +1,148 @@
+import Dispatch
+import Foundation
+import Ripple
+import RippleTestSupport
+import RippleTesting
+import XCTest
+
+/// A presenter that owns its commands, STT-style: `lazy var` commands with `delegate: self`.
+final class LeakTestPresenter {
+    let scheduler: TestScheduler
+
+    init(scheduler: TestScheduler) {
+        self.scheduler = scheduler
+    }
+
+    private(set) lazy var save = Command(delegate: self) { presenter in presenter.didSave() }
+
+    private(set) lazy var upload = CommandWithParameter<Int>(delegate: self, queue: scheduler) { _, _, done in
+        done.succeed()
+    }
+
+    private(set) lazy var refresh = Command(delegate: self) { presenter in await presenter.reload() }
+
+    func didSave() {}
+    func reload() async {}
+}
+
+/// Commands, their owners, bindings and subscriptions create no retain cycles.
+final class CommandLeakTests: XCTestCase {
+    func test_presenterAndItsCommands_deallocate_afterSyncAndDispatchRuns() {
+        let scheduler = TestScheduler()
+        assertDeallocated {
+            let presenter = LeakTestPresenter(scheduler: scheduler)
+            presenter.save.execute()
+            presenter.upload.execute(parameter: 1)
+            scheduler.runAll()
+            return [presenter, presenter.save, presenter.upload]
+        }
+    }
+
+    func test_presenterAndItsCommands_deallocate_afterAnAsyncRun() async {
+        await assertDeallocated(timeout: 10) {
+            let presenter = LeakTestPresenter(scheduler: TestScheduler())
+            let spy = CommandSpy(presenter.refresh, streams: [.outcomes])
+            presenter.refresh.execute()
+            await fulfillment(of: [spy.expectation(events: 1)], timeout: 10)
+            return [presenter, presenter.refresh, spy]
+        }
+    }
+
+    func test_commandWithARunStillQueued_deallocates_andTheQueuedJobIsHarmless() {
+        let scheduler = TestScheduler()
+        assertDeallocated {
+            let presenter = LeakTestPresenter(scheduler: scheduler)
+            presenter.upload.execute(parameter: 1)
+            return [presenter, presenter.upload]
+        }
+        XCTAssertEqual(scheduler.pendingCount, 1)
+        XCTAssertEqual(scheduler.runAll(), 1, "the orphaned job runs without a crash")
+    }
+
+    func test_commandWithExternalWorkNeverEnded_deallocates() {
+        let runs = CommandLock<[CommandRun]>([])
+        assertDeallocated {
+            let command = Command(handler: {})
+            command.useWork { done in runs.withLock { $0.append(done) } }
+            return [command]
+        }
+        runs.current.first?.succeed()  // ending it after the command is gone does nothing
+    }
+
+    func test_subscriptionsToEveryStream_doNotRetainTheCommand() {
+        var tokens: [SubscriptionToken] = []
+        assertDeallocated {
+            let command = Command(handler: { throw CommandTestError(41) })
+            tokens = [
+                command.executingChanges.subscribe(on: .synchronous) { _ in },
+                command.canExecuteChanges.subscribe(on: .synchronous) {},
+                command.errors.subscribe(on: .synchronous) { _ in },
+                command.outcomes.subscribe(on: .synchronous) { _ in },
+            ]
+            command.execute()
+            return [command]
+        }
+        tokens.forEach { $0.cancel() }  // cancelling after the command is gone is harmless
+    }
+
+    func test_tokensAndSpies_deallocateWithTheCommand() {
+        assertDeallocated {
+            let command = Command(handler: {})
+            let spy = CommandSpy(command)
+            let token = command.errors.subscribe(on: .synchronous) { _ in }
+            command.execute()
+            return [command, spy, token]
+        }
+    }
+
+    func test_raiseCanExecuteChangedWhenever_doesNotRetainTheCommand() {
+        let trigger = Emitter<Int>()
+        assertDeallocated {
+            let command = Command(handler: {})
+            command.raiseCanExecuteChanged(whenever: trigger.stream)
+            trigger.send(1)
+            return [command]
+        }
+        XCTAssertEqual(trigger.subscriberCount, 0, "the trigger subscription ended with the command")
+    }
+
+    func test_commandsFollowingEachOther_doNotRetainEachOther() {
+        assertDeallocated {
+            let first = Command(handler: {})
+            let second = Command(handler: {})
+            first.raiseCanExecuteChanged(whenever: second.executingChanges)
+            second.raiseCanExecuteChanged(whenever: first.executingChanges)
+            first.execute()
+            second.execute()
+            return [first, second]
+        }
+    }
+
+    @MainActor
+    func test_binding_itsViews_andTheCommand_deallocate() async {
+        await assertDeallocated(timeout: 10) {
+            let presenter = LeakTestPresenter(scheduler: TestScheduler())
+            let control = SpyControl()
+            let indicator = SpyIndicator()
+            let refresh = SpyRefresh()
+            let binding = CommandBinding(command: presenter.save) {}
+                .enable(control).indicate(with: indicator).refresh(with: refresh)
+            binding.trigger()
+            await fulfillment(of: [mainQueueFlushed()], timeout: 10)
+            return [presenter, presenter.save, binding, control, indicator, refresh]
+        }
+    }
+
+    @MainActor
+    func test_bindingWithDeliveriesStillQueued_deallocatesOnceTheyHaveRun() async {
+        // Main-queue deliveries hold the binding weakly; whatever is still queued is released
+        // when the main queue gets to it.
+        await assertDeallocated(timeout: 10) {
+            let command = Command(handler: {})
+            let binding = CommandBinding(command: command) {}.enable(SpyControl())
+            command.execute()
+            command.raiseCanExecuteChanged()
+            return [command, binding]
+        }
+    }
+}

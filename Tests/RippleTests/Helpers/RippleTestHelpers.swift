@@ -1,0 +1,389 @@
+// Helpers shared by the Ripple tests: a lock box, a small independent replay of change-sets, a
+// subscriber that checks every collection event, a brute-force LIS and a child-process runner for
+// tests of traps.
+
+import Foundation
+import Ripple
+import RippleDiff
+import RippleTestSupport
+import XCTest
+
+// MARK: - Locked
+
+/// A value behind an `NSLock`, for state shared with `@Sendable` handlers in tests.
+final class Locked<Value>: @unchecked Sendable {
+    // @unchecked: `value` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+
+    var current: Value { withLock { $0 } }
+}
+
+/// An object whose lifetime tests watch.
+final class Canary: Sendable, CustomStringConvertible {
+    let name: String
+
+    init(_ name: String = "canary") {
+        self.name = name
+    }
+
+    var description: String { "Canary(\(name))" }
+}
+
+// MARK: - Origin replay
+
+/// Replays `changes` on `source` by working out, for every target slot, which source offset fills
+/// it: inserts and move targets are fixed first, and the elements that stay fill the remaining
+/// slots in order. Independent of `Changeset.applied(to:element:)` and of the UIKit-style oracle
+/// in RippleTestSupport.
+///
+/// - Returns: The replayed list, or a description of the first inconsistency.
+func originReplay<Element>(
+    _ changes: Changeset,
+    on source: [Element],
+    element: (_ targetOffset: Int) -> Element
+) -> Result<[Element], ReplayFailure> {
+    let sourceCount = changes.sourceCount
+    let targetCount = changes.targetCount
+    guard source.count == sourceCount else {
+        return .failure(ReplayFailure("source has \(source.count) elements, change-set says \(sourceCount)"))
+    }
+    guard targetCount >= 0 else { return .failure(ReplayFailure("negative target count")) }
+    let unassigned = Int.min
+    var origin = [Int](repeating: unassigned, count: targetCount)  // -1: inserted
+    var leaving = [Bool](repeating: false, count: sourceCount)
+    for offset in changes.inserts {
+        guard offset >= 0 && offset < targetCount, origin[offset] == unassigned else {
+            return .failure(ReplayFailure("insert \(offset) out of range or repeated"))
+        }
+        origin[offset] = -1
+    }
+    for offset in changes.deletes {
+        guard offset >= 0 && offset < sourceCount, !leaving[offset] else {
+            return .failure(ReplayFailure("delete \(offset) out of range or repeated"))
+        }
+        leaving[offset] = true
+    }
+    for move in changes.moves {
+        guard move.source >= 0 && move.source < sourceCount, move.target >= 0 && move.target < targetCount,
+            !leaving[move.source], origin[move.target] == unassigned
+        else {
+            return .failure(ReplayFailure("move \(move) out of range or clashing"))
+        }
+        leaving[move.source] = true
+        origin[move.target] = move.source
+    }
+    // The staying source offsets, in order, fill the unassigned target slots in order.
+    var staying = 0
+    var target = 0
+    while true {
+        while staying < sourceCount && leaving[staying] { staying += 1 }
+        while target < targetCount && origin[target] != unassigned { target += 1 }
+        if staying == sourceCount || target == targetCount { break }
+        origin[target] = staying
+        staying += 1
+        target += 1
+    }
+    if staying < sourceCount {
+        return .failure(ReplayFailure("source offset \(staying) stays but has no target slot"))
+    }
+    if target < targetCount {
+        return .failure(ReplayFailure("too few staying elements to fill target \(target)"))
+    }
+    var result: [Element] = []
+    result.reserveCapacity(targetCount)
+    for target in 0..<targetCount {
+        let from = origin[target]
+        result.append(from < 0 ? element(target) : source[from])
+    }
+    for update in changes.updates {
+        guard update.target >= 0 && update.target < targetCount, origin[update.target] == update.source else {
+            return .failure(ReplayFailure("update \(update) does not name the element at its target"))
+        }
+        result[update.target] = element(update.target)
+    }
+    return .success(result)
+}
+
+/// Checks one event against the snapshot before it: the change-set is valid, its parts are in
+/// their documented order, and it replays (both with `applied(to:element:)` and with
+/// ``originReplay(_:on:element:)``, and optionally with the UIKit-style oracle) to the event's
+/// snapshot.
+///
+/// - Returns: `nil` when the event is consistent, otherwise the first problem.
+func eventFailure<Element: Equatable>(
+    _ change: CollectionChange<Element>,
+    after previous: [Element],
+    useUIKitOracle: Bool = false
+) -> String? {
+    let changes = change.changeset
+    if let failure = changes.validationFailure() { return "v\(change.version): invalid \(changes): \(failure)" }
+    if let failure = orderingFailure(of: changes) { return "v\(change.version): \(failure)" }
+    guard changes.sourceCount == previous.count else {
+        return "v\(change.version): sourceCount \(changes.sourceCount), but the previous snapshot has \(previous.count)"
+    }
+    guard changes.targetCount == change.snapshot.count else {
+        return "v\(change.version): targetCount \(changes.targetCount), but the snapshot has \(change.snapshot.count)"
+    }
+    let snapshot = change.snapshot
+    if changes.applied(to: previous, element: { snapshot[$0] }) != snapshot {
+        return "v\(change.version): applied(to:) of \(changes) on \(previous) does not give \(snapshot)"
+    }
+    switch originReplay(changes, on: previous, element: { snapshot[$0] }) {
+    case .failure(let failure): return "v\(change.version): origin replay failed: \(failure)"
+    case .success(let replayed) where replayed != snapshot:
+        return "v\(change.version): origin replay of \(changes) on \(previous) gives \(replayed), not \(snapshot)"
+    case .success: break
+    }
+    if useUIKitOracle {
+        switch replay(changes, on: previous, element: { snapshot[$0] }) {
+        case .failure(let failure): return "v\(change.version): UIKit-style replay failed: \(failure)"
+        case .success(let replayed) where replayed != snapshot:
+            return "v\(change.version): UIKit-style replay gives \(replayed), not \(snapshot)"
+        case .success: break
+        }
+    }
+    return nil
+}
+
+// MARK: - ChangeChecker
+
+/// A subscriber that checks every event of one collection as it arrives: versions consecutive from
+/// the starting version, change-sets valid, and each one replaying onto the checker's own copy of
+/// the list to give the event's snapshot.
+///
+/// With `expectingInitial`, the first event must be the `isInitial` one, and the checker starts
+/// from its snapshot and version.
+///
+/// A `light` checker only checks versions and replays with `applied(to:element:)` (which validates
+/// the change-set first), for stress tests with tens of thousands of events; the default also runs
+/// the independent replays and the ordering checks.
+final class ChangeChecker<Element: Equatable & Sendable>: @unchecked Sendable {
+    // @unchecked: everything below is guarded by `lock`.
+    private let lock = NSLock()
+    private var rendered: [Element]
+    private var version: Int
+    private var expectingInitial: Bool
+    private var failures: [String] = []
+    private var received = 0
+    private let useUIKitOracle: Bool
+    private let light: Bool
+
+    init(
+        initial: [Element] = [], version: Int = 0, expectingInitial: Bool = false, useUIKitOracle: Bool = false,
+        light: Bool = false
+    ) {
+        rendered = initial
+        self.version = version
+        self.expectingInitial = expectingInitial
+        self.useUIKitOracle = useUIKitOracle
+        self.light = light
+    }
+
+    var handler: @Sendable (CollectionChange<Element>) -> Void {
+        { [self] change in check(change) }
+    }
+
+    func check(_ change: CollectionChange<Element>) {
+        lock.lock()
+        defer { lock.unlock() }
+        received += 1
+        if expectingInitial {
+            expectingInitial = false
+            guard change.isInitial else {
+                failures.append("the first event (v\(change.version)) is not the initial one")
+                return
+            }
+            let expected = Changeset(
+                sourceCount: 0, targetCount: change.snapshot.count, inserts: Array(change.snapshot.indices))
+            if change.changeset != expected {
+                failures.append("initial event's change-set is \(change.changeset), expected \(expected)")
+            }
+            rendered = change.snapshot
+            version = change.version
+            return
+        }
+        if change.isInitial { failures.append("unexpected initial event v\(change.version)") }
+        if change.version != version + 1 {
+            failures.append("version \(change.version) follows \(version)")
+        }
+        if light {
+            let snapshot = change.snapshot
+            if change.changeset.sourceCount != rendered.count {
+                failures.append("v\(change.version): sourceCount \(change.changeset.sourceCount), expected \(rendered.count)")
+            } else if let failure = change.changeset.validationFailure() {
+                failures.append("v\(change.version): invalid change-set: \(failure)")
+            } else if change.changeset.applied(to: rendered, element: { snapshot[$0] }) != snapshot {
+                failures.append("v\(change.version): \(change.changeset) does not replay to the snapshot")
+            }
+        } else if let failure = eventFailure(change, after: rendered, useUIKitOracle: useUIKitOracle) {
+            failures.append(failure)
+        }
+        rendered = change.snapshot
+        version = change.version
+    }
+
+    /// The list as replayed so far.
+    var replayed: [Element] {
+        lock.lock()
+        defer { lock.unlock() }
+        return rendered
+    }
+
+    /// The number of events received.
+    var eventCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return received
+    }
+
+    /// The version of the last event received.
+    var lastVersion: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return version
+    }
+
+    /// The problems found so far.
+    var problems: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return failures
+    }
+
+    /// Fails the test for every problem found, and checks the replayed list and version.
+    func assertConsistent(
+        finalSnapshot: [Element]? = nil,
+        finalVersion: Int? = nil,
+        _ message: @autoclosure () -> String = "",
+        file: StaticString = #filePath,
+        line: UInt = #line
+    ) {
+        let context = message()
+        let prefix = context.isEmpty ? "" : "\(context): "
+        for failure in problems.prefix(5) { XCTFail("\(prefix)\(failure)", file: file, line: line) }
+        if let finalSnapshot, let mismatch = firstMismatch(replayed, finalSnapshot, by: ==) {
+            XCTFail("\(prefix)replayed list differs from the final snapshot: \(mismatch)", file: file, line: line)
+        }
+        if let finalVersion { XCTAssertEqual(lastVersion, finalVersion, "\(prefix)last version", file: file, line: line) }
+    }
+}
+
+// MARK: - Brute-force LIS
+
+/// The length of a longest strictly increasing subsequence, by trying every subset. Only for
+/// small inputs (at most ~16 values).
+func bruteForceLISLength(_ values: [Int]) -> Int {
+    precondition(values.count <= 16, "bruteForceLISLength: too many values")
+    var best = 0
+    for mask in 0..<(1 << values.count) {
+        var last = Int.min
+        var length = 0
+        var increasing = true
+        for index in values.indices where mask & (1 << index) != 0 {
+            if values[index] <= last {
+                increasing = false
+                break
+            }
+            last = values[index]
+            length += 1
+        }
+        if increasing { best = max(best, length) }
+    }
+    return best
+}
+
+/// The smallest number of moves for a change-set whose matched elements (neither deleted nor
+/// inserted) come, in target order, from the source offsets `matchedSources`.
+func minimalMoveCount(matchedSources: [Int], bruteForce: Bool) -> Int {
+    matchedSources.count
+        - (bruteForce
+            ? bruteForceLISLength(matchedSources) : longestIncreasingSubsequenceLength(matchedSources))
+}
+
+// MARK: - Reference move
+
+/// SwiftUI's `move(fromOffsets:toOffset:)` rule, written independently of Ripple: take the moving
+/// elements out, then put them, in order, before the first element at or after `destination` that
+/// stays (or at the end).
+func referenceMove<Element>(_ elements: [Element], offsets: Set<Int>, to destination: Int) -> [Element] {
+    let anchor = (destination..<elements.count).first { !offsets.contains($0) }
+    var result: [Element] = []
+    for offset in elements.indices where !offsets.contains(offset) {
+        if offset == anchor { result.append(contentsOf: offsets.sorted().map { elements[$0] }) }
+        result.append(elements[offset])
+    }
+    if anchor == nil { result.append(contentsOf: offsets.sorted().map { elements[$0] }) }
+    return result
+}
+
+// MARK: - Child processes
+
+/// The outcome of a test run in a child process.
+struct ChildOutcome: Sendable {
+    var status: Int32
+    var terminatedBySignal: Bool
+    var standardError: String
+}
+
+#if DEBUG
+/// Whether the tests were built in debug, where precondition messages are printed.
+let isDebugBuild = true
+#else
+/// Whether the tests were built in debug, where precondition messages are printed.
+let isDebugBuild = false
+#endif
+
+/// The environment variable that tells a child-process entry test which case to run.
+let childCaseVariable = "RIPPLE_CHILD_CASE"
+
+/// The case a child-process entry test should run, or `nil` in the normal test run.
+var childCase: String? { ProcessInfo.processInfo.environment[childCaseVariable] }
+
+/// Runs the test `testName` (`"RippleTests.Class/method"`) of this test binary in child processes,
+/// once per case (each with `RIPPLE_CHILD_CASE` set to it), all at the same time, and returns how
+/// each ended.
+///
+/// Linux only: there `swift test` runs the tests from an executable that takes a test name. On Apple
+/// platforms the bundle is hosted by `xctest`, so the calling test is skipped.
+func runChildTests(_ testName: String, cases: [String]) throws -> [String: ChildOutcome] {
+    #if !os(Linux)
+    try XCTSkipIf(true, "child-process tests run on Linux only")
+    #endif
+    let executable = URL(fileURLWithPath: CommandLine.arguments[0])
+    var running: [(String, Process, Pipe)] = []
+    for name in cases {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = [testName]
+        var environment = ProcessInfo.processInfo.environment
+        environment[childCaseVariable] = name
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        process.environment = environment
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        running.append((name, process, errors))
+    }
+    var outcomes: [String: ChildOutcome] = [:]
+    for (name, process, errors) in running {
+        let data = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        outcomes[name] = ChildOutcome(
+            status: process.terminationStatus,
+            terminatedBySignal: process.terminationReason == .uncaughtSignal,
+            standardError: String(decoding: data, as: UTF8.self))
+    }
+    return outcomes
+}

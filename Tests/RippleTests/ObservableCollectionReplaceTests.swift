@@ -1,0 +1,251 @@
+import Foundation
+import Ripple
+import RippleDiff
+import RippleTestSupport
+import XCTest
+
+// MARK: - Element types, one per identity rule
+
+/// `Identifiable & Equatable`, not `Hashable`.
+private struct Row: Identifiable, Equatable, Sendable {
+    var id: Int
+    var title: String
+}
+
+/// A class and nothing else: identity from `ObjectIdentifier`.
+private final class Node: Sendable {
+    let title: String
+    init(_ title: String) { self.title = title }
+}
+
+/// `AnyObject & Identifiable`: identity from `id`; another instance is an update.
+private final class IdentifiedNode: Identifiable, Sendable {
+    let id: Int
+    let title: String
+    init(_ id: Int, _ title: String = "") {
+        self.id = id
+        self.title = title
+    }
+}
+
+/// `AnyObject & Identifiable & Equatable`: identity from `id`, content from `==`.
+private final class EquatableNode: Identifiable, Equatable, Sendable {
+    let id: Int
+    let title: String
+    init(_ id: Int, _ title: String = "") {
+        self.id = id
+        self.title = title
+    }
+    static func == (lhs: EquatableNode, rhs: EquatableNode) -> Bool { lhs.id == rhs.id && lhs.title == rhs.title }
+}
+
+/// `AnyObject & Identifiable & Hashable`: identity from `id`, content from `==`.
+private final class HashableNode: Identifiable, Hashable, Sendable {
+    let id: Int
+    let title: String
+    init(_ id: Int, _ title: String = "") {
+        self.id = id
+        self.title = title
+    }
+    static func == (lhs: HashableNode, rhs: HashableNode) -> Bool { lhs.id == rhs.id && lhs.title == rhs.title }
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(title)
+    }
+}
+
+/// `AnyObject & Hashable`: identity from `ObjectIdentifier`, content from `==`.
+private final class ValueNode: Hashable, Sendable {
+    let title: String
+    init(_ title: String) { self.title = title }
+    static func == (lhs: ValueNode, rhs: ValueNode) -> Bool { lhs.title == rhs.title }
+    func hash(into hasher: inout Hasher) { hasher.combine(title) }
+}
+
+/// `replace(with:)`: each identity overload, the closure form, and minimal moves.
+final class ObservableCollectionReplaceTests: XCTestCase {
+    private typealias Pair = Changeset.OffsetPair
+
+    /// Replaces the contents of a collection holding `old` with `new` through `replace`, and
+    /// returns the published change-set (`nil` when nothing was published). Checks that at most one
+    /// event was published, that it replays, and that the collection now holds `new`.
+    private func replacing<Element: Sendable>(
+        _ old: [Element],
+        with new: [Element],
+        file: StaticString = #filePath,
+        line: UInt = #line,
+        _ replace: (ObservableCollection<Element>, [Element]) -> Void
+    ) -> Changeset? {
+        let collection = ObservableCollection(old)
+        let recorder = EventRecorder<CollectionChange<Element>>()
+        let token = collection.subscribe(on: .synchronous, recorder.handler)
+        replace(collection, new)
+        token.cancel()
+        let events = recorder.events
+        XCTAssertLessThanOrEqual(events.count, 1, file: file, line: line)
+        guard let event = events.first else { return nil }
+        XCTAssertEqual(event.version, 1, file: file, line: line)
+        XCTAssertEqual(event.snapshot.count, new.count, file: file, line: line)
+        let changes = event.changeset
+        XCTAssertNil(changes.validationFailure(), file: file, line: line)
+        // Compare replays by position in `new`: elements need not be Equatable.
+        let offsets = Array(old.indices)
+        let replayed = changes.applied(to: offsets.map { -1 - $0 }) { $0 }
+        let independent = try? originReplay(changes, on: offsets.map { -1 - $0 }, element: { $0 }).get()
+        XCTAssertEqual(replayed, independent, "both replays agree", file: file, line: line)
+        return changes
+    }
+
+    // MARK: - Overloads
+
+    func test_identifiableEquatable_identityFromID_contentFromEquals() {
+        let old = [Row(id: 1, title: "a"), Row(id: 2, title: "b"), Row(id: 3, title: "c")]
+        let new = [Row(id: 3, title: "C"), Row(id: 1, title: "a"), Row(id: 2, title: "b")]
+        XCTAssertEqual(
+            replacing(old, with: new) { $0.replace(with: $1) },
+            Changeset(
+                sourceCount: 3, targetCount: 3, moves: [Pair(source: 2, target: 0)],
+                updates: [Pair(source: 2, target: 0)]))
+        XCTAssertNil(replacing(old, with: old) { $0.replace(with: $1) })
+    }
+
+    func test_identifiableHashable_identityFromIDNotTheWholeValue() {
+        let old = [TestItem](ids: [1, 2, 3])
+        let new = [TestItem(id: 1), TestItem(id: 2, content: 9), TestItem(id: 4)]
+        XCTAssertEqual(
+            replacing(old, with: new) { $0.replace(with: $1) },
+            Changeset(
+                sourceCount: 3, targetCount: 3, deletes: [2], inserts: [2], updates: [Pair(source: 1, target: 1)]))
+    }
+
+    func test_hashableValues_valueIsItsOwnIdentity_neverAnUpdate() {
+        XCTAssertEqual(
+            replacing([1, 2, 3], with: [3, 1, 4]) { $0.replace(with: $1) },
+            Changeset(sourceCount: 3, targetCount: 3, deletes: [1], inserts: [2], moves: [Pair(source: 2, target: 0)]))
+        XCTAssertEqual(
+            replacing(["a", "b"], with: ["a", "B"]) { $0.replace(with: $1) },
+            Changeset(sourceCount: 2, targetCount: 2, deletes: [1], inserts: [1]))
+    }
+
+    func test_objects_identityFromObjectIdentifier() {
+        let (a, b, c) = (Node("a"), Node("b"), Node("c"))
+        XCTAssertEqual(
+            replacing([a, b, c], with: [c, a, Node("b")]) { $0.replace(with: $1) },
+            Changeset(
+                sourceCount: 3, targetCount: 3, deletes: [1], inserts: [2], moves: [Pair(source: 2, target: 0)]),
+            "a new instance is a new element, whatever it holds")
+        XCTAssertNil(replacing([a, b, c], with: [a, b, c]) { $0.replace(with: $1) }, "the same objects: nothing")
+    }
+
+    func test_identifiableObjects_anotherInstanceWithTheSameIDIsAnUpdate() {
+        let (one, two, three) = (IdentifiedNode(1), IdentifiedNode(2), IdentifiedNode(3))
+        XCTAssertEqual(
+            replacing([one, two, three], with: [three, one, IdentifiedNode(2)]) { $0.replace(with: $1) },
+            Changeset(
+                sourceCount: 3, targetCount: 3, moves: [Pair(source: 2, target: 0)],
+                updates: [Pair(source: 1, target: 2)]))
+        XCTAssertNil(replacing([one, two], with: [one, two]) { $0.replace(with: $1) })
+    }
+
+    func test_identifiableEquatableObjects_contentFromEquals() {
+        let old = [EquatableNode(1, "a"), EquatableNode(2, "b")]
+        XCTAssertNil(
+            replacing(old, with: [EquatableNode(1, "a"), EquatableNode(2, "b")]) { $0.replace(with: $1) },
+            "equal new instances are not updates")
+        XCTAssertEqual(
+            replacing(old, with: [EquatableNode(1, "a"), EquatableNode(2, "B")]) { $0.replace(with: $1) },
+            Changeset(sourceCount: 2, targetCount: 2, updates: [Pair(source: 1, target: 1)]))
+    }
+
+    func test_identifiableHashableObjects_contentFromEquals() {
+        let old = [HashableNode(1, "a"), HashableNode(2, "b"), HashableNode(3, "c")]
+        XCTAssertNil(replacing(old, with: [HashableNode(1, "a"), HashableNode(2, "b"), HashableNode(3, "c")]) {
+            $0.replace(with: $1)
+        })
+        XCTAssertEqual(
+            replacing(old, with: [HashableNode(1, "A"), HashableNode(3, "c")]) { $0.replace(with: $1) },
+            Changeset(sourceCount: 3, targetCount: 2, deletes: [1], updates: [Pair(source: 0, target: 0)]))
+    }
+
+    func test_hashableObjects_identityFromObjectIdentifier_notFromEquals() {
+        let (a, b) = (ValueNode("a"), ValueNode("b"))
+        XCTAssertNil(replacing([a, b], with: [a, b]) { $0.replace(with: $1) })
+        XCTAssertEqual(
+            replacing([a, b], with: [a, ValueNode("b")]) { $0.replace(with: $1) },
+            Changeset(sourceCount: 2, targetCount: 2, deletes: [1], inserts: [1]),
+            "an equal new instance is still another object")
+    }
+
+    func test_closureForm_usesTheGivenIdentityAndContent() {
+        let old = ["apple", "banana", "cherry"]
+        let new = ["Cherry", "apple", "blueberry"]
+        // Identity: the first letter, case-insensitively; content: the whole word.
+        XCTAssertEqual(
+            replacing(old, with: new) {
+                $0.replace(with: $1, identifiedBy: { $0.lowercased().first }, contentEquals: ==)
+            },
+            Changeset(
+                sourceCount: 3, targetCount: 3, moves: [Pair(source: 2, target: 0)],
+                updates: [Pair(source: 1, target: 2), Pair(source: 2, target: 0)]))
+        XCTAssertNil(
+            replacing(old, with: ["avocado", "blackberry", "coconut"]) {
+                $0.replace(with: $1, identifiedBy: { $0.first }, contentEquals: { _, _ in true })
+            },
+            "same identities, content declared equal: nothing to publish")
+    }
+
+    // MARK: - Edges
+
+    func test_fromEmpty_insertsEverything_andToEmpty_deletesEverything() {
+        XCTAssertEqual(
+            replacing([], with: [TestItem](ids: [1, 2])) { $0.replace(with: $1) },
+            Changeset(sourceCount: 0, targetCount: 2, inserts: [0, 1]))
+        XCTAssertEqual(
+            replacing([TestItem](ids: [1, 2]), with: []) { $0.replace(with: $1) },
+            Changeset(sourceCount: 2, targetCount: 0, deletes: [0, 1]))
+    }
+
+    func test_replace_snapshotIsExactlyTheNewElements_andVersionsContinue() {
+        let collection = ObservableCollection([TestItem](ids: [1, 2, 3]))
+        let checker = ChangeChecker<TestItem>(initial: collection.snapshot, useUIKitOracle: true)
+        let token = collection.subscribe(on: .synchronous, checker.handler)
+        collection.append(TestItem(id: 4))
+        let new = [TestItem(id: 4, content: 1), TestItem(id: 2), TestItem(id: 9)]
+        collection.replace(with: new)
+        XCTAssertEqual(collection.snapshot, new)
+        collection.remove(at: 0)
+        checker.assertConsistent(finalSnapshot: collection.snapshot, finalVersion: 3)
+        token.cancel()
+    }
+
+    // MARK: - Minimal moves
+
+    func test_randomPermutations_movesAreMinimal_bruteForce() {
+        forEachSeed(0..<1_000) { _, random in
+            let count = random.int(in: 0...9)
+            let old = [TestItem](ids: Array(0..<count))
+            var new = old.filter { _ in !random.chance(1, in: 5) }
+            random.shuffle(&new)
+            for _ in 0..<random.int(in: 0...2) {
+                new.insert(TestItem(id: 100 + new.count), at: random.int(in: 0...new.count))
+            }
+            for index in new.indices where random.chance(1, in: 4) { new[index].content = 1 }
+            let collection = ObservableCollection(old)
+            let recorder = EventRecorder<CollectionChange<TestItem>>()
+            let token = collection.subscribe(on: .synchronous, recorder.handler)
+            collection.replace(with: new)
+            token.cancel()
+            let context = "\(old.ids) → \(new)"
+            guard let event = recorder.events.first else {
+                return new == old ? nil : "\(context): nothing published"
+            }
+            if let failure = eventFailure(event, after: old, useUIKitOracle: true) { return "\(context): \(failure)" }
+            let matched = new.filter { $0.id < 100 }.ids
+            let minimal = minimalMoveCount(matchedSources: matched, bruteForce: true)
+            if event.changeset.moves.count != minimal {
+                return "\(context): \(event.changeset.moves.count) moves, minimum \(minimal)"
+            }
+            return nil
+        }
+    }
+}

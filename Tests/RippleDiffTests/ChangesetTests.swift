@@ -176,23 +176,24 @@ final class ChangesetTests: XCTestCase {
         XCTAssertNotNil(orderingFailure(of: unordered))
     }
 
-    func test_bug_validationFailureAcceptsAnUpdateThatNamesTwoDifferentElements() throws {
+    func test_validationFailure_rejectsAnUpdateThatNamesTwoDifferentElements() {
         // Source [a, b, c]: delete a, insert at 2, so b lands at target 0 and c at target 1.
-        // "Update 1→1" pairs b with the slot c lands in: it names no matched element, which the
-        // documentation of validationFailure() says is checked.
+        // "Update 1→1" pairs b with the slot c lands in: it names no matched element.
         let changes = Changeset(
             sourceCount: 3, targetCount: 3, deletes: [0], inserts: [2], updates: [Pair(source: 1, target: 1)])
         XCTAssertEqual(
             replayRows(of: changes).failureMessage,
             "update 1→1 names source 1, but target 1 holds s2")
-        // Meant as "b became B", `applied(to:element:)` refreshes target 1 instead and leaves b stale.
-        XCTAssertEqual(changes.applied(to: ["a", "b", "c"]) { ["B", "c", "new"][$0] }, ["b", "c", "new"])
-        if changes.validationFailure() == nil {
-            throw XCTSkip(
-                "bug: validationFailure() accepts update 1→1 although source 1 lands at target 0 "
-                    + "(only checks that the source is not deleted and the target not inserted)")
-        }
-        XCTAssertNotNil(changes.validationFailure())
+        // Meant as "b became B", `applied(to:element:)` would refresh target 1 instead and leave b
+        // stale, so validation must refuse it.
+        XCTAssertEqual(
+            changes.validationFailure(),
+            "update 1→1 names two elements: source 1 lands at target 0")
+        // The same batch with the update that does name b is valid.
+        var fixed = changes
+        fixed.updates = [Pair(source: 1, target: 0)]
+        XCTAssertNil(fixed.validationFailure())
+        XCTAssertEqual(fixed.applied(to: ["a", "b", "c"]) { ["B", "c", "new"][$0] }, ["B", "c", "new"])
     }
 }
 

@@ -2,8 +2,9 @@ extension Changeset {
     /// Checks that the change-set describes a batch UIKit can read, and says what is wrong if not.
     ///
     /// The checks: every offset is in range, no source offset is deleted or moved twice, no target
-    /// offset is inserted or moved to twice, updates name matched elements, and the counts agree:
-    /// `sourceCount - deletes - moves == targetCount - inserts - moves`.
+    /// offset is inserted or moved to twice, the counts agree
+    /// (`sourceCount - deletes - moves == targetCount - inserts - moves`), and every update names one
+    /// matched element: its source offset lands at its target offset when the batch is replayed.
     ///
     /// - Returns: `nil` when the change-set is valid, otherwise a sentence naming the first problem.
     /// - Complexity: O(*n* + *m*), where *n* is ``sourceCount`` and *m* is ``targetCount``.
@@ -49,6 +50,17 @@ extension Changeset {
             return "counts disagree: \(sourceCount) - \(deletes.count) deleted must equal "
                 + "\(targetCount) - \(inserts.count) inserted"
         }
+        guard !updates.isEmpty else { return nil }
+        // Where each surviving source element lands: moves name their target, the rest keep their
+        // order and fill the free target slots.
+        var landing = [Int](repeating: -1, count: sourceCount)
+        for move in moves { landing[move.source] = move.target }
+        var free = 0
+        for source in 0..<sourceCount where sourceUse[source] == 0 {
+            while targetUse[free] != 0 { free += 1 }
+            landing[source] = free
+            free += 1
+        }
         for update in updates {
             guard update.source >= 0 && update.source < sourceCount,
                 update.target >= 0 && update.target < targetCount
@@ -60,6 +72,10 @@ extension Changeset {
             }
             guard targetUse[update.target] != 1 else {
                 return "update \(update) names an inserted element"
+            }
+            guard landing[update.source] == update.target else {
+                return "update \(update) names two elements: source \(update.source) lands at target "
+                    + "\(landing[update.source])"
             }
         }
         return nil

@@ -94,12 +94,13 @@ internal struct _IdentifiableIdentity<Element: Identifiable & Equatable>: _DiffI
     @inlinable @inline(__always)
     func sameContent(_ lhs: Element, _ rhs: Element) -> Bool { lhs == rhs }
 
-    /// Tries `==` first: equal values are substitutable (Equatable's contract), so they have equal
-    /// identifiers too. An unchanged element then costs one comparison instead of two.
+    /// Compares the identifiers first: identity comes from `id` alone, and a type's `==` may ignore
+    /// `id` (two headlines with equal text and different ids are still two headlines). Comparing
+    /// `id` first also lets a differing pair stop after the cheaper comparison.
     @inlinable @inline(__always)
     func match(_ lhs: Element, _ rhs: Element) -> _Match {
-        if lhs == rhs { return .same }
-        return lhs.id == rhs.id ? .updated : .different
+        if lhs.id != rhs.id { return .different }
+        return lhs == rhs ? .same : .updated
     }
 }
 

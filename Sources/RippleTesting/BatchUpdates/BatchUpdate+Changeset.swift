@@ -43,3 +43,42 @@ extension BatchUpdate {
         self.init(operations: operations)
     }
 }
+
+extension BatchUpdate {
+    /// Creates a batch from a sectioned change-set, one operation per change.
+    ///
+    /// Section deletes, inserts and moves become `deleteSections`, `insertSections` and
+    /// `moveSection(_:toSection:)`; item deletes, inserts and moves become the item operations at
+    /// the same paths, across sections too. Each section or item update becomes a reload at its
+    /// **source** position, because UIKit reads reloads in before coordinates.
+    ///
+    /// A whole ``SectionedChangeset`` may hold combinations that UIKit rejects in one batch (a move
+    /// out of a deleted section, a reload of a moved item, a reload next to a section move). The
+    /// stages of a ``StagedSectionedChangeset`` never do, so each stage converts to a valid batch:
+    ///
+    /// ```swift
+    /// for stage in StagedSectionedChangeset(from: old, to: new) {
+    ///     collectionView.performBatchUpdates {
+    ///         model = stage.data
+    ///         collectionView.apply(BatchUpdate(stage.changeset))
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameter changeset: The changes of a sectioned list, or of one stage of a staged one.
+    /// - Complexity: O(*c*) for *c* changes in `changeset`.
+    public init(_ changeset: SectionedChangeset) {
+        var operations: [Operation] = []
+        operations.reserveCapacity(changeset.changeCount)
+        let sections = changeset.sections
+        for section in sections.deletes { operations.append(.deleteSection(section)) }
+        for section in sections.inserts { operations.append(.insertSection(section)) }
+        for move in sections.moves { operations.append(.moveSection(move.source, to: move.target)) }
+        for update in sections.updates { operations.append(.reloadSection(update.source)) }
+        for path in changeset.itemDeletes { operations.append(.deleteItem(path)) }
+        for path in changeset.itemInserts { operations.append(.insertItem(path)) }
+        for move in changeset.itemMoves { operations.append(.moveItem(move.source, to: move.target)) }
+        for update in changeset.itemUpdates { operations.append(.reloadItem(update.source)) }
+        self.init(operations: operations)
+    }
+}

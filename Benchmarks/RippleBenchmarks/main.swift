@@ -9,6 +9,7 @@ import Foundation
 
 let suites: [BenchmarkSuite] = [
     DiffBenchmarks.suite,
+    SectionsBenchmarks.suite,
     PublishBenchmarks.suite,
     CommandBenchmarks.suite,
 ]

@@ -11,31 +11,50 @@
 /// ```
 ///
 /// The command stays executing until the run ends. Ending a run twice does nothing the second time.
+///
+/// # Thread Safety
+/// Every method may be called from any thread. The cancellation flag, the task of an `async` run and
+/// the completion live behind one lock, so a cancel that races the start of a run either finds its
+/// task or leaves a flag that the start sees: a run marked cancelled always has its task cancelled.
 public final class CommandRun: Sendable {
-    private let cancelled = LockedState(false)
-    private let onFinish: LockedState<(@Sendable (Result<Void, any Error>) -> Void)?>
+    // Sendable: all mutable state is in `state`, a LockedState.
+
+    struct State {
+        var isCancelled = false
+        /// The task of an `async` run, once attached; released when the run ends.
+        var task: Task<Void, Never>?
+        /// `nil` once the run has ended.
+        var finish: (@Sendable (Result<Void, any Error>) -> Void)?
+    }
+
+    private let state: LockedState<State>
 
     /// Creates a run that calls `finish` once when it ends.
     ///
     /// - Parameter finish: Receives the run's result.
     public init(finish: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        onFinish = LockedState(finish)
+        state = LockedState(State(finish: finish))
     }
 
     /// Whether the command was cancelled while this run was going on.
-    public var isCancelled: Bool { cancelled.withLock { $0 } }
+    public var isCancelled: Bool { state.withLock { $0.isCancelled } }
 
     /// Whether the run has ended.
-    public var isFinished: Bool { onFinish.withLock { $0 == nil } }
+    public var isFinished: Bool { state.withLock { $0.finish == nil } }
 
-    /// Ends the run with `result`.
+    /// Ends the run with `result`. Only the first call has an effect.
     ///
     /// - Parameter result: `.success(())` or `.failure(error)`.
     public func callAsFunction(_ result: Result<Void, any Error>) {
-        let finish = onFinish.withLock { finish -> (@Sendable (Result<Void, any Error>) -> Void)? in
-            defer { finish = nil }
-            return finish
+        let (finish, task) = state.withLock { state in
+            defer {
+                state.finish = nil
+                state.task = nil
+            }
+            return (state.finish, state.task)
         }
+        // The task (if any) is released here, outside the lock.
+        withExtendedLifetime(task) {}
         finish?(result)
     }
 
@@ -47,8 +66,27 @@ public final class CommandRun: Sendable {
     /// - Parameter error: What went wrong.
     public func fail(_ error: any Error) { self(.failure(error)) }
 
-    /// Marks the run cancelled; the body sees it through ``isCancelled``.
-    func markCancelled() {
-        cancelled.withLock { $0 = true }
+    /// Marks the run cancelled and cancels its task, if one is attached. A run that has already
+    /// ended is left alone.
+    func cancel() {
+        let task = state.withLock { state -> Task<Void, Never>? in
+            guard state.finish != nil else { return nil }
+            state.isCancelled = true
+            return state.task
+        }
+        task?.cancel()
+    }
+
+    /// Attaches the task of an `async` run, cancelling it at once if the run was cancelled before.
+    ///
+    /// - Parameter task: The task running the body.
+    func attach(_ task: Task<Void, Never>) {
+        let cancelledEarly = state.withLock { state -> Bool in
+            if state.isCancelled { return true }
+            // A run that has already ended keeps no task.
+            if state.finish != nil { state.task = task }
+            return false
+        }
+        if cancelledEarly { task.cancel() }
     }
 }

@@ -51,12 +51,6 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
         case async(TaskPriority?, (AnyObject, Parameter) async throws -> Void)
     }
 
-    /// A Dispatch or async run in progress.
-    struct Run {
-        let handle: CommandRun
-        var task: Task<Void, Never>?
-    }
-
     /// Which event queues need draining after the lock is released.
     struct Drains: OptionSet {
         let rawValue: UInt8
@@ -66,11 +60,22 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
         static var outcomes: Drains { Drains(rawValue: 8) }
     }
 
+    /// What subscribers can see of the state, apart from the predicate: compared before and after
+    /// every change, so that each change that shows publishes its events, and no other does.
+    struct Visible: Equatable {
+        var isExecuting: Bool
+        var admitsAnotherRun: Bool
+    }
+
     struct State {
-        var running: [Int: Run] = [:]
+        /// Dispatch and async runs, and work bound with `useWork`, by run id.
+        var running: [Int: CommandRun] = [:]
         var syncRunning = 0
         var nextRunID = 0
         var queued: [Parameter] = []
+        /// How many runs may go on at once before the policy stops admitting another:
+        /// 1 under `.ignoreWhileRunning`, `limit` under `.concurrent`, unbounded otherwise.
+        let runLimit: Int
         // The command's events are queued under the command's own lock, so that racing starts and
         // ends publish in the order they happened, and a run costs one lock to start and one to end.
         var executingEvents = EmitterCore<Bool>()
@@ -78,14 +83,32 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
         var errorEvents = EmitterCore<any Error>()
         var outcomeEvents = EmitterCore<CommandOutcome>()
 
+        init(runLimit: Int) { self.runLimit = runLimit }
+
         var activeRuns: Int { running.count + syncRunning }
         var isExecuting: Bool { activeRuns > 0 || !queued.isEmpty }
+        /// Whether the policy lets `execute` start (or queue) another run now.
+        var admitsAnotherRun: Bool { activeRuns < runLimit }
+        var visible: Visible { Visible(isExecuting: isExecuting, admitsAnotherRun: admitsAnotherRun) }
 
-        /// Queues the events of a change of executing state.
-        mutating func executingChanged(_ executing: Bool, into drains: inout Drains) {
-            if executingEvents.enqueue(executing) { drains.insert(.executing) }
-            if canExecuteEvents.enqueue(()) { drains.insert(.canExecute) }
+        /// Queues the events for whatever changed since `before`: `executingChanges` when the
+        /// executing state flipped; `canExecuteChanges` when it or the policy's admission flipped,
+        /// or when `runEnded` (a body that ran may have changed what the predicate reads).
+        mutating func publishChanges(since before: Visible, runEnded: Bool = false, into drains: inout Drains) {
+            let now = visible
+            if now.isExecuting != before.isExecuting, executingEvents.enqueue(now.isExecuting) {
+                drains.insert(.executing)
+            }
+            if runEnded || now != before, canExecuteEvents.enqueue(()) { drains.insert(.canExecute) }
         }
+    }
+
+    /// What `execute` (or the end of a run, under `.enqueue`) found it must do once unlocked.
+    enum Admission {
+        case refused
+        case queued
+        case sync
+        case run(Int, CommandRun)
     }
 
     private let body: Body
@@ -94,7 +117,7 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
     private let predicate: (AnyObject, Parameter) -> Bool
     /// The owner, strongly, for the length of one call; `nil` once it is gone.
     private let resolveOwner: () -> AnyObject?
-    private let state = LockedState(State())
+    private let state: LockedState<State>
     private let triggers = TokenBag()
 
     /// What happens to `execute` while a run is going on.
@@ -104,14 +127,23 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
         body: Body, policy: CommandPolicy,
         predicate: @escaping (AnyObject, Parameter) -> Bool, resolveOwner: @escaping () -> AnyObject?
     ) {
-        if case .concurrent(let limit) = policy {
-            precondition(limit >= 1, "CommandWithParameter.init: concurrent limit \(limit) is out of range 1...")
+        let runLimit: Int
+        switch policy {
+        case .ignoreWhileRunning:
+            runLimit = 1
+        case .cancelRunning, .enqueue:
+            runLimit = .max
+        case .concurrent(let limit):
+            precondition(
+                limit >= 1, "CommandWithParameter.init(policy:): concurrent limit \(limit) is out of range 1...")
+            runLimit = limit
         }
         self.body = body
         if case .sync(let work) = body { syncBody = work } else { syncBody = nil }
         self.policy = policy
         self.predicate = predicate
         self.resolveOwner = resolveOwner
+        state = LockedState(State(runLimit: runLimit))
     }
 
     // MARK: - State
@@ -127,15 +159,7 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
     /// - Parameter parameter: The value the run would get.
     public func canExecute(parameter: Parameter) -> Bool {
         guard let owner = resolveOwner(), predicate(owner, parameter) else { return false }
-        return state.withLock { admits($0) }
-    }
-
-    private func admits(_ state: State) -> Bool {
-        switch policy {
-        case .ignoreWhileRunning: return state.activeRuns == 0
-        case .cancelRunning, .enqueue: return true
-        case .concurrent(let limit): return state.activeRuns < limit
-        }
+        return state.withLock { $0.admitsAnotherRun }
     }
 
     // MARK: - Events
@@ -146,8 +170,10 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
         stream(\.executingEvents, .executing) { $0.isExecuting }
     }
 
-    /// Fires whenever `canExecute` may have changed: a run started or ended,
-    /// ``raiseCanExecuteChanged()`` was called, or a trigger fired.
+    /// Fires whenever `canExecute` may have changed: the command started or stopped executing, the
+    /// policy started or stopped admitting another run (for example at a concurrency limit), a run
+    /// ended (its body may have changed what the predicate reads), ``raiseCanExecuteChanged()`` was
+    /// called, or a trigger fired. Starting a run that changes none of these fires nothing.
     public var canExecuteChanges: EventStream<Void> {
         stream(\.canExecuteEvents, .canExecute, replay: nil)
     }
@@ -191,18 +217,22 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
 
     /// Starts a run if the command can execute; atomically with respect to other `execute` calls.
     ///
+    /// A sync body runs on the calling thread before `execute` returns. Under `.enqueue`, a
+    /// parameter queued behind a run starts when that run ends: a sync body then runs on the thread
+    /// that ended it.
+    ///
     /// - Parameter parameter: The value the run gets.
     /// - Returns: Whether a run started, or, under `.enqueue`, was queued.
     @discardableResult
     public func execute(parameter: Parameter) -> Bool {
         guard let owner = resolveOwner(), predicate(owner, parameter) else { return false }
-        var toCancel: [Run] = []
+        var toCancel: [CommandRun] = []
         var drains: Drains = []
         let isSync = syncBody != nil
         let started = state.withLock { state -> Admission in
             switch policy {
-            case .ignoreWhileRunning:
-                guard state.activeRuns == 0 else { return .refused }
+            case .ignoreWhileRunning, .concurrent:
+                guard state.admitsAnotherRun else { return .refused }
             case .cancelRunning:
                 toCancel = Array(state.running.values)
             case .enqueue:
@@ -210,13 +240,14 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
                     state.queued.append(parameter)
                     return .queued
                 }
-            case .concurrent(let limit):
-                guard state.activeRuns < limit else { return .refused }
             }
-            return start(in: &state, sync: isSync, announce: true, drains: &drains)
+            let before = state.visible
+            let admission = start(in: &state, sync: isSync)
+            state.publishChanges(since: before, into: &drains)
+            return admission
         }
         if !drains.isEmpty { drain(drains) }
-        for run in toCancel { cancel(run) }
+        for run in toCancel { run.cancel() }
         switch started {
         case .refused: return false
         case .queued: return true
@@ -226,49 +257,53 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
         return true
     }
 
-    enum Admission {
-        case refused
-        case queued
-        case sync
-        case run(Int, CommandRun)
-    }
-
-    /// Registers a new run; called under the lock. `announce` publishes the change to executing.
-    private func start(in state: inout State, sync: Bool, announce: Bool, drains: inout Drains) -> Admission {
-        let wasExecuting = state.isExecuting
-        let admission: Admission
+    /// Registers a new run; called under the lock. The caller publishes the change.
+    private func start(in state: inout State, sync: Bool) -> Admission {
         if sync {
             state.syncRunning += 1
-            admission = .sync
-        } else {
-            let id = state.nextRunID
-            state.nextRunID += 1
-            let handle = CommandRun { [weak self] result in self?.finish(id, result) }
-            state.running[id] = Run(handle: handle, task: nil)
-            admission = .run(id, handle)
+            return .sync
         }
-        if announce && !wasExecuting { state.executingChanged(true, into: &drains) }
-        return admission
+        let id = state.nextRunID
+        state.nextRunID += 1
+        let handle = CommandRun { [weak self] result in self?.finish(id, result) }
+        state.running[id] = handle
+        return .run(id, handle)
+    }
+
+    /// Runs a run that was admitted under the lock: the one `execute` started, or the next queued
+    /// one when a run ended.
+    private func launch(_ admission: Admission, _ parameter: Parameter, owner: AnyObject?) {
+        switch admission {
+        case .refused, .queued: return
+        case .sync: runSync(owner, parameter)
+        case .run(let id, let handle): perform(id, handle, parameter)
+        }
     }
 
     /// Runs a sync body on this thread: no run object, one lock to start and one to end. Under
-    /// `.enqueue`, goes on with the parameters queued meanwhile.
-    private func runSync(_ owner: AnyObject, _ first: Parameter) {
+    /// `.enqueue`, goes on with the parameters queued meanwhile. A `nil` owner (it has gone) ends
+    /// each run as cancelled without running the body.
+    private func runSync(_ owner: AnyObject?, _ first: Parameter) {
         guard let work = syncBody else { return }
         var parameter = first
         while true {
             let result: Result<Void, any Error>
-            do {
-                try work(owner, parameter)
-                result = .success(())
-            } catch {
-                result = .failure(error)
+            if let owner {
+                do {
+                    try work(owner, parameter)
+                    result = .success(())
+                } catch {
+                    result = .failure(error)
+                }
+            } else {
+                result = .failure(OwnerReleased())
             }
             let next = end(result) { state in
                 state.syncRunning -= 1
                 return false
             }
             guard let next else { return }
+            guard case .sync = next.admission else { return launch(next.admission, next.parameter, owner: owner) }
             parameter = next.parameter
         }
     }
@@ -276,8 +311,7 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
     private func perform(_ id: Int, _ handle: CommandRun, _ parameter: Parameter) {
         switch body {
         case .sync:
-            guard let owner = resolveOwner() else { return handle.fail(OwnerReleased()) }
-            runSync(owner, parameter)
+            preconditionFailure("CommandWithParameter.perform: run \(id) has a sync body, which never runs as a handle")
         case .dispatch(let queue, let work):
             let job = UncheckedSendable((work, parameter, resolveOwner))
             queue.schedule {
@@ -302,22 +336,18 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
                     handle.fail(error)
                 }
             }
-            let cancelledEarly = state.withLock { state -> Bool in
-                state.running[id]?.task = task
-                return handle.isCancelled
-            }
-            if cancelledEarly { task.cancel() }
+            // Atomic with `cancel()` under the run's lock: a cancel that saw this run either finds
+            // the task or has left the flag that cancels it here.
+            handle.attach(task)
         }
     }
 
-    /// Ends a Dispatch or async run; called once by its ``CommandRun``.
+    /// Ends a Dispatch or async run, or work bound with `useWork`; called once by its ``CommandRun``.
     private func finish(_ id: Int, _ result: Result<Void, any Error>) {
         let next = end(result) { state in
-            state.running.removeValue(forKey: id)?.handle.isCancelled ?? false
+            state.running.removeValue(forKey: id)?.isCancelled ?? false
         }
-        if let next, case .run(let nextID, let handle) = next.admission {
-            perform(nextID, handle, next.parameter)
-        }
+        if let next { launch(next.admission, next.parameter, owner: syncBody == nil ? nil : resolveOwner()) }
     }
 
     /// Records the end of a run under the lock (`remove` unregisters it and says whether it was
@@ -331,6 +361,7 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
         var next: (admission: Admission, parameter: Parameter)?
         let isSync = syncBody != nil
         state.withLock { state in
+            let before = state.visible
             let cancelled = remove(&state)
             let outcome: CommandOutcome
             switch result {
@@ -345,14 +376,11 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
             }
             if state.outcomeEvents.enqueue(outcome) { drains.insert(.outcomes) }
             if case .enqueue = policy, state.activeRuns == 0, !state.queued.isEmpty {
-                // Still executing: the next queued run takes over without a false/true flicker.
+                // The next queued run takes over: the command stays executing, with no flicker.
                 let parameter = state.queued.removeFirst()
-                next = (start(in: &state, sync: isSync, announce: false, drains: &drains), parameter)
-            } else if !state.isExecuting {
-                state.executingChanged(false, into: &drains)
-            } else if state.canExecuteEvents.enqueue(()) {
-                drains.insert(.canExecute)
+                next = (start(in: &state, sync: isSync), parameter)
             }
+            state.publishChanges(since: before, runEnded: true, into: &drains)
         }
         if let unobserved {
             Diagnostics.report(
@@ -368,16 +396,18 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
     ///
     /// Dispatch bodies see ``CommandRun/isCancelled``; async bodies get task cancellation; a sync
     /// body cannot be interrupted. The command stays executing until each body has really ended;
-    /// queued parameters are dropped.
+    /// queued parameters are dropped. A command with nothing running publishes nothing, and a run
+    /// that has already ended is not marked cancelled.
     public func cancel() {
         var drains: Drains = []
-        let runs = state.withLock { state -> [Run] in
+        let runs = state.withLock { state -> [CommandRun] in
+            let before = state.visible
             state.queued.removeAll()
-            if !state.isExecuting { state.executingChanged(false, into: &drains) }
+            state.publishChanges(since: before, into: &drains)
             return Array(state.running.values)
         }
         if !drains.isEmpty { drain(drains) }
-        for run in runs { cancel(run) }
+        for run in runs { run.cancel() }
     }
 
     /// Binds work started elsewhere (a completion-based call) to the command's executing state,
@@ -389,14 +419,19 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
     /// }
     /// ```
     ///
-    /// The work is not subject to the predicate or the policy, since it has already started; its
-    /// errors and outcome are published like a run's, and ``cancel()`` marks it cancelled.
+    /// The work is not subject to the predicate or the policy, since it has already started; but
+    /// it counts as a run, so under `.ignoreWhileRunning` `execute` refuses while it goes on, and
+    /// under `.enqueue` a parameter queued behind it starts when it ends. Its errors and outcome
+    /// are published like a run's, and ``cancel()`` marks it cancelled.
     ///
     /// - Parameter work: Starts the work and calls `done` once when it ends.
     public func useWork(_ work: (_ done: CommandRun) -> Void) {
         var drains: Drains = []
         let admission = state.withLock { state in
-            start(in: &state, sync: false, announce: true, drains: &drains)
+            let before = state.visible
+            let admission = start(in: &state, sync: false)
+            state.publishChanges(since: before, into: &drains)
+            return admission
         }
         if !drains.isEmpty { drain(drains) }
         if case .run(_, let handle) = admission { work(handle) }
@@ -416,12 +451,6 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
         trigger.subscribe(on: .synchronous) { [weak self] _ in self?.raiseCanExecuteChanged() }
             .store(in: triggers)
     }
-
-    private func cancel(_ run: Run) {
-        run.handle.markCancelled()
-        run.task?.cancel()
-    }
-
 }
 
 /// Thrown into a run whose owner was deallocated before the body could start; reported as

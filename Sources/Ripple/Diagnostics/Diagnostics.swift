@@ -16,6 +16,8 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         case viewCountMismatch
         /// An error nobody observed.
         case unobservedError
+        /// A view lifecycle event arrived out of UIKit's order; the presenter ignored it.
+        case lifecycleOutOfOrder
     }
 
     /// The kind of problem.

@@ -1,0 +1,53 @@
+#if canImport(UIKit) && !os(watchOS)
+import UIKit
+
+// Thin glue: the lifecycle rules live in `ViewLifecycleState` and `Presenter`, tested on Linux.
+
+/// A view controller that owns a presenter and forwards its view's lifecycle to it.
+@MainActor
+public protocol ViewControllerType: AnyObject {
+    /// The presenter's type.
+    associatedtype PresenterKind: PresenterType
+    /// The presenter that keeps this screen's state; set it before the view loads.
+    var presenter: PresenterKind! { get }
+}
+
+/// A `UIViewController` base that forwards every lifecycle step to its presenter.
+///
+/// ```swift
+/// final class LoginViewController: ViewController<LoginPresenter>, LoginView { … }
+///
+/// let controller = LoginViewController()
+/// controller.presenter = LoginPresenter(view: controller)
+/// ```
+open class ViewController<PresenterKind: PresenterType>: UIViewController, ViewControllerType {
+    /// The presenter; set it before the view loads.
+    public var presenter: PresenterKind!
+
+    open override func viewDidLoad() {
+        super.viewDidLoad()
+        presenter?.receive(.created)
+    }
+
+    open override func viewWillAppear(_ animated: Bool) {
+        super.viewWillAppear(animated)
+        presenter?.receive(.willAppear)
+    }
+
+    open override func viewDidAppear(_ animated: Bool) {
+        super.viewDidAppear(animated)
+        presenter?.receive(.didAppear)
+    }
+
+    open override func viewWillDisappear(_ animated: Bool) {
+        super.viewWillDisappear(animated)
+        presenter?.receive(.willDisappear)
+    }
+
+    open override func viewDidDisappear(_ animated: Bool) {
+        super.viewDidDisappear(animated)
+        let leaving = isMovingFromParent || isBeingDismissed || (parent?.isBeingDismissed ?? false)
+        presenter?.receiveDisappearance(leavingForGood: leaving)
+    }
+}
+#endif

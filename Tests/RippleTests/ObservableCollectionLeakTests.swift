@@ -253,7 +253,7 @@ final class ObservableCollectionLeakTests: XCTestCase {
         }
     }
 
-    // MARK: - Known problems
+    // MARK: - Releases outside the lock
 
     /// The entry point of the child processes; does nothing in a normal run.
     func test_childProcessEntry() {
@@ -293,11 +293,6 @@ final class ObservableCollectionLeakTests: XCTestCase {
     }
 
     func test_objectReleasedByRipple_mayUseTheSameEmitterOrCollectionInItsDeinit() throws {
-        try XCTSkipIf(
-            true,
-            "bug: objects (handlers, old `latest` values, old snapshots) are released while the lock is held; "
-                + "a deinit that cancels a token of the same emitter or collection re-enters the lock "
-                + "(trap in debug, deadlock in release)")
         let cases = ["emitterCancel", "emitterReplace", "collectionRemove"]
         let outcomes = try runChildTests("RippleTests.ObservableCollectionLeakTests/test_childProcessEntry", cases: cases)
         for name in cases {
@@ -307,11 +302,7 @@ final class ObservableCollectionLeakTests: XCTestCase {
         }
     }
 
-    func test_deliveredValues_areReleasedWhileTheDrainContinues() throws {
-        try XCTSkipIf(
-            true,
-            "bug: EmitterCore keeps every delivered value in `pending` until the queue is empty, so a long "
-                + "drain (re-entrant sends, or steady sends from other threads) retains all of them")
+    func test_deliveredValues_areReleasedWhileTheDrainContinues() {
         let emitter = Emitter<Canary>()
         let second = Locked<WeakReference?>(nil)
         let secondAliveDuringThird = Locked<Bool?>(nil)

@@ -7,9 +7,17 @@ import RippleDiff
 internal struct BatchRecorder {
     @usableFromInline var depth = 1
     @usableFromInline let sourceCount: Int
-    @usableFromInline var origins: [Int]
+    /// Counts the edits made during the batch, so that the collection can tell a mutation that
+    /// changed something from one that did not. Every change to the elements changes `origins` or
+    /// calls ``update(_:)``.
+    @usableFromInline var edits = 0
+    @usableFromInline var origins: [Int] {
+        didSet { edits &+= 1 }
+    }
     /// Source offsets whose element was replaced during the batch.
-    @usableFromInline var updated: [Int] = []
+    @usableFromInline var updated: [Int] = [] {
+        didSet { edits &+= 1 }
+    }
 
     @inlinable
     init(count: Int) {
@@ -20,6 +28,7 @@ internal struct BatchRecorder {
     /// Records an update of the element now at `position`.
     @inlinable
     mutating func update(_ position: Int) {
+        edits &+= 1
         let origin = origins[position]
         if origin >= 0 { updated.append(origin) }
     }
@@ -68,6 +77,7 @@ extension ObservableCollection {
         state.withLock { state in
             if state.batch == nil {
                 state.batch = BatchRecorder(count: state.elements.count)
+                state.countedBatchEdits = 0
                 state.publishedDuringBatch = state.elements
             } else {
                 state.batch!.depth += 1
@@ -81,20 +91,23 @@ extension ObservableCollection {
     /// - Complexity: O(*n* + *k* log *k*) for the outermost call, O(1) for nested ones.
     @inlinable
     public func endUpdates() {
-        let mustDrain = state.withLock { state -> Bool in
+        let (handoff, _) = state.withLock { state -> (Handoff?, [Element]?) in
             guard var batch = state.batch else {
                 preconditionFailure("ObservableCollection.endUpdates(): called without a matching beginUpdates()")
             }
             batch.depth -= 1
             if batch.depth > 0 {
                 state.batch = batch
-                return false
+                return (nil, nil)
             }
             state.batch = nil
-            state.publishedDuringBatch = nil
-            return state.commit(batch.changeset())
+            // The elements as of the batch's start may hold the last reference to elements removed
+            // during the batch: hand them out, to be released after unlocking.
+            var published: [Element]? = nil
+            swap(&published, &state.publishedDuringBatch)
+            return (state.publish(batch.changeset()) ? state.core.next() : nil, published)
         }
-        if mustDrain { drain() }
+        if let handoff { deliver(handoff) }
     }
 
     /// Whether a batch is open.

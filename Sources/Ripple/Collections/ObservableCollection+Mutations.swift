@@ -3,15 +3,21 @@ import RippleDiff
 extension ObservableCollection {
     /// Runs one mutation under the lock and publishes its event after unlocking.
     ///
-    /// `body` changes `state.elements` and returns the exact change-set; inside a batch it also keeps
-    /// `state.batch` in step, and its change-set is folded into the batch's.
+    /// `body` changes `state.elements` and returns the exact change-set, or `nil` (or an empty one)
+    /// when nothing changed. Inside a batch it instead keeps `state.batch` in step and returns `nil`;
+    /// the batch folds the change in when it ends. Anything `body` takes out of the elements (a
+    /// removed or replaced element, an old array) belongs in `Result`: it is then released after
+    /// unlocking, so an element's `deinit` may use the collection.
+    ///
+    /// The first delivery is taken under the same lock as the mutation, which saves one lock per
+    /// event.
     @inlinable
     func mutate<Result>(_ body: (inout State) -> (Changeset?, Result)) -> Result {
-        let (mustDrain, result) = state.withLock { state -> (Bool, Result) in
+        let (handoff, result) = state.withLock { state -> (Handoff?, Result) in
             let (changeset, result) = body(&state)
-            return (state.commit(changeset), result)
+            return (state.commit(changeset) ? state.core.next() : nil, result)
         }
-        if mustDrain { drain() }
+        if let handoff { deliver(handoff) }
         return result
     }
 
@@ -39,6 +45,7 @@ extension ObservableCollection {
     @inlinable
     public func append(contentsOf elements: some Sequence<Element>) {
         let added = Array(elements)
+        guard !added.isEmpty else { return }
         mutate { state in
             let offset = state.elements.count
             state.elements.append(contentsOf: added)
@@ -85,6 +92,7 @@ extension ObservableCollection {
             guard position >= 0 && position <= count else {
                 ObservableCollection.outOfRange(method, position, count, endInclusive: true)
             }
+            guard !added.isEmpty else { return (nil, ()) }
             state.elements.insert(contentsOf: added, at: position)
             if state.batch != nil {
                 state.batch!.origins.insert(contentsOf: repeatElement(-1, count: added.count), at: position)
@@ -128,18 +136,19 @@ extension ObservableCollection {
     @inlinable
     public func remove(atOffsets offsets: some Sequence<Int>) {
         let sorted = Array(Set(offsets)).sorted()
-        mutate { state in
+        // The removed elements are returned, to be released after unlocking.
+        _ = mutate { state -> (Changeset?, [Element]) in
             let count = state.elements.count
             for offset in sorted where offset < 0 || offset >= count {
                 ObservableCollection.outOfRange("remove(atOffsets:)", offset, count)
             }
-            guard !sorted.isEmpty else { return (nil, ()) }
-            state.elements.removeSorted(sorted)
+            guard !sorted.isEmpty else { return (nil, []) }
+            let removed = state.elements.extractSorted(sorted)
             if state.batch != nil {
                 state.batch!.origins.removeSorted(sorted)
-                return (nil, ())
+                return (nil, removed)
             }
-            return (Changeset(sourceCount: count, targetCount: count - sorted.count, deletes: sorted), ())
+            return (Changeset(sourceCount: count, targetCount: count - sorted.count, deletes: sorted), removed)
         }
     }
 
@@ -158,16 +167,20 @@ extension ObservableCollection {
             for (offset, element) in elements.enumerated() where try shouldBeRemoved(element) {
                 offsets.append(offset)
             }
-            let done = mutate { state -> (Changeset?, Bool) in
-                guard state.mutations == mutations else { return (nil, false) }
-                guard !offsets.isEmpty else { return (nil, true) }
+            // The removed elements are returned, to be released after unlocking.
+            let (done, _) = mutate { state -> (Changeset?, (Bool, [Element])) in
+                guard state.mutations == mutations else { return (nil, (false, [])) }
+                guard !offsets.isEmpty else { return (nil, (true, [])) }
                 let count = state.elements.count
-                state.elements.removeSorted(offsets)
+                let removed = state.elements.extractSorted(offsets)
                 if state.batch != nil {
                     state.batch!.origins.removeSorted(offsets)
-                    return (nil, true)
+                    return (nil, (true, removed))
                 }
-                return (Changeset(sourceCount: count, targetCount: count - offsets.count, deletes: offsets), true)
+                return (
+                    Changeset(sourceCount: count, targetCount: count - offsets.count, deletes: offsets),
+                    (true, removed)
+                )
             }
             if done { return }
         }
@@ -178,15 +191,17 @@ extension ObservableCollection {
     /// - Complexity: O(*n*).
     @inlinable
     public func removeAll() {
-        mutate { state in
+        // The old elements are returned, to be released after unlocking.
+        _ = mutate { state -> (Changeset?, [Element]) in
             let count = state.elements.count
-            guard count > 0 else { return (nil, ()) }
-            state.elements.removeAll()
+            guard count > 0 else { return (nil, []) }
+            var removed: [Element] = []
+            swap(&removed, &state.elements)
             if state.batch != nil {
                 state.batch!.origins.removeAll()
-                return (nil, ())
+                return (nil, removed)
             }
-            return (Changeset(sourceCount: count, targetCount: 0, deletes: Array(0..<count)), ())
+            return (Changeset(sourceCount: count, targetCount: 0, deletes: Array(0..<count)), removed)
         }
     }
 
@@ -241,6 +256,7 @@ extension ObservableCollection {
                 ObservableCollection.outOfRange("move(fromOffsets:toOffset:)", destination, count, endInclusive: true)
             }
             let order = Array<Int>.movingOrder(count: count, moving: sorted, to: destination)
+            guard !order.elementsEqual(0..<count) else { return (nil, ()) }
             state.elements = order.map { state.elements[$0] }
             if state.batch != nil {
                 let origins = state.batch!.origins
@@ -254,8 +270,30 @@ extension ObservableCollection {
 
 extension Array {
     /// Removes the elements at `sorted` (ascending, unique, in range) in one pass.
+    ///
+    /// - Complexity: O(*n*).
     @inlinable
     mutating func removeSorted(_ sorted: [Int]) {
+        let kept = partitionSorted(sorted)
+        removeSubrange(kept...)
+    }
+
+    /// Removes the elements at `sorted` (ascending, unique, in range) in one pass, and returns them
+    /// (in no particular order), so that the caller decides where they are released.
+    ///
+    /// - Complexity: O(*n*).
+    @inlinable
+    mutating func extractSorted(_ sorted: [Int]) -> [Element] {
+        let kept = partitionSorted(sorted)
+        let removed = Array(self[kept...])
+        removeSubrange(kept...)
+        return removed
+    }
+
+    /// Moves the elements at `sorted` (ascending, unique, in range) to the end, keeping the order
+    /// of the others, and returns where the moved ones start.
+    @inlinable
+    mutating func partitionSorted(_ sorted: [Int]) -> Int {
         var next = 0
         var write = 0
         for read in indices {
@@ -266,7 +304,7 @@ extension Array {
             swapAt(write, read)
             write += 1
         }
-        removeSubrange(write...)
+        return write
     }
 }
 

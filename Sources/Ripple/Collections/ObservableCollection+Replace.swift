@@ -120,10 +120,14 @@ extension ObservableCollection {
         while true {
             let (current, mutations) = state.withLock { ($0.elements, $0.mutations) }
             let changeset = diff(current, elements)
-            let done = mutate { state -> (Changeset?, Bool) in
-                guard state.mutations == mutations else { return (nil, false) }
-                state.elements = elements
+            // The old elements are returned, to be released after unlocking.
+            let (done, _) = mutate { state -> (Changeset?, (Bool, [Element])) in
+                guard state.mutations == mutations else { return (nil, (false, [])) }
+                var old = elements
+                swap(&old, &state.elements)
                 if var batch = state.batch {
+                    // Nothing to record when nothing changed, as outside a batch.
+                    guard !changeset.isEmpty else { return (nil, (true, old)) }
                     var origins = changeset.applied(to: batch.origins) { _ in -1 }
                     for update in changeset.updates {
                         let origin = batch.origins[update.source]
@@ -132,9 +136,9 @@ extension ObservableCollection {
                     }
                     batch.origins = origins
                     state.batch = batch
-                    return (nil, true)
+                    return (nil, (true, old))
                 }
-                return (changeset, true)
+                return (changeset, (true, old))
             }
             guard done else { continue }
             if !changeset.duplicates.isEmpty {

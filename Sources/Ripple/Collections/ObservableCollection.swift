@@ -59,10 +59,14 @@ public final class ObservableCollection<Element: Sendable>: @unchecked Sendable 
         @usableFromInline var publishedDuringBatch: [Element]?
         /// The version of the last event.
         @usableFromInline var version = 0
-        /// Grows with every mutation, published or not; lets optimistic operations detect races.
+        /// Grows with every mutation that changed the elements, published or not (inside a batch
+        /// too); lets optimistic operations detect races. Mutations that change nothing, and
+        /// optimistic attempts that lost their race, leave it alone.
         @usableFromInline var mutations = 0
         /// The open batch, if any.
         @usableFromInline var batch: BatchRecorder?
+        /// The `edits` of the open batch already counted in `mutations`.
+        @usableFromInline var countedBatchEdits = 0
         @usableFromInline var core = EmitterCore<CollectionChange<Element>>()
 
         @inlinable
@@ -123,6 +127,7 @@ public final class ObservableCollection<Element: Sendable>: @unchecked Sendable 
         if mustDrain { drain() }
         return SubscriptionToken { [weak self] in
             subscriberState.deactivate()
+            // The removed subscriber, and the handler's captures, are released after unlocking.
             self?.state.withLock { $0.core.remove(id: id) }
         }
     }
@@ -142,21 +147,53 @@ public final class ObservableCollection<Element: Sendable>: @unchecked Sendable 
     /// The number of current subscribers.
     public var subscriberCount: Int { state.withLock { $0.core.subscribers.count } }
 
+    /// One event for one subscriber, taken under the lock and delivered after unlocking.
+    @usableFromInline
+    typealias Handoff = EmitterCore<CollectionChange<Element>>.Handoff
+
     /// Delivers queued events; called after the lock is released.
     @inlinable
     func drain() {
         drainDeliveries { state.withLock { $0.core.next() } }
+    }
+
+    /// Delivers `first`, taken under the same lock as the mutation that queued it, then every
+    /// other queued event; called after the lock is released.
+    @inlinable
+    func deliver(_ first: Handoff) {
+        first.run()
+        drain()
     }
 }
 
 extension ObservableCollection.State {
     /// Records a finished mutation: outside a batch, publishes `changeset` as a new version.
     ///
+    /// Counts the mutation in `mutations` when it changed something: a non-empty `changeset`
+    /// outside a batch, or an edit recorded in `batch` inside one (where `changeset` is ignored).
+    ///
     /// - Returns: Whether the caller must drain after unlocking.
     @inlinable
     mutating func commit(_ changeset: Changeset?) -> Bool {
+        if let edits = batch?.edits {
+            if edits != countedBatchEdits {
+                mutations &+= 1
+                countedBatchEdits = edits
+            }
+            return false
+        }
+        guard let changeset, !changeset.isEmpty else { return false }
         mutations &+= 1
-        guard let changeset, batch == nil, !changeset.isEmpty else { return false }
+        return publish(changeset)
+    }
+
+    /// Publishes `changeset`, which already happened to `elements`, as a new version; publishes
+    /// nothing for an empty change-set.
+    ///
+    /// - Returns: Whether the caller must drain after unlocking.
+    @inlinable
+    mutating func publish(_ changeset: Changeset) -> Bool {
+        guard !changeset.isEmpty else { return false }
         version &+= 1
         return core.enqueue(CollectionChange(changeset: changeset, snapshot: elements, version: version))
     }
@@ -191,21 +228,25 @@ extension ObservableCollection: RandomAccessCollection {
             }
         }
         set {
-            let mustDrain = state.withLock { state -> Bool in
+            // The replaced element is returned, to be released after unlocking.
+            _ = mutate { state -> (Changeset?, Element) in
                 guard position >= 0 && position < state.elements.count else {
                     ObservableCollection.outOfRange("subscript", position, state.elements.count)
                 }
-                state.elements[position] = newValue
+                var replaced = newValue
+                swap(&replaced, &state.elements[position])
                 if state.batch != nil {
                     state.batch!.update(position)
-                    return state.commit(nil)
+                    return (nil, replaced)
                 }
-                return state.commit(
+                let count = state.elements.count
+                return (
                     Changeset(
-                        sourceCount: state.elements.count, targetCount: state.elements.count,
-                        updates: [Changeset.OffsetPair(source: position, target: position)]))
+                        sourceCount: count, targetCount: count,
+                        updates: [Changeset.OffsetPair(source: position, target: position)]),
+                    replaced
+                )
             }
-            if mustDrain { drain() }
         }
     }
 }

@@ -51,8 +51,12 @@ internal struct LockedState<State>: @unchecked Sendable {
     ///
     /// - Parameter body: Reads or mutates the state. It must not call out to user code, and must
     ///   not take this lock again.
-    /// - Returns: What `body` returns.
+    /// - Returns: What `body` returns. Return what must be released (an old value, a removed
+    ///   subscriber) instead of dropping it inside `body`: a `deinit` that runs under the lock and
+    ///   takes it again would trap or deadlock. The result is discardable so that such a value can
+    ///   simply be ignored, and is then released after unlocking.
     @inlinable
+    @discardableResult
     internal func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try storage.withUnsafeMutablePointers { state, lock in
             LockedState.lock(lock)

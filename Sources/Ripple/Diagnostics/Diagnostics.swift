@@ -61,7 +61,13 @@ public enum Diagnostics {
     ///
     /// - Parameter newHandler: Called with each diagnostic, on the thread that reports it.
     public static func setHandler(_ newHandler: (@Sendable (Diagnostic) -> Void)?) {
-        handler.withLock { $0 = newHandler }
+        // The old handler is returned, to be released after unlocking: releasing it may run a
+        // `deinit` that reports or sets the handler again.
+        handler.withLock { current in
+            var previous = newHandler
+            swap(&previous, &current)
+            return previous
+        }
     }
 
     /// Reports a diagnostic to the current handler, outside any lock.

@@ -67,11 +67,12 @@ public final class Emitter<Value: Sendable>: Sendable {
     /// - Complexity: O(*s*) for *s* subscribers.
     @inlinable
     public func send(_ value: Value) {
-        let mustDrain = state.withLock { state -> Bool in
-            if state.replaysLatest { state.latest = value }
-            return state.core.enqueue(value)
+        let (handoff, _) = state.withLock { state in
+            let previous = state.remember(value)
+            return (state.core.enqueue(value) ? state.core.next() : nil, previous)
         }
-        if mustDrain { drain() }
+        // The previous latest value is released here, after unlocking.
+        if let handoff { deliver(handoff) }
     }
 
     /// Subscribes a handler to the values sent from now on.
@@ -95,6 +96,7 @@ public final class Emitter<Value: Sendable>: Sendable {
         if mustDrain { drain() }
         return SubscriptionToken { [weak self] in
             subscriberState.deactivate()
+            // The removed subscriber, and the handler's captures, are released after unlocking.
             self?.state.withLock { $0.core.remove(id: id) }
         }
     }
@@ -107,10 +109,11 @@ public final class Emitter<Value: Sendable>: Sendable {
     /// returns `true`.
     @usableFromInline
     func enqueue(_ value: Value) -> Bool {
-        state.withLock { state -> Bool in
-            if state.replaysLatest { state.latest = value }
-            return state.core.enqueue(value)
+        let (mustDrain, _) = state.withLock { state in
+            let previous = state.remember(value)
+            return (state.core.enqueue(value), previous)
         }
+        return mustDrain
     }
 
     /// Delivers values queued by ``enqueue(_:)``.
@@ -119,8 +122,28 @@ public final class Emitter<Value: Sendable>: Sendable {
         drain()
     }
 
+    /// Delivers `first`, taken together with the enqueue, then whatever else is queued.
+    @inlinable
+    func deliver(_ first: EmitterCore<Value>.Handoff) {
+        first.run()
+        drain()
+    }
+
     @inlinable
     func drain() {
         drainDeliveries { state.withLock { $0.core.next() } }
+    }
+}
+
+extension Emitter.State {
+    /// Makes `value` the latest one when the emitter replays.
+    ///
+    /// - Returns: The previous latest value, for the caller to release after unlocking.
+    @inlinable
+    mutating func remember(_ value: Value) -> Value? {
+        guard replaysLatest else { return nil }
+        var previous: Value? = value
+        swap(&previous, &latest)
+        return previous
     }
 }

@@ -1,6 +1,6 @@
 import Dispatch
 
-/// The delivery machinery shared by ``Emitter`` and the observable collections.
+/// The delivery machinery shared by ``Emitter``, the observable collections and commands.
 ///
 /// It lives *inside* its owner's locked state, so that an owner can change its own state and
 /// enqueue the event describing the change under one lock: events are then queued in exactly the
@@ -8,17 +8,30 @@ import Dispatch
 /// *drainer*): whoever finds no delivery in progress drains the queue; everyone else just enqueues.
 /// A send from inside a handler is therefore queued behind the current value, never delivered
 /// re-entrantly, and nothing can deadlock.
+///
+/// # Handoffs
+/// The drainer takes one *handoff* at a time under the owner's lock (``next()``): one value for one
+/// subscriber. Because the subscriber is picked under the lock, a subscriber removed by then is
+/// skipped, and a synchronous delivery needs no lock of its own.
+///
+/// # Releases
+/// ``next()`` never drops a value: the handoff for the last subscriber of a value takes the value
+/// with it, and a value left with no subscriber at all goes out in a handoff with no subscriber.
+/// ``remove(id:)`` returns the removed subscriber. Values and handlers (and everything they capture)
+/// are therefore released by the caller after unlocking, never under the owner's lock, so a
+/// `deinit` may use the same emitter or collection. A delivered value is released as soon as its
+/// last handoff is done, even while the drain goes on.
 @usableFromInline
 internal struct EmitterCore<Value: Sendable> {
-    /// One subscriber. Immutable once added; the list of subscribers is copy-on-write, so a
-    /// drainer takes it with a retain, not a copy.
+    /// One subscriber. Immutable; a handoff carries it with one retain.
     @usableFromInline
-    struct Subscriber: Sendable {
+    final class Subscriber: Sendable {
         @usableFromInline let id: Int
         /// The first sequence number this subscriber receives.
         @usableFromInline let firstSequence: UInt64
         @usableFromInline let delivery: Delivery
         @usableFromInline let handler: @Sendable (Value) -> Void
+        /// Checked by asynchronous deliveries right before the handler runs.
         @usableFromInline let state: SubscriberState
 
         @inlinable
@@ -42,23 +55,32 @@ internal struct EmitterCore<Value: Sendable> {
         case replay(Value, subscriberID: Int)
     }
 
-    /// What a drainer delivers next, taken under the lock and delivered after unlocking.
+    /// One value for one subscriber, taken under the lock and delivered after unlocking.
+    ///
+    /// A handoff without a subscriber only carries a value out of the lock, to be released there.
     @usableFromInline
     struct Handoff {
-        @usableFromInline let pending: Pending
-        @usableFromInline let subscribers: [Subscriber]
+        @usableFromInline let value: Value
+        @usableFromInline let subscriber: Subscriber?
 
         @inlinable
-        init(pending: Pending, subscribers: [Subscriber]) {
-            self.pending = pending
-            self.subscribers = subscribers
+        init(value: Value, subscriber: Subscriber?) {
+            self.value = value
+            self.subscriber = subscriber
         }
     }
 
+    /// The subscribers, ascending by `id` and therefore by `firstSequence`.
     @usableFromInline var subscribers: [Subscriber] = []
     @usableFromInline var nextID = 0
-    @usableFromInline var pending: [Pending] = []
+    /// Values waiting behind ``current``. Taken slots are set to `nil` at once, so a delivered value
+    /// is not kept alive until the queue empties.
+    @usableFromInline var pending: [Pending?] = []
     @usableFromInline var pendingHead = 0
+    /// The value being delivered, while it has subscribers left.
+    @usableFromInline var current: Pending?
+    /// The subscribers of ``current`` with an id below this have had it.
+    @usableFromInline var cursor = 0
     @usableFromInline var draining = false
     @usableFromInline var sequence: UInt64 = 0
 
@@ -68,12 +90,12 @@ internal struct EmitterCore<Value: Sendable> {
     /// Queues `value` for every current subscriber.
     ///
     /// - Returns: `true` when the caller must drain (no delivery was in progress).
+    /// - Complexity: Amortized O(1).
     @inlinable
     mutating func enqueue(_ value: Value) -> Bool {
         sequence &+= 1
         if subscribers.isEmpty { return false }
-        pending.append(.broadcast(value, sequence: sequence))
-        return claimDrain()
+        return enqueue(pending: .broadcast(value, sequence: sequence))
     }
 
     /// Adds a subscriber that receives every value enqueued from now on, after `replay` if given.
@@ -88,16 +110,45 @@ internal struct EmitterCore<Value: Sendable> {
         subscribers.append(
             Subscriber(id: id, firstSequence: sequence &+ 1, delivery: delivery, handler: handler, state: state))
         guard let replay else { return (id, false) }
-        pending.append(.replay(replay, subscriberID: id))
-        return (id, claimDrain())
+        return (id, enqueue(pending: .replay(replay, subscriberID: id)))
     }
 
-    /// Removes a subscriber. Values already taken by a drainer may still reach it once.
+    /// Removes a subscriber. A handoff already taken by a drainer may still reach it once.
+    ///
+    /// - Returns: The removed subscriber, for the caller to release after unlocking: it holds the
+    ///   handler and everything the handler captured.
+    /// - Complexity: O(*s*) for *s* subscribers.
     @inlinable
-    mutating func remove(id: Int) {
-        if let index = subscribers.firstIndex(where: { $0.id == id }) {
-            subscribers.remove(at: index)
+    @discardableResult
+    mutating func remove(id: Int) -> Subscriber? {
+        let index = firstIndex(atLeast: id)
+        guard index < subscribers.count, subscribers[index].id == id else { return nil }
+        return subscribers.remove(at: index)
+    }
+
+    /// The index of the first subscriber whose id is `id` or more.
+    @inlinable
+    func firstIndex(atLeast id: Int) -> Int {
+        var low = 0
+        var high = subscribers.count
+        while low < high {
+            let middle = (low &+ high) / 2
+            if subscribers[middle].id < id { low = middle &+ 1 } else { high = middle }
         }
+        return low
+    }
+
+    @inlinable
+    mutating func enqueue(pending item: Pending) -> Bool {
+        if draining {
+            pending.append(item)
+            return false
+        }
+        // Nothing is being delivered, so nothing is queued either: start with this value.
+        draining = true
+        current = item
+        cursor = 0
+        return true
     }
 
     @inlinable
@@ -107,35 +158,58 @@ internal struct EmitterCore<Value: Sendable> {
         return true
     }
 
-    /// Takes the next pending value, or ends the drain when there is none.
+    /// Takes the next delivery, or ends the drain when there is none.
+    ///
+    /// - Complexity: O(log *s*) for *s* subscribers, amortized.
     @inlinable
     mutating func next() -> Handoff? {
-        if pendingHead == pending.count {
-            pending.removeAll(keepingCapacity: pending.count <= 64)
-            pendingHead = 0
-            draining = false
-            return nil
+        while true {
+            if let item = current {
+                switch item {
+                case .broadcast(let value, let sequence):
+                    let index = firstIndex(atLeast: cursor)
+                    guard index < subscribers.count, subscribers[index].firstSequence <= sequence else {
+                        current = nil
+                        return Handoff(value: value, subscriber: nil)
+                    }
+                    let subscriber = subscribers[index]
+                    cursor = subscriber.id &+ 1
+                    let following = index &+ 1
+                    if following == subscribers.count || subscribers[following].firstSequence > sequence {
+                        current = nil  // the last one: the handoff takes the value out
+                    }
+                    return Handoff(value: value, subscriber: subscriber)
+                case .replay(let value, let id):
+                    current = nil
+                    let index = firstIndex(atLeast: id)
+                    let found = index < subscribers.count && subscribers[index].id == id
+                    return Handoff(value: value, subscriber: found ? subscribers[index] : nil)
+                }
+            }
+            guard pendingHead < pending.count else {
+                pending.removeAll(keepingCapacity: pending.capacity <= 64)
+                pendingHead = 0
+                draining = false
+                return nil
+            }
+            current = pending[pendingHead]
+            pending[pendingHead] = nil
+            pendingHead &+= 1
+            cursor = 0
+            if pendingHead >= 32 && pendingHead &* 2 >= pending.count {
+                // Every slot before the head is empty: drop them, amortized O(1) per value.
+                pending.removeSubrange(0..<pendingHead)
+                pendingHead = 0
+            }
         }
-        let item = pending[pendingHead]
-        pendingHead &+= 1
-        return Handoff(pending: item, subscribers: subscribers)
     }
 }
 
 extension EmitterCore.Handoff {
-    /// Calls the handlers, outside every lock.
+    /// Calls the handler, outside every lock.
     @inlinable
     func run() {
-        switch pending {
-        case .broadcast(let value, let sequence):
-            for subscriber in subscribers where subscriber.firstSequence <= sequence {
-                subscriber.deliver(value)
-            }
-        case .replay(let value, let id):
-            for subscriber in subscribers where subscriber.id == id {
-                subscriber.deliver(value)
-            }
-        }
+        subscriber?.deliver(value)
     }
 }
 
@@ -144,7 +218,8 @@ extension EmitterCore.Subscriber {
     func deliver(_ value: Value) {
         switch delivery {
         case .synchronous:
-            if state.isActive { handler(value) }
+            // Picked under the owner's lock: it was subscribed a moment ago.
+            handler(value)
         case .queue(let queue):
             let handler = handler
             let state = state
@@ -161,7 +236,7 @@ extension EmitterCore.Subscriber {
     }
 }
 
-/// Whether a subscriber is still subscribed; checked right before each handler call.
+/// Whether a subscriber is still subscribed; checked right before each asynchronous handler call.
 @usableFromInline
 internal final class SubscriberState: Sendable {
     @usableFromInline let active = LockedState(true)

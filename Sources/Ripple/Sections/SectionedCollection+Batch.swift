@@ -1,0 +1,126 @@
+import RippleDiff
+
+/// Tracks where each section and each item of an open batch came from, so the batch folds into
+/// one sectioned change-set without diffing.
+///
+/// `sectionOrigins[t]` is the offset the section now at `t` had when the batch began, or -1 for a
+/// section inserted during the batch. `itemOrigins[t][j]` is the flat number (counting items
+/// across the sections as they were when the batch began) of the item now at `(t, j)`, or -1 for
+/// an item inserted during the batch.
+struct SectionedBatchRecorder {
+    var depth = 1
+    let sourceItemCounts: [Int]
+    var sectionOrigins: [Int]
+    var itemOrigins: [[Int]]
+    /// Source sections whose value was replaced during the batch.
+    var updatedSections: [Int] = []
+    /// Flat source numbers of items replaced during the batch.
+    var updatedItems: [Int] = []
+
+    init(itemCounts: [Int]) {
+        sourceItemCounts = itemCounts
+        sectionOrigins = Array(itemCounts.indices)
+        var start = 0
+        itemOrigins = itemCounts.map { count in
+            defer { start += count }
+            return Array(start..<(start + count))
+        }
+    }
+
+    /// Folds a flat change of the items of the section now at `section`.
+    mutating func fold(_ changes: Changeset, inSection section: Int) {
+        guard !changes.isEmpty else { return }
+        itemOrigins[section] = Self.fold(changes, into: itemOrigins[section], updated: &updatedItems)
+    }
+
+    /// The origins after `changes`: inserted items get -1, updated ones keep their origin and are
+    /// noted in `updated`.
+    static func fold(_ changes: Changeset, into old: [Int], updated: inout [Int]) -> [Int] {
+        var new = changes.applied(to: old) { _ in -1 }
+        for update in changes.updates {
+            let origin = old[update.source]
+            new[update.target] = origin
+            if origin >= 0 { updated.append(origin) }
+        }
+        return new
+    }
+
+    /// The net change-set of the batch, with minimal moves inside each section.
+    func changeset() -> SectionedChangeset {
+        SectionedChangeset(
+            sourceItemCounts: sourceItemCounts, sectionOrigins: sectionOrigins, itemOrigins: itemOrigins,
+            updatedSourceSections: updatedSections, updatedSourceItems: updatedItems)
+    }
+}
+
+extension SectionedCollection {
+    /// Runs `body` as one batch: every mutation inside it, of the sections and of their items, is
+    /// published as one event when the outermost batch ends.
+    ///
+    /// Batches nest. The event's change-set is the net effect of the batch in UIKit's coordinates:
+    /// item paths are right even when sections moved, were inserted or were deleted in the same
+    /// batch, an item that changed section is a move, and moves inside each section are minimal.
+    /// Inserting and then removing an item nets to nothing. If `body` throws, the mutations it made
+    /// stay, are published, and the error is rethrown.
+    ///
+    /// ```swift
+    /// mail.performBatchUpdates {
+    ///     mail.removeSection(at: 0)
+    ///     mail.sections[0].items.append(m4)
+    /// }
+    /// ```
+    ///
+    /// Mutations made through a section's own `items` collection are covered when the sectioned
+    /// collection hears of them while the batch is open: always when they are made on the thread
+    /// that runs the batch.
+    ///
+    /// - Parameter body: The mutations. `body` runs without any lock held.
+    /// - Returns: What `body` returns.
+    /// - Complexity: O(*s* + *n* + *k* log *k*) to fold the batch, for *s* sections, *n* items and
+    ///   *k* items moved, on top of the mutations themselves.
+    public func performBatchUpdates<Result>(_ body: () throws -> Result) rethrows -> Result {
+        beginUpdates()
+        defer { endUpdates() }
+        return try body()
+    }
+
+    /// Opens a batch; every mutation until the matching ``endUpdates()`` is published as one event.
+    ///
+    /// Calls nest: only the outermost `endUpdates()` publishes. Prefer ``performBatchUpdates(_:)``,
+    /// which cannot be left unbalanced.
+    ///
+    /// - Complexity: O(*s* + *n*) for the outermost call, for *s* sections and *n* items; O(1) for
+    ///   nested ones.
+    public func beginUpdates() {
+        state.withLock { state in
+            if state.batch == nil {
+                state.batch = SectionedBatchRecorder(itemCounts: state.itemCounts)
+            } else {
+                state.batch!.depth += 1
+            }
+        }
+    }
+
+    /// Closes a batch opened by ``beginUpdates()``; the outermost one publishes the net change.
+    ///
+    /// - Precondition: A batch is open.
+    /// - Complexity: O(*s* + *n* + *k* log *k*) for the outermost call, O(1) for nested ones.
+    public func endUpdates() {
+        let mustDrain = state.withLock { state -> Bool in
+            guard var batch = state.batch else {
+                preconditionFailure("SectionedCollection.endUpdates(): called without a matching beginUpdates()")
+            }
+            batch.depth -= 1
+            if batch.depth > 0 {
+                state.batch = batch
+                return false
+            }
+            state.batch = nil
+            return state.publish(batch.changeset())
+        }
+        if mustDrain { drain() }
+    }
+
+    /// Whether a batch is open.
+    public var isBatching: Bool { state.withLock { $0.batch != nil } }
+}

@@ -1,0 +1,230 @@
+import RippleDiff
+
+extension SectionedCollection {
+    /// Runs one item mutation of the section at `section` under this collection's lock and the
+    /// section's, and publishes after unlocking.
+    ///
+    /// `body` changes the section's live items and returns the exact flat change-set. When the
+    /// section here is in step with its items collection, the change is applied to both at once;
+    /// otherwise (the items collection is inside its own batch, or has events on the way here) it
+    /// goes to the items collection alone and reaches this collection through its event.
+    func mutateItems<Result>(
+        _ method: String, section: Int, _ body: (inout [Item]) -> (Changeset?, Result)
+    ) -> Result {
+        let (mustDrain, inner, result) = state.withLock { state -> (Bool, ObservableCollection<Item>?, Result) in
+            guard section >= 0 && section < state.entries.count else {
+                Self.sectionOutOfRange(method, section, state.entries.count)
+            }
+            let inner = state.entries[section].data.items
+            var mustDrain = false
+            let (innerMustDrain, result) = inner.state.withLock { innerState -> (Bool, Result) in
+                mustDrain = state.catchUp(at: section, with: innerState)
+                let inSync = state.isInSync(section, with: innerState)
+                let (changes, result) = body(&innerState.elements)
+                guard let changes else { return (innerState.commit(nil), result) }
+                let innerMustDrain = innerState.commitFromSections(changes)
+                if inSync {
+                    state.entries[section].items = innerState.elements
+                    state.entries[section].innerVersion = innerState.version
+                    if state.recordItems(changes, inSection: section) { mustDrain = true }
+                }
+                return (innerMustDrain, result)
+            }
+            return (mustDrain, innerMustDrain ? inner : nil, result)
+        }
+        if mustDrain { drain() }
+        inner?.drain()
+        return result
+    }
+
+    /// Reads or replaces the item at `path`. Replacing it publishes an update.
+    ///
+    /// - Parameter path: A path to an item: a section in `0..<numberOfSections` and an item
+    ///   offset inside that section.
+    /// - Complexity: O(1) to read; O(*s*) to replace, for *s* sections.
+    public subscript(path: ElementPath) -> Item {
+        get {
+            state.withLock { state in
+                guard path.section >= 0 && path.section < state.entries.count else {
+                    Self.sectionOutOfRange("subscript", path.section, state.entries.count)
+                }
+                let items = state.entries[path.section].items
+                guard path.item >= 0 && path.item < items.count else {
+                    Self.itemOutOfRange("subscript", path, items.count)
+                }
+                return items[path.item]
+            }
+        }
+        set {
+            mutateItems("subscript", section: path.section) { items in
+                guard path.item >= 0 && path.item < items.count else {
+                    Self.itemOutOfRange("subscript", path, items.count)
+                }
+                items[path.item] = newValue
+                return (
+                    Changeset(
+                        sourceCount: items.count, targetCount: items.count,
+                        updates: [Changeset.OffsetPair(source: path.item, target: path.item)]),
+                    ()
+                )
+            }
+        }
+    }
+
+    /// Adds an item at the end of a section.
+    ///
+    /// - Parameters:
+    ///   - item: The item to add.
+    ///   - section: A section offset in `0..<numberOfSections`.
+    /// - Complexity: Amortized O(*s*) for *s* sections.
+    public func appendItem(_ item: Item, toSection section: Int) {
+        mutateItems("appendItem(_:toSection:)", section: section) { items in
+            let count = items.count
+            items.append(item)
+            return (Changeset(sourceCount: count, targetCount: count + 1, inserts: [count]), ())
+        }
+    }
+
+    /// Inserts an item at `path`.
+    ///
+    /// - Parameters:
+    ///   - item: The item to insert.
+    ///   - path: A section in `0..<numberOfSections` and an item offset in `0...count` of that
+    ///     section.
+    /// - Complexity: O(*s* + *m*) for *s* sections and *m* items in the section.
+    public func insertItem(_ item: Item, at path: ElementPath) {
+        mutateItems("insertItem(_:at:)", section: path.section) { items in
+            let count = items.count
+            guard path.item >= 0 && path.item <= count else {
+                Self.itemOutOfRange("insertItem(_:at:)", path, count, endInclusive: true)
+            }
+            items.insert(item, at: path.item)
+            return (Changeset(sourceCount: count, targetCount: count + 1, inserts: [path.item]), ())
+        }
+    }
+
+    /// Removes and returns the item at `path`.
+    ///
+    /// - Parameter path: A section in `0..<numberOfSections` and an item offset in `0..<count` of
+    ///   that section.
+    /// - Returns: The removed item.
+    /// - Complexity: O(*s* + *m*) for *s* sections and *m* items in the section.
+    @discardableResult
+    public func removeItem(at path: ElementPath) -> Item {
+        mutateItems("removeItem(at:)", section: path.section) { items in
+            let count = items.count
+            guard path.item >= 0 && path.item < count else {
+                Self.itemOutOfRange("removeItem(at:)", path, count)
+            }
+            let removed = items.remove(at: path.item)
+            return (Changeset(sourceCount: count, targetCount: count - 1, deletes: [path.item]), removed)
+        }
+    }
+
+    /// Moves the item at `source` so that it ends at `destination`, inside a section or across
+    /// sections, as `UITableView.moveRow(at:to:)` does. The event holds one move.
+    ///
+    /// - Parameters:
+    ///   - source: The item's path now.
+    ///   - destination: The item's path afterwards: inside the same section, an offset in
+    ///     `0..<count`; in another section, an offset in `0...count` of that section as it is now.
+    /// - Complexity: O(*s* + *m*) for *s* sections and *m* items in the sections involved.
+    /// - Note: When either section's own items collection is inside a batch of its own, or is
+    ///   being changed from another thread at the same moment, the item is removed from one and
+    ///   inserted into the other separately, and the event may show a delete and an insert.
+    public func moveItem(from source: ElementPath, to destination: ElementPath) {
+        let method = "moveItem(from:to:)"
+        if source.section == destination.section {
+            mutateItems(method, section: source.section) { items in
+                let count = items.count
+                guard source.item >= 0 && source.item < count else { Self.itemOutOfRange(method, source, count) }
+                guard destination.item >= 0 && destination.item < count else {
+                    Self.itemOutOfRange(method, destination, count)
+                }
+                guard source.item != destination.item else { return (nil, ()) }
+                items.insert(items.remove(at: source.item), at: destination.item)
+                return (
+                    Changeset(
+                        sourceCount: count, targetCount: count,
+                        moves: [Changeset.OffsetPair(source: source.item, target: destination.item)]),
+                    ()
+                )
+            }
+            return
+        }
+        let (mustDrain, drains) = state.withLock { state -> (Bool, [ObservableCollection<Item>]) in
+            let count = state.entries.count
+            for section in [source.section, destination.section] where section < 0 || section >= count {
+                Self.sectionOutOfRange(method, section, count)
+            }
+            let from = state.entries[source.section].data.items
+            let to = state.entries[destination.section].data.items
+            var mustDrain = false
+            var drains: [ObservableCollection<Item>] = []
+            // Bring both sections up to date and check both paths before changing anything.
+            to.state.withLock { inner in
+                if state.catchUp(at: destination.section, with: inner) { mustDrain = true }
+                guard destination.item >= 0 && destination.item <= inner.elements.count else {
+                    Self.itemOutOfRange(method, destination, inner.elements.count, endInclusive: true)
+                }
+            }
+            let (item, fromInSync) = from.state.withLock { inner -> (Item, Bool) in
+                if state.catchUp(at: source.section, with: inner) { mustDrain = true }
+                let count = inner.elements.count
+                guard source.item >= 0 && source.item < count else { Self.itemOutOfRange(method, source, count) }
+                let inSync = state.isInSync(source.section, with: inner)
+                let item = inner.elements.remove(at: source.item)
+                if inner.commitFromSections(
+                    Changeset(sourceCount: count, targetCount: count - 1, deletes: [source.item]))
+                {
+                    drains.append(from)
+                }
+                if inSync {
+                    state.entries[source.section].items = inner.elements
+                    state.entries[source.section].innerVersion = inner.version
+                }
+                return (item, inSync)
+            }
+            let (target, toInSync) = to.state.withLock { inner -> (Int, Bool) in
+                let count = inner.elements.count
+                let target = min(destination.item, count)
+                let inSync = state.isInSync(destination.section, with: inner)
+                inner.elements.insert(item, at: target)
+                if inner.commitFromSections(Changeset(sourceCount: count, targetCount: count + 1, inserts: [target])) {
+                    drains.append(to)
+                }
+                if inSync {
+                    state.entries[destination.section].items = inner.elements
+                    state.entries[destination.section].innerVersion = inner.version
+                }
+                return (target, inSync)
+            }
+            let landed = ElementPath(item: target, section: destination.section)
+            switch (fromInSync, toInSync) {
+            case (true, true):
+                if state.recordMove(from: source, to: landed) { mustDrain = true }
+            case (true, false):
+                let count = state.entries[source.section].items.count
+                if state.recordItems(
+                    Changeset(sourceCount: count + 1, targetCount: count, deletes: [source.item]),
+                    inSection: source.section)
+                {
+                    mustDrain = true
+                }
+            case (false, true):
+                let count = state.entries[destination.section].items.count
+                if state.recordItems(
+                    Changeset(sourceCount: count - 1, targetCount: count, inserts: [target]),
+                    inSection: destination.section)
+                {
+                    mustDrain = true
+                }
+            case (false, false):
+                break
+            }
+            return (mustDrain, drains)
+        }
+        if mustDrain { drain() }
+        for inner in drains { inner.drain() }
+    }
+}

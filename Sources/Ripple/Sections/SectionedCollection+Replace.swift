@@ -1,0 +1,270 @@
+import RippleDiff
+
+extension SectionedCollection {
+    /// Replaces every section and item with `sections`, publishing the difference found by
+    /// identity, with the identity and content of sections and items given by closures.
+    ///
+    /// The event holds section and item inserts, deletes, moves (also across sections) and
+    /// updates, never a blanket reload. A section that is still there keeps its ``SectionData``
+    /// and its `items` collection, which publishes the section's own item changes to its own
+    /// subscribers; a section whose value changed gets a new `SectionData` sharing the same items.
+    /// New sections get new `SectionData`.
+    ///
+    /// The diff runs on a snapshot without any lock held; if the collection changes meanwhile, it
+    /// runs again. Repeated identifiers are paired in order and reported to ``Diagnostics``.
+    ///
+    /// ```swift
+    /// mail.replace(
+    ///     with: fromServer,
+    ///     sectionIdentifiedBy: { $0.folderID }, sectionContentEquals: { $0.title == $1.title },
+    ///     itemIdentifiedBy: { $0.messageID }, itemContentEquals: { $0.isRead == $1.isRead })
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - sections: The new sections and their items.
+    ///   - sectionIdentifier: Returns the identity of a section.
+    ///   - sectionContentEquals: Returns whether two sections with the same identity show the same
+    ///     content; when it returns `false`, the section is updated.
+    ///   - itemIdentifier: Returns the identity of an item, global across sections: an item found
+    ///     in another section has moved there.
+    ///   - itemContentEquals: Returns whether two items with the same identity show the same
+    ///     content; when it returns `false`, the item is updated.
+    /// - Complexity: One sectioned diff, expected O(*s* + *t* + *n* + *m*) for *s* and *t* sections
+    ///   holding *n* and *m* items, plus O(*s* + *t* + *c*) to apply its *c* changes.
+    public func replace<SectionID: Hashable, ItemID: Hashable>(
+        with sections: [SectionSnapshot<Section, Item>],
+        sectionIdentifiedBy sectionIdentifier: (Section) -> SectionID,
+        sectionContentEquals: (Section, Section) -> Bool,
+        itemIdentifiedBy itemIdentifier: (Item) -> ItemID,
+        itemContentEquals: (Item, Item) -> Bool
+    ) {
+        replace(with: sections) {
+            SectionedChangeset(
+                from: $0, to: $1, sectionIdentifiedBy: sectionIdentifier, sectionContentEquals: sectionContentEquals,
+                itemIdentifiedBy: itemIdentifier, itemContentEquals: itemContentEquals)
+        }
+    }
+
+    /// Replaces every section and item with `sections`, diffing `Identifiable`, `Equatable`
+    /// sections and items: identity from `id`, content from `==`.
+    ///
+    /// See ``replace(with:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``
+    /// for the event and the threading.
+    ///
+    /// - Parameter sections: The new sections and their items.
+    /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
+    public func replace(with sections: [SectionSnapshot<Section, Item>])
+    where Section: Identifiable & Equatable, Item: Identifiable & Equatable {
+        replace(with: sections) { SectionedChangeset(from: $0, to: $1) }
+    }
+
+    /// Replaces every section and item with `sections`, diffing `Identifiable`, `Hashable`
+    /// sections and items: identity from `id` (not the whole value), content from `==`.
+    ///
+    /// See ``replace(with:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``
+    /// for the event and the threading.
+    ///
+    /// - Parameter sections: The new sections and their items.
+    /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
+    public func replace(with sections: [SectionSnapshot<Section, Item>])
+    where Section: Identifiable & Hashable, Item: Identifiable & Hashable {
+        replace(with: sections) { SectionedChangeset(from: $0, to: $1) }
+    }
+
+    /// Replaces every section and item with `sections`, diffing `Hashable` values: each value is
+    /// its own identity.
+    ///
+    /// See ``replace(with:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``
+    /// for the event and the threading.
+    ///
+    /// - Parameter sections: The new sections and their items.
+    /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
+    public func replace(with sections: [SectionSnapshot<Section, Item>]) where Section: Hashable, Item: Hashable {
+        replace(with: sections) { SectionedChangeset(from: $0, to: $1) }
+    }
+
+    /// Replaces every section and item with `sections`, diffing objects, such as section and cell
+    /// presenters: identity from `ObjectIdentifier`.
+    ///
+    /// See ``replace(with:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``
+    /// for the event and the threading.
+    ///
+    /// - Parameter sections: The new sections and their items.
+    /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
+    public func replace(with sections: [SectionSnapshot<Section, Item>]) where Section: AnyObject, Item: AnyObject {
+        replace(
+            with: sections, sectionIdentifiedBy: { ObjectIdentifier($0) }, sectionContentEquals: { _, _ in true },
+            itemIdentifiedBy: { ObjectIdentifier($0) }, itemContentEquals: { _, _ in true })
+    }
+
+    /// Replaces the sections, diffing optimistically outside the lock.
+    func replace(
+        with target: [SectionSnapshot<Section, Item>],
+        diff: ([SectionSnapshot<Section, Item>], [SectionSnapshot<Section, Item>]) -> SectionedChangeset
+    ) {
+        while true {
+            let (current, mutations) = state.withLock { ($0.current, $0.mutations) }
+            let changes = diff(current, target)
+            var drains: [ObservableCollection<Item>] = []
+            let outcome = state.withLock { state -> Bool? in
+                guard state.mutations == mutations else { return nil }
+                return apply(changes, target: target, to: &state, drains: &drains)
+            }
+            guard let mustDrain = outcome else { continue }
+            if mustDrain { drain() }
+            for inner in drains { inner.drain() }
+            if changes.hasDuplicates {
+                Diagnostics.report(
+                    Diagnostic(
+                        kind: .duplicateIdentifiers, source: "SectionedCollection.replace(with:)",
+                        message: "repeated section identifiers at old offsets "
+                            + "\(changes.sections.duplicates.sourceOffsets) and new offsets "
+                            + "\(changes.sections.duplicates.targetOffsets), repeated item identifiers at old "
+                            + "paths \(changes.itemDuplicates.sourcePaths) and new paths "
+                            + "\(changes.itemDuplicates.targetPaths); paired in order"))
+            }
+            return
+        }
+    }
+
+    /// Applies a diff of the whole list under the lock: keeps, updates, attaches and detaches
+    /// sections, hands each kept section's item changes to its items collection, and records the
+    /// change-set.
+    ///
+    /// - Returns: Whether the caller must drain after unlocking.
+    func apply(
+        _ changes: SectionedChangeset,
+        target: [SectionSnapshot<Section, Item>],
+        to state: inout State,
+        drains: inout [ObservableCollection<Item>]
+    ) -> Bool {
+        let sourceCount = changes.sections.sourceCount
+        let targetCount = changes.sections.targetCount
+        let (sourceOf, targetOf) = sectionMapping(changes.sections)
+
+        // Split the item changes into one flat change-set per kept section.
+        var deletes = [[Int]](repeating: [], count: sourceCount)
+        var inserts = [[Int]](repeating: [], count: targetCount)
+        var moves = [[Changeset.OffsetPair]](repeating: [], count: targetCount)
+        var updates = [[Changeset.OffsetPair]](repeating: [], count: targetCount)
+        var crossMoves: [SectionedChangeset.PathPair] = []
+        var unsortedDeletes = [Bool](repeating: false, count: sourceCount)
+        var unsortedInserts = [Bool](repeating: false, count: targetCount)
+        for path in changes.itemDeletes { deletes[path.section].append(path.item) }
+        for path in changes.itemInserts { inserts[path.section].append(path.item) }
+        for move in changes.itemMoves {
+            let from = move.source.section
+            let to = move.target.section
+            if sourceOf[to] == from {
+                moves[to].append(Changeset.OffsetPair(source: move.source.item, target: move.target.item))
+                continue
+            }
+            crossMoves.append(move)
+            if targetOf[from] >= 0 {
+                deletes[from].append(move.source.item)
+                unsortedDeletes[from] = true
+            }
+            if sourceOf[to] >= 0 {
+                inserts[to].append(move.target.item)
+                unsortedInserts[to] = true
+            }
+        }
+        for update in changes.itemUpdates where sourceOf[update.target.section] == update.source.section {
+            updates[update.target.section].append(
+                Changeset.OffsetPair(source: update.source.item, target: update.target.item))
+        }
+        let updatedSections = Set(changes.sections.updates.map(\.source))
+
+        var entries: [Entry] = []
+        entries.reserveCapacity(targetCount)
+        var flats = [Changeset?](repeating: nil, count: targetCount)
+        for t in 0..<targetCount {
+            let s = sourceOf[t]
+            guard s >= 0 else {
+                entries.append(attach(SectionData(target[t].section, items: target[t].items), state: &state))
+                continue
+            }
+            var entry = state.entries[s]
+            if updatedSections.contains(s) { entry.data = entry.data.replacingSection(with: target[t].section) }
+            if unsortedDeletes[s] { deletes[s].sort() }
+            if unsortedInserts[t] { inserts[t].sort() }
+            let flat = Changeset(
+                sourceCount: entry.items.count, targetCount: target[t].items.count,
+                deletes: deletes[s], inserts: inserts[t], moves: moves[t], updates: updates[t])
+            flats[t] = flat
+            let items = target[t].items
+            let inner = entry.data.items
+            let innerMustDrain = inner.state.withLock { innerState -> Bool in
+                let inSync =
+                    innerState.batch == nil && !entry.needsResync && entry.innerVersion == innerState.version
+                if inSync {
+                    guard !flat.isEmpty else { return false }
+                    innerState.elements = items
+                    let mustDrain = innerState.commit(flat)
+                    entry.innerVersion = innerState.version
+                    return mustDrain
+                }
+                // The items collection is ahead of this section or inside its own batch: hand it the
+                // new items wholesale, and skip (or resync from) what it publishes up to then.
+                let wholesale = Changeset(
+                    sourceCount: innerState.elements.count, targetCount: items.count,
+                    deletes: Array(innerState.elements.indices), inserts: Array(items.indices))
+                innerState.elements = items
+                let mustDrain = innerState.commitFromSections(wholesale)
+                entry.innerVersion = innerState.version
+                entry.needsResync = innerState.batch != nil
+                return mustDrain
+            }
+            if innerMustDrain { drains.append(inner) }
+            entry.items = items
+            entries.append(entry)
+        }
+        for s in 0..<sourceCount where targetOf[s] < 0 { Self.detach(state.entries[s]) }
+        state.entries = entries
+        state.mutations &+= 1
+
+        guard var batch = state.batch else { return state.publish(changes) }
+        let oldSections = batch.sectionOrigins
+        let oldItems = batch.itemOrigins
+        batch.sectionOrigins = sourceOf.map { $0 >= 0 ? oldSections[$0] : -1 }
+        for update in changes.sections.updates where oldSections[update.source] >= 0 {
+            batch.updatedSections.append(oldSections[update.source])
+        }
+        batch.itemOrigins = (0..<targetCount).map { t in
+            guard let flat = flats[t] else { return [Int](repeating: -1, count: target[t].items.count) }
+            return SectionedBatchRecorder.fold(flat, into: oldItems[sourceOf[t]], updated: &batch.updatedItems)
+        }
+        for move in crossMoves {
+            batch.itemOrigins[move.target.section][move.target.item] = oldItems[move.source.section][move.source.item]
+        }
+        for update in changes.itemUpdates where sourceOf[update.target.section] != update.source.section {
+            let origin = oldItems[update.source.section][update.source.item]
+            if origin >= 0 { batch.updatedItems.append(origin) }
+        }
+        state.batch = batch
+        return false
+    }
+
+    /// Which source section becomes which target section under a valid section-level change-set:
+    /// moves pair their offsets, and the sections neither deleted nor moved keep their order and
+    /// fill the free target offsets.
+    func sectionMapping(_ sections: Changeset) -> (sourceOf: [Int], targetOf: [Int]) {
+        let unset = -2
+        var targetOf = [Int](repeating: unset, count: sections.sourceCount)
+        var sourceOf = [Int](repeating: unset, count: sections.targetCount)
+        for offset in sections.deletes { targetOf[offset] = -1 }
+        for offset in sections.inserts { sourceOf[offset] = -1 }
+        for move in sections.moves {
+            targetOf[move.source] = move.target
+            sourceOf[move.target] = move.source
+        }
+        var next = 0
+        for offset in targetOf.indices where targetOf[offset] == unset {
+            while sourceOf[next] != unset { next += 1 }
+            targetOf[offset] = next
+            sourceOf[next] = offset
+            next += 1
+        }
+        return (sourceOf, targetOf)
+    }
+}

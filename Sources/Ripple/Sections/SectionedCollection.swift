@@ -1,0 +1,401 @@
+import Dispatch
+import RippleDiff
+
+/// A thread-safe sectioned list that publishes one sectioned change-set per event: section inserts,
+/// deletes, moves and updates together with item changes by path.
+///
+/// Each section is a ``SectionData``: a section value (its header presenter or model) and the
+/// section's own ``ObservableCollection`` of items. Items change either through that collection,
+/// which the sectioned collection observes, or through the path-based API here; sections change
+/// through the section API or ``replace(with:)-(_)``, which diffs by identity:
+///
+/// ```swift
+/// let inbox = SectionData(Header("Inbox"), items: [m1, m2])
+/// let mail = SectionedCollection([inbox])
+/// let token = mail.subscribe { change in
+///     print(change.version, change.changeset)          // on the main queue
+/// }
+/// inbox.items.append(m3)                               // item insert at (0 - 2)
+/// mail.insertSection(SectionData(Header("Archive")), at: 0)
+/// mail.moveItem(from: ElementPath(item: 0, section: 1), to: ElementPath(item: 0, section: 0))
+/// mail.performBatchUpdates {                           // one event for all of it
+///     mail.moveSection(from: 1, to: 0)
+///     inbox.items.remove(at: 0)
+/// }
+/// ```
+///
+/// # Events
+/// Each event (``SectionedCollectionChange``) carries the change-set in UIKit's coordinates, the
+/// sectioned snapshot after it and a version that grows by one per event. Replaying an event's
+/// change-set on the previous snapshot gives the new one. A mutation through a section's own
+/// `items` is published as item changes at the section's position **now**, whatever moved before.
+/// A cross-section ``moveItem(from:to:)`` is published as a move.
+///
+/// # Batches
+/// ``performBatchUpdates(_:)`` and ``beginUpdates()``/``endUpdates()`` nest and publish one event
+/// when the outermost batch ends: the net effect, with minimal moves inside each section. They
+/// cover the mutations made through the sections' own `items` collections too, as long as those
+/// reach the sectioned collection while the batch is open (always, when they are made on the
+/// batching thread).
+///
+/// # Thread Safety
+/// Mutations are safe from any thread. The sectioned collection keeps its state under one lock and
+/// publishes in the order its state changed; handlers run after the lock is released. Each
+/// subscriber receives every event exactly once, in version order, on the ``Delivery`` it chose
+/// (the main queue by default). A subscriber that mutates the collection, or one of its sections,
+/// from its handler has its change published after the current event.
+///
+/// A section's own `items` collection publishes to its own subscribers as usual. The sectioned
+/// collection follows it through a synchronous subscription that it cancels when the section is
+/// removed; a removed section no longer publishes here, and nothing here keeps it alive.
+///
+/// While a section's `items` collection is inside a batch of its own, item mutations of that
+/// section made through this collection join that batch and are published here when it ends.
+///
+/// # Performance
+/// Single mutations cost what the section's `ObservableCollection` mutation costs, plus O(*s*) for
+/// the event, for *s* sections. A batch folds into one change-set in O(*s* + *n* + *k* log *k*)
+/// for *n* items, *k* of them moved, without hashing. ``replace(with:)-(_)`` costs one sectioned
+/// diff, plus O(*c*) to apply its *c* changes.
+public final class SectionedCollection<Item: Sendable, Section: Sendable>: @unchecked Sendable {
+    // @unchecked: all mutable state is inside `state`, a `LockedState`.
+
+    /// The sectioned list a snapshot or event carries.
+    typealias Snapshot = [SectionSnapshot<Section, Item>]
+
+    /// One attached section: its data, the items as this collection last saw them, and the
+    /// subscription that follows its `items` collection.
+    struct Entry {
+        var data: SectionData<Item, Section>
+        /// The section's items as of `innerVersion` of its `items` collection.
+        var items: [Item]
+        /// The version of the section's `items` collection that `items` reflects. Events up to it
+        /// are already absorbed and are ignored when they arrive.
+        var innerVersion: Int
+        /// When set, the next event of the section's `items` collection replaces `items` wholesale.
+        var needsResync = false
+        /// Tells this attachment apart from others of the same section.
+        let link: Int
+        let subscriberID: Int
+        let subscriberState: SubscriberState
+    }
+
+    struct State {
+        var entries: [Entry] = []
+        /// The sectioned list as of the last event.
+        var published: Snapshot = []
+        /// The version of the last event.
+        var version = 0
+        /// Grows with every change of `entries`; lets `replace(with:)` detect races.
+        var mutations = 0
+        /// The open batch, if any.
+        var batch: SectionedBatchRecorder?
+        var nextLink = 0
+        var core = EmitterCore<SectionedCollectionChange<Item, Section>>()
+    }
+
+    let state: LockedState<State>
+
+    /// Creates a sectioned collection holding `sections`.
+    ///
+    /// - Parameter sections: The initial sections; no event is published for them.
+    /// - Complexity: O(*s*) for *s* sections.
+    public init(_ sections: [SectionData<Item, Section>] = []) {
+        state = LockedState(State())
+        state.withLock { state in
+            for data in sections { state.entries.append(attach(data, state: &state)) }
+            state.published = state.current
+        }
+    }
+
+    /// Creates a sectioned collection with one new section per snapshot.
+    ///
+    /// - Parameter snapshots: The sections' values and items; no event is published for them.
+    /// - Complexity: O(*s*) for *s* sections.
+    public convenience init(_ snapshots: [SectionSnapshot<Section, Item>]) {
+        self.init(snapshots.map { SectionData($0.section, items: $0.items) })
+    }
+
+    deinit {
+        let entries = state.withLock { $0.entries }
+        for entry in entries { Self.detach(entry) }
+    }
+
+    /// The sections and their items now.
+    ///
+    /// - Complexity: O(*s*) for *s* sections; the item arrays are shared, not copied.
+    public var snapshot: [SectionSnapshot<Section, Item>] { state.withLock { $0.current } }
+
+    /// The sections now.
+    ///
+    /// - Complexity: O(*s*) for *s* sections.
+    public var sections: [SectionData<Item, Section>] { state.withLock { $0.entries.map(\.data) } }
+
+    /// The number of sections now.
+    public var numberOfSections: Int { state.withLock { $0.entries.count } }
+
+    /// The number of items in a section now.
+    ///
+    /// - Parameter section: A section offset in `0..<numberOfSections`.
+    /// - Returns: The number of items in the section.
+    public func numberOfItems(inSection section: Int) -> Int {
+        state.withLock { state in
+            guard section >= 0 && section < state.entries.count else {
+                Self.sectionOutOfRange("numberOfItems(inSection:)", section, state.entries.count)
+            }
+            return state.entries[section].items.count
+        }
+    }
+
+    /// The version of the last published event; 0 before the first.
+    public var version: Int { state.withLock { $0.version } }
+
+    /// The number of current subscribers.
+    public var subscriberCount: Int { state.withLock { $0.core.subscribers.count } }
+
+    /// Subscribes to the change events published from now on.
+    ///
+    /// - Parameters:
+    ///   - delivery: Where the handler runs; the main queue unless you choose otherwise.
+    ///   - sendingCurrent: When `true`, the handler first receives the last published state as an
+    ///     event with ``SectionedCollectionChange/isInitial`` set, then every later event.
+    ///   - handler: Called with each event, in version order.
+    /// - Returns: A token that keeps the subscription alive. **Discarding it cancels the
+    ///   subscription at once.**
+    public func subscribe(
+        on delivery: Delivery = .main,
+        sendingCurrent: Bool = false,
+        _ handler: @escaping @Sendable (SectionedCollectionChange<Item, Section>) -> Void
+    ) -> SubscriptionToken {
+        let subscriberState = SubscriberState()
+        let (id, mustDrain) = state.withLock { state in
+            let current =
+                sendingCurrent
+                ? SectionedCollectionChange(
+                    changeset: SectionedChangeset(
+                        sections: Changeset(
+                            sourceCount: 0, targetCount: state.published.count,
+                            inserts: Array(state.published.indices)),
+                        sourceItemCounts: [], targetItemCounts: state.published.map(\.items.count)),
+                    snapshot: state.published, version: state.version, isInitial: true)
+                : nil
+            return state.core.add(delivery: delivery, handler: handler, state: subscriberState, replay: current)
+        }
+        if mustDrain { drain() }
+        return SubscriptionToken { [weak self] in
+            subscriberState.deactivate()
+            self?.state.withLock { $0.core.remove(id: id) }
+        }
+    }
+
+    /// The change events published from now on, as an asynchronous sequence.
+    public var changes: AsyncStream<SectionedCollectionChange<Item, Section>> {
+        AsyncStream(SectionedCollectionChange<Item, Section>.self, bufferingPolicy: .unbounded) { continuation in
+            let token = self.subscribe(on: .synchronous) { continuation.yield($0) }
+            continuation.onTermination = { _ in token.cancel() }
+        }
+    }
+
+    /// Delivers queued events; called after the lock is released.
+    func drain() {
+        drainDeliveries { state.withLock { $0.core.next() } }
+    }
+}
+
+// MARK: - Following the sections' own collections
+
+extension SectionedCollection {
+    /// Starts following `data.items`: subscribes synchronously, under its lock, so that no event
+    /// falls between the items read here and the first event received.
+    ///
+    /// Called under this collection's lock; takes the section's lock inside it (the only lock order
+    /// between the two).
+    func attach(_ data: SectionData<Item, Section>, state: inout State) -> Entry {
+        let link = state.nextLink
+        state.nextLink &+= 1
+        let subscriberState = SubscriberState()
+        let handler: @Sendable (CollectionChange<Item>) -> Void = { [weak self] change in
+            self?.absorb(change, link: link)
+        }
+        let (items, version, id) = data.items.state.withLock { inner in
+            let (id, _) = inner.core.add(
+                delivery: .synchronous, handler: handler, state: subscriberState, replay: nil)
+            // Go first, so that a handler of the section's collection that calls back into this one
+            // finds it already up to date with the event being delivered.
+            if inner.core.subscribers.count > 1 {
+                inner.core.subscribers.insert(inner.core.subscribers.removeLast(), at: 0)
+            }
+            return (inner.published, inner.version, id)
+        }
+        return Entry(
+            data: data, items: items, innerVersion: version, link: link, subscriberID: id,
+            subscriberState: subscriberState)
+    }
+
+    /// Stops following a section's items.
+    static func detach(_ entry: Entry) {
+        entry.subscriberState.deactivate()
+        entry.data.items.state.withLock { $0.core.remove(id: entry.subscriberID) }
+    }
+
+    /// Receives an event of an attached section's items collection.
+    func absorb(_ change: CollectionChange<Item>, link: Int) {
+        let mustDrain = state.withLock { state -> Bool in
+            guard let index = state.entries.firstIndex(where: { $0.link == link }) else { return false }
+            return state.absorb(change, at: index, resyncing: true)
+        }
+        if mustDrain { drain() }
+    }
+}
+
+extension SectionedCollection.State {
+    /// The sectioned list now.
+    var current: [SectionSnapshot<Section, Item>] {
+        entries.map { SectionSnapshot(section: $0.data.section, items: $0.items) }
+    }
+
+    /// The number of items in each section now.
+    var itemCounts: [Int] { entries.map(\.items.count) }
+
+    /// Applies an event of the items collection of the section at `index`, and records it.
+    ///
+    /// Events already absorbed are ignored. The next event is applied as it is; after a gap (or
+    /// when a resync is due) the section's items are replaced wholesale, which is always valid.
+    ///
+    /// - Parameter resyncing: Whether a gap may be closed wholesale; when `false`, an event after a
+    ///   gap is left for later.
+    /// - Returns: Whether the caller must drain after unlocking.
+    mutating func absorb(_ change: CollectionChange<Item>, at index: Int, resyncing: Bool) -> Bool {
+        let entry = entries[index]
+        guard !change.isInitial, change.version > entry.innerVersion else { return false }
+        let old = entry.items
+        let next = change.version == entry.innerVersion + 1 && !entry.needsResync
+            && change.changeset.sourceCount == old.count
+        guard next || resyncing else { return false }
+        entries[index].items = change.snapshot
+        entries[index].innerVersion = change.version
+        if next { return recordItems(change.changeset, inSection: index) }
+        entries[index].needsResync = false
+        let wholesale = Changeset(
+            sourceCount: old.count, targetCount: change.snapshot.count,
+            deletes: Array(old.indices), inserts: Array(change.snapshot.indices))
+        return recordItems(wholesale, inSection: index)
+    }
+
+    /// Brings the section at `index` up to date with the events its items collection has queued
+    /// but not delivered yet (for example while it delivers the event whose handler called here).
+    ///
+    /// - Returns: Whether the caller must drain after unlocking.
+    mutating func catchUp(at index: Int, with inner: ObservableCollection<Item>.State) -> Bool {
+        guard entries[index].innerVersion < inner.version else { return false }
+        var mustDrain = false
+        var position = inner.core.pendingHead
+        while position < inner.core.pending.count {
+            if case .broadcast(let change, _) = inner.core.pending[position] {
+                if absorb(change, at: index, resyncing: false) { mustDrain = true }
+            }
+            position += 1
+        }
+        return mustDrain
+    }
+
+    /// Whether the section at `index` shows exactly what its items collection holds, so that an
+    /// item mutation can be applied to both at once.
+    func isInSync(_ index: Int, with inner: ObservableCollection<Item>.State) -> Bool {
+        inner.batch == nil && !entries[index].needsResync && entries[index].innerVersion == inner.version
+    }
+
+    /// Records that the items of section `section` changed by `changes` (the entry already holds
+    /// the new items): folds it into the open batch, or publishes it.
+    ///
+    /// - Returns: Whether the caller must drain after unlocking.
+    mutating func recordItems(_ changes: Changeset, inSection section: Int) -> Bool {
+        mutations &+= 1
+        if batch != nil {
+            batch!.fold(changes, inSection: section)
+            return false
+        }
+        guard !changes.isEmpty else { return false }
+        var sourceCounts = itemCounts
+        sourceCounts[section] = changes.sourceCount
+        let path = { (item: Int) in ElementPath(item: item, section: section) }
+        let pair = { (pair: Changeset.OffsetPair) in
+            SectionedChangeset.PathPair(source: path(pair.source), target: path(pair.target))
+        }
+        return publish(
+            SectionedChangeset(
+                sections: .unchanged(count: entries.count), sourceItemCounts: sourceCounts,
+                targetItemCounts: itemCounts, itemDeletes: changes.deletes.map(path),
+                itemInserts: changes.inserts.map(path), itemMoves: changes.moves.map(pair),
+                itemUpdates: changes.updates.map(pair)))
+    }
+
+    /// Records that an item moved from `source` to `target` across sections (the entries already
+    /// hold the new items).
+    ///
+    /// - Returns: Whether the caller must drain after unlocking.
+    mutating func recordMove(from source: ElementPath, to target: ElementPath) -> Bool {
+        mutations &+= 1
+        if batch != nil {
+            let origin = batch!.itemOrigins[source.section].remove(at: source.item)
+            batch!.itemOrigins[target.section].insert(origin, at: target.item)
+            return false
+        }
+        var sourceCounts = itemCounts
+        sourceCounts[source.section] += 1
+        sourceCounts[target.section] -= 1
+        return publish(
+            SectionedChangeset(
+                sections: .unchanged(count: entries.count), sourceItemCounts: sourceCounts,
+                targetItemCounts: itemCounts,
+                itemMoves: [SectionedChangeset.PathPair(source: source, target: target)]))
+    }
+
+    /// Publishes `changeset` as a new version, unless it is empty or a batch is open.
+    ///
+    /// - Returns: Whether the caller must drain after unlocking.
+    mutating func publish(_ changeset: SectionedChangeset) -> Bool {
+        guard batch == nil, !changeset.isEmpty else { return false }
+        version &+= 1
+        let snapshot = current
+        published = snapshot
+        return core.enqueue(SectionedCollectionChange(changeset: changeset, snapshot: snapshot, version: version))
+    }
+}
+
+extension ObservableCollection.State {
+    /// Records a change that a sectioned collection made to `elements`: folds it into the open
+    /// batch, or publishes it.
+    ///
+    /// - Returns: Whether the caller must drain after unlocking.
+    mutating func commitFromSections(_ changes: Changeset) -> Bool {
+        guard var open = batch else { return commit(changes) }
+        var origins = changes.applied(to: open.origins) { _ in -1 }
+        for update in changes.updates {
+            let origin = open.origins[update.source]
+            origins[update.target] = origin
+            if origin >= 0 { open.updated.append(origin) }
+        }
+        open.origins = origins
+        batch = open
+        return commit(nil)
+    }
+}
+
+extension SectionedCollection {
+    /// Traps for a section offset out of range, naming the method, the offset and the valid range.
+    static func sectionOutOfRange(_ method: String, _ section: Int, _ count: Int, endInclusive: Bool = false) -> Never {
+        let range = endInclusive ? "0...\(count)" : "0..<\(count)"
+        preconditionFailure("SectionedCollection.\(method): section \(section) is out of range \(range)")
+    }
+
+    /// Traps for an item path out of range, naming the method, the path and the valid range.
+    static func itemOutOfRange(
+        _ method: String, _ path: ElementPath, _ count: Int, endInclusive: Bool = false
+    ) -> Never {
+        let range = endInclusive ? "0...\(count)" : "0..<\(count)"
+        preconditionFailure(
+            "SectionedCollection.\(method): item path (\(path)) is out of range: section \(path.section) "
+                + "takes items \(range)")
+    }
+}

@@ -1,0 +1,55 @@
+import RippleDiff
+
+/// One change event of a ``SectionedCollection``: what changed, at the section and item levels, and
+/// the sectioned list after it.
+///
+/// Replaying ``changeset`` on the previous event's ``snapshot`` (with
+/// `SectionedChangeset.applied(to:section:item:)`) gives this event's ``snapshot``. Versions grow by
+/// one per event, so a subscriber can check that it missed nothing.
+///
+/// An event is an immutable object: handing it to several subscribers and queues costs one
+/// reference each.
+public final class SectionedCollectionChange<Item: Sendable, Section: Sendable>: Sendable {
+    /// The changes, in UIKit's before/after coordinates: sections by offset, items by path.
+    public let changeset: SectionedChangeset
+
+    /// The sectioned list after the change. Each section's items are a copy-on-write array that
+    /// the event shares with the collection: carrying it costs O(*s*) for *s* sections.
+    public let snapshot: [SectionSnapshot<Section, Item>]
+
+    /// The collection's version after the change: 1 for the first change, then one more per event.
+    public let version: Int
+
+    /// Whether this is the current state handed to a new subscriber rather than a change.
+    ///
+    /// Its ``changeset`` inserts every section into an empty list (the items arrive with their
+    /// sections), so replay still holds; a list view usually answers it with `reloadData()`.
+    public let isInitial: Bool
+
+    /// Creates a change event.
+    ///
+    /// - Parameters:
+    ///   - changeset: The changes.
+    ///   - snapshot: The sectioned list after the changes.
+    ///   - version: The version after the change.
+    ///   - isInitial: Whether the event hands the current state to a new subscriber.
+    public init(
+        changeset: SectionedChangeset, snapshot: [SectionSnapshot<Section, Item>], version: Int,
+        isInitial: Bool = false
+    ) {
+        self.changeset = changeset
+        self.snapshot = snapshot
+        self.version = version
+        self.isInitial = isInitial
+    }
+
+    /// The changes staged for UIKit batch updates, given the sectioned list the view shows now.
+    ///
+    /// - Parameter rendered: The list the view shows, which must be the previous event's snapshot.
+    /// - Returns: The stages to apply in order, each in its own batch.
+    /// - Complexity: O(*s* + *t* + *c* log *c*) for *s* and *t* sections and *c* changes; see
+    ///   `StagedSectionedChangeset.init(changeset:source:target:)`.
+    public func staged(from rendered: [SectionSnapshot<Section, Item>]) -> StagedSectionedChangeset<Section, Item> {
+        StagedSectionedChangeset(changeset: changeset, source: rendered, target: snapshot)
+    }
+}

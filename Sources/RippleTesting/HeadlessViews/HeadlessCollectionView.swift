@@ -83,6 +83,10 @@ public final class HeadlessCollectionView<Item> {
         set { engine.violationHandler = newValue }
     }
 
+    /// Whether the view is in a window, as a list source asks before it animates. `true` unless a
+    /// test sets it to `false` to play a view that is off screen.
+    public var isInWindow = true
+
     // MARK: - Displayed state
 
     /// The items on screen, section by section. Reading it lays the view out if it needs a reload.

@@ -92,6 +92,10 @@ public final class HeadlessTableView<Row> {
         set { engine.violationHandler = newValue }
     }
 
+    /// Whether the view is in a window, as a list source asks before it animates. `true` unless a
+    /// test sets it to `false` to play a view that is off screen.
+    public var isInWindow = true
+
     // MARK: - Displayed state
 
     /// The rows on screen, section by section.

@@ -1,0 +1,35 @@
+/// A collection view's source over a flat ``ObservableCollection``: it animates every change of the
+/// collection as UIKit batch updates, and answers the collection view's data-source and delegate calls.
+///
+/// ```swift
+/// final class ShelfViewController: ViewController<ShelfPresenter> {
+///     private var source: CollectionViewSource<BookCellPresenter>!
+///
+///     override func viewDidLoad() {
+///         super.viewDidLoad()
+///         source = CollectionViewSource(view: collectionView, collection: presenter.books,
+///                                  selectItem: presenter.openBook)
+///     }
+/// }
+/// ```
+///
+/// See ``ListSource`` for how it renders, and when it reloads instead.
+@MainActor
+public final class CollectionViewSource<CellPresenter: Sendable>: ListSource<CellPresenter> {
+    /// Creates a source that renders `collection` into `view`.
+    ///
+    /// - Parameters:
+    ///   - view: The collection view (a `UICollectionView`, or RippleTesting's `HeadlessCollectionView`), held
+    ///     weakly.
+    ///   - collection: The items.
+    ///   - selectItem: Executed with the presenter of each selected item.
+    ///   - reloadThreshold: The largest change to animate; larger ones reload. `nil` animates all.
+    public init(
+        view: any ListView, collection: ObservableCollection<CellPresenter>,
+        selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil
+    ) {
+        super.init(
+            view: view, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold,
+            name: "CollectionViewSource<\(CellPresenter.self)>")
+    }
+}

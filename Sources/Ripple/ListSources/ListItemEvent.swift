@@ -1,0 +1,47 @@
+import RippleDiff
+
+/// Something the user did to an item of a list, forwarded by a list source with the item's
+/// presenter.
+public enum ListItemEvent: String, Sendable, Hashable, CaseIterable {
+    /// The item was selected (tapped).
+    case selected
+    /// The item was deselected.
+    case deselected
+    /// The item was highlighted (touch down).
+    case highlighted
+    /// The item's highlight ended.
+    case unhighlighted
+    /// The item's cell is about to be displayed.
+    case willDisplay
+    /// The item's cell left the screen.
+    case didEndDisplaying
+}
+
+/// Why a list source reloaded its view instead of animating a change.
+public enum ListReloadReason: Sendable, Hashable, CustomStringConvertible {
+    /// The first state, handed over when the source subscribed.
+    case initial
+    /// The view is not in a window; animating would be wasted, and UIKit may reject it.
+    case notInWindow
+    /// The change touched more items than the source's ``ListSource/reloadThreshold``.
+    case overThreshold(changes: Int)
+    /// The view's counts disagreed with the change's before-state, for example after the app
+    /// called `reloadData()` itself. Reported to ``Diagnostics``.
+    case countMismatch(view: [Int], expected: [Int])
+    /// An event was missing: the source saw version `received` after `rendered`. Reported to
+    /// ``Diagnostics``.
+    case versionGap(rendered: Int, received: Int)
+
+    /// A short description, such as `the view shows [3] items, the change expects [4]`.
+    public var description: String {
+        switch self {
+        case .initial: "initial state"
+        case .notInWindow: "the view is not in a window"
+        case .overThreshold(let changes): "\(changes) changes are over the reload threshold"
+        case .countMismatch(let view, let expected):
+            "the view shows item counts \(view), the change expects \(expected)"
+        case .versionGap(let rendered, let received):
+            "version \(received) arrived after version \(rendered)"
+        }
+    }
+}

@@ -1,0 +1,205 @@
+import RippleDiff
+
+/// The logic of a list source over a flat ``ObservableCollection``: it renders the collection's
+/// events into a ``ListView`` as UIKit batch updates, and answers the view's data-source and
+/// delegate questions from the list it has rendered.
+///
+/// Use its two faces, ``TableViewSource`` and ``CollectionViewSource``; this base holds everything
+/// they share.
+///
+/// # Rendering
+/// The source subscribes on the main queue, with the collection's current state first (which it
+/// shows with `reloadData()`). For every later event it stages the change-set for UIKit
+/// (``StagedChangeset``) and runs one `performBatchUpdates` per stage, swapping its own rendered
+/// list to the stage's data **inside** the update closure (R14). It never reads the live
+/// collection, which may already be newer than the event.
+///
+/// It reloads instead of animating, and reports why in ``lastReload``, when:
+/// - the view is not in a window;
+/// - the change is larger than ``reloadThreshold``;
+/// - the view's counts disagree with the change's before-state (for example after the app called
+///   `reloadData()` on its own, or changed the view behind the source's back): reported to
+///   ``Diagnostics`` as ``Diagnostic/Kind/viewCountMismatch``;
+/// - an event is missing (a version gap): reported too.
+///
+/// It never crashes on a view that is out of step.
+///
+/// # Thread Safety
+/// A list source lives on the main actor, as its view does. Its collection may be mutated from
+/// any thread.
+@MainActor
+public class ListSource<Element: Sendable> {
+    /// The view the source drives, held weakly: a view that goes away ends the rendering.
+    public private(set) weak var listView: (any ListView)?
+
+    /// The list the view shows, as of the last event rendered.
+    public private(set) var renderedItems: [Element] = []
+
+    /// The version of the last event rendered.
+    public private(set) var renderedVersion = 0
+
+    /// The largest change, counted as ``Changeset/changeCount``, that the source animates; a
+    /// larger one reloads the view. `nil` (the default) animates every change.
+    public var reloadThreshold: Int?
+
+    /// The most recent reload and its reason, or `nil` when every event so far was animated.
+    public private(set) var lastReload: ListReloadReason?
+
+    /// How many batches the source has run, and how many reloads.
+    public private(set) var statistics = ListSourceStatistics()
+
+    /// Executed with the item's element when an item is selected and the command can execute.
+    public var selectItem: CommandWithParameter<Element>?
+
+    /// Called with every item event, its element and its path.
+    public var onItemEvent: ((ListItemEvent, Element, ElementPath) -> Void)?
+
+    private let sourceName: String
+    private var token: SubscriptionToken?
+
+    /// Creates a source that renders `collection` into `view`.
+    ///
+    /// - Parameters:
+    ///   - view: The view to drive, held weakly.
+    ///   - collection: The collection to render.
+    ///   - selectItem: A command executed with the element of each selected item.
+    ///   - reloadThreshold: The largest change to animate; larger ones reload.
+    ///   - name: The type name used in diagnostics.
+    init(
+        view: any ListView, collection: ObservableCollection<Element>,
+        selectItem: CommandWithParameter<Element>?, reloadThreshold: Int?, name: String
+    ) {
+        self.listView = view
+        self.selectItem = selectItem
+        self.reloadThreshold = reloadThreshold
+        self.sourceName = name
+        token = collection.subscribe(on: .main, sendingCurrent: true) { [weak self] change in
+            MainActor.assumeIsolated { self?.render(change) }
+        }
+    }
+
+    /// Stops rendering: the source unsubscribes from its collection. The view keeps what it shows.
+    public func stop() {
+        token?.cancel()
+        token = nil
+    }
+
+    // MARK: - Rendering
+
+    /// Renders one event of the collection.
+    func render(_ change: CollectionChange<Element>) {
+        guard let view = listView else {
+            stop()
+            return
+        }
+        if let reason = reloadReason(for: change, in: view) {
+            reload(view, with: change, because: reason)
+            return
+        }
+        for stage in change.staged(from: renderedItems) {
+            statistics.batches += 1
+            view.performBatchUpdates({
+                self.renderedItems = stage.data
+                view.apply(stage.changeset)
+            }, completion: nil)
+        }
+        renderedVersion = change.version
+    }
+
+    /// Why `change` must be shown by a reload, or `nil` when it can be animated.
+    private func reloadReason(for change: CollectionChange<Element>, in view: any ListView) -> ListReloadReason? {
+        if change.isInitial { return .initial }
+        if change.version != renderedVersion + 1 {
+            return .versionGap(rendered: renderedVersion, received: change.version)
+        }
+        let shown = view.displayedItemCounts
+        let expected = [change.changeset.sourceCount]
+        if shown != expected || renderedItems.count != change.changeset.sourceCount {
+            return .countMismatch(view: shown, expected: expected)
+        }
+        if !view.isInWindow { return .notInWindow }
+        if let reloadThreshold, change.changeset.changeCount > reloadThreshold {
+            return .overThreshold(changes: change.changeset.changeCount)
+        }
+        return nil
+    }
+
+    private func reload(_ view: any ListView, with change: CollectionChange<Element>, because reason: ListReloadReason) {
+        switch reason {
+        case .countMismatch, .versionGap:
+            Diagnostics.report(
+                Diagnostic(
+                    kind: .viewCountMismatch, source: sourceName,
+                    message: "\(reason) at version \(change.version); reloaded the view"))
+        case .initial, .notInWindow, .overThreshold:
+            break
+        }
+        renderedItems = change.snapshot
+        renderedVersion = change.version
+        lastReload = reason
+        statistics.reloads += 1
+        view.reloadData()
+    }
+
+    // MARK: - Data source
+
+    /// The number of sections to show: always 1.
+    public var numberOfSections: Int { 1 }
+
+    /// The number of items to show in a section.
+    ///
+    /// - Parameter section: The section; only 0 exists.
+    /// - Returns: The number of rendered items in section 0, and 0 for any other section.
+    public func numberOfItems(inSection section: Int) -> Int {
+        section == 0 ? renderedItems.count : 0
+    }
+
+    /// The element shown at `path`.
+    ///
+    /// - Parameter path: A path in section 0 with an item in `0..<numberOfItems(inSection: 0)`.
+    /// - Returns: The rendered element.
+    /// - Precondition: `path` names a rendered item.
+    public func element(at path: ElementPath) -> Element {
+        guard path.section == 0, path.item >= 0, path.item < renderedItems.count else {
+            preconditionFailure(
+                "\(sourceName).element(at:): path \(path) is out of range: section 0, items 0..<\(renderedItems.count)")
+        }
+        return renderedItems[path.item]
+    }
+
+    // MARK: - Delegate
+
+    /// Forwards an item event with the item's element; a selection also executes ``selectItem``.
+    ///
+    /// A path that no longer names a rendered item (a late callback) is ignored.
+    ///
+    /// - Parameters:
+    ///   - event: What happened.
+    ///   - path: The item's path in the rendered list.
+    public func handle(_ event: ListItemEvent, at path: ElementPath) {
+        guard path.section == 0, path.item >= 0, path.item < renderedItems.count else { return }
+        let element = renderedItems[path.item]
+        onItemEvent?(event, element, path)
+        if event == .selected, let selectItem, selectItem.canExecute(parameter: element) {
+            selectItem.execute(parameter: element)
+        }
+    }
+}
+
+/// Counters of what a list source did to its view.
+public struct ListSourceStatistics: Sendable, Hashable {
+    /// `performBatchUpdates` calls, one per stage.
+    public var batches = 0
+    /// `reloadData` calls.
+    public var reloads = 0
+
+    /// Creates counters.
+    ///
+    /// - Parameters:
+    ///   - batches: `performBatchUpdates` calls.
+    ///   - reloads: `reloadData` calls.
+    public init(batches: Int = 0, reloads: Int = 0) {
+        self.batches = batches
+        self.reloads = reloads
+    }
+}

@@ -1,0 +1,82 @@
+import RippleDiff
+
+/// What a list source needs of a list view: UIKit's batch-update calls, the counts it shows, and
+/// whether it is on screen.
+///
+/// `UITableView` and `UICollectionView` conform through Ripple's thin UIKit glue, and
+/// RippleTesting's headless views conform too, so every decision a list source takes is tested on
+/// Linux against a view that enforces UIKit's rules. Paths are ``ElementPath``s: section and item
+/// (a table view's row).
+///
+/// Coordinates follow UIKit (R1): deletes, reloads and move sources name positions before the
+/// batch; inserts and move destinations name positions after it.
+@MainActor
+public protocol ListView: AnyObject {
+    /// The number of sections the view shows now (its cache, not the data source).
+    var numberOfSections: Int { get }
+
+    /// The number of items (rows) the view shows now in a section.
+    ///
+    /// - Parameter section: A section in `0..<numberOfSections`.
+    func numberOfItems(inSection section: Int) -> Int
+
+    /// Whether the view is in a window. Batch updates off screen are wasted work, and UIKit may
+    /// reject them, so a list source reloads instead.
+    var isInWindow: Bool { get }
+
+    /// Discards what the view shows and reads its data source again.
+    func reloadData()
+
+    /// Runs `updates` as one batch; the view validates and animates it when the batch ends.
+    ///
+    /// - Parameters:
+    ///   - updates: Updates the data source and makes the insert, delete, move and reload calls.
+    ///   - completion: Called when the animations end, with whether they finished.
+    func performBatchUpdates(_ updates: (() -> Void)?, completion: ((Bool) -> Void)?)
+
+    /// Inserts sections, in after coordinates.
+    func insertSections(_ sections: [Int])
+    /// Deletes sections, in before coordinates.
+    func deleteSections(_ sections: [Int])
+    /// Reloads sections, in before coordinates.
+    func reloadSections(_ sections: [Int])
+    /// Moves a section from its before index to its after index.
+    func moveSection(_ section: Int, toSection newSection: Int)
+
+    /// Inserts items, in after coordinates.
+    func insertItems(at paths: [ElementPath])
+    /// Deletes items, in before coordinates.
+    func deleteItems(at paths: [ElementPath])
+    /// Reloads items, in before coordinates.
+    func reloadItems(at paths: [ElementPath])
+    /// Moves an item from its before path to its after path.
+    func moveItem(at path: ElementPath, to newPath: ElementPath)
+}
+
+extension ListView {
+    /// Makes the calls of one flat change-set, in section `section`.
+    ///
+    /// - Parameters:
+    ///   - changeset: A change-set that UIKit accepts in one batch (a stage of a
+    ///     ``StagedChangeset``).
+    ///   - section: The section the list occupies.
+    public func apply(_ changeset: Changeset, inSection section: Int = 0) {
+        if !changeset.deletes.isEmpty {
+            deleteItems(at: changeset.deletes.map { ElementPath(item: $0, section: section) })
+        }
+        if !changeset.inserts.isEmpty {
+            insertItems(at: changeset.inserts.map { ElementPath(item: $0, section: section) })
+        }
+        for move in changeset.moves {
+            moveItem(at: ElementPath(item: move.source, section: section), to: ElementPath(item: move.target, section: section))
+        }
+        if !changeset.updates.isEmpty {
+            reloadItems(at: changeset.updates.map { ElementPath(item: $0.source, section: section) })
+        }
+    }
+
+    /// The item counts the view shows now, section by section.
+    public var displayedItemCounts: [Int] {
+        (0..<numberOfSections).map { numberOfItems(inSection: $0) }
+    }
+}

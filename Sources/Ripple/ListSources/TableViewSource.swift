@@ -1,0 +1,35 @@
+/// A table view's source over a flat ``ObservableCollection``: it animates every change of the
+/// collection as UIKit batch updates, and answers the table's data-source and delegate calls.
+///
+/// ```swift
+/// final class BookListViewController: ViewController<BookListPresenter> {
+///     private var source: TableViewSource<BookCellPresenter>!
+///
+///     override func viewDidLoad() {
+///         super.viewDidLoad()
+///         source = TableViewSource(view: tableView, collection: presenter.books,
+///                                  selectItem: presenter.openBook)
+///     }
+/// }
+/// ```
+///
+/// See ``ListSource`` for how it renders, and when it reloads instead.
+@MainActor
+public final class TableViewSource<CellPresenter: Sendable>: ListSource<CellPresenter> {
+    /// Creates a source that renders `collection` into `view`.
+    ///
+    /// - Parameters:
+    ///   - view: The table view (a `UITableView`, or RippleTesting's `HeadlessTableView`), held
+    ///     weakly.
+    ///   - collection: The rows.
+    ///   - selectItem: Executed with the presenter of each selected row.
+    ///   - reloadThreshold: The largest change to animate; larger ones reload. `nil` animates all.
+    public init(
+        view: any ListView, collection: ObservableCollection<CellPresenter>,
+        selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil
+    ) {
+        super.init(
+            view: view, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold,
+            name: "TableViewSource<\(CellPresenter.self)>")
+    }
+}

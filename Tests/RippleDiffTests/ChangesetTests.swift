@@ -188,7 +188,7 @@ final class ChangesetTests: XCTestCase {
         // stale, so validation must refuse it.
         XCTAssertEqual(
             changes.validationFailure(),
-            "update 1→1 names two elements: source 1 lands at target 0")
+            "update 1→1 does not follow the element: it lands at 0")
         // The same batch with the update that does name b is valid.
         var fixed = changes
         fixed.updates = [Pair(source: 1, target: 0)]

@@ -322,7 +322,7 @@ final class SectionedChangesetTests: XCTestCase {
         badSectionUpdate.sections.updates = [Changeset.OffsetPair(source: 0, target: 1)]
         XCTAssertEqual(
             badSectionUpdate.validationFailure(),
-            "section update 0→1 does not follow the section: section 0 lands at 0")
+            "sections: update 0→1 does not follow the element: it lands at 0")
 
         let badSections = SectionedChangeset(
             sections: Changeset(sourceCount: 1, targetCount: 1, deletes: [0]),

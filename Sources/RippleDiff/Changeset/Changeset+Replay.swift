@@ -74,8 +74,7 @@ extension Changeset {
                 return "update \(update) names an inserted element"
             }
             guard landing[update.source] == update.target else {
-                return "update \(update) names two elements: source \(update.source) lands at target "
-                    + "\(landing[update.source])"
+                return "update \(update) does not follow the element: it lands at \(landing[update.source])"
             }
         }
         return nil

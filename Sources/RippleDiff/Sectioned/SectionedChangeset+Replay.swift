@@ -36,11 +36,8 @@ extension SectionedChangeset {
         if let negative = targetItemCounts.firstIndex(where: { $0 < 0 }) {
             return "target section \(negative) has a negative item count"
         }
+        // `sections.validationFailure()` has checked that each section update follows its section.
         let mapping = _SectionMapping(sections)
-        for update in sections.updates where mapping.targetOf[update.source] != update.target {
-            return "section update \(update) does not follow the section: section \(update.source) "
-                + "lands at \(mapping.targetOf[update.source])"
-        }
         let sourceStarts = _itemStarts(sourceItemCounts)
         let targetStarts = _itemStarts(targetItemCounts)
         // 0 = untouched, 1 = deleted, 2 = moved

@@ -18,7 +18,6 @@ extension SectionedCollection {
             let inner = state.entries[section].data.items
             var mustDrain = false
             let (innerMustDrain, result) = inner.state.withLock { innerState -> (Bool, Result) in
-                mustDrain = state.catchUp(at: section, with: innerState)
                 let inSync = state.isInSync(section, with: innerState)
                 let (changes, result) = body(&innerState.elements)
                 guard let changes else { return (innerState.commit(nil), result) }
@@ -161,15 +160,13 @@ extension SectionedCollection {
             let to = state.entries[destination.section].data.items
             var mustDrain = false
             var drains: [ObservableCollection<Item>] = []
-            // Bring both sections up to date and check both paths before changing anything.
+            // Check both paths before changing anything.
             to.state.withLock { inner in
-                if state.catchUp(at: destination.section, with: inner) { mustDrain = true }
                 guard destination.item >= 0 && destination.item <= inner.elements.count else {
                     Self.itemOutOfRange(method, destination, inner.elements.count, endInclusive: true)
                 }
             }
             let (item, fromInSync) = from.state.withLock { inner -> (Item, Bool) in
-                if state.catchUp(at: source.section, with: inner) { mustDrain = true }
                 let count = inner.elements.count
                 guard source.item >= 0 && source.item < count else { Self.itemOutOfRange(method, source, count) }
                 let inSync = state.isInSync(source.section, with: inner)

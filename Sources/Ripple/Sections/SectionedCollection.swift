@@ -220,11 +220,6 @@ extension SectionedCollection {
         let (items, version, id) = data.items.state.withLock { inner in
             let (id, _) = inner.core.add(
                 delivery: .synchronous, handler: handler, state: subscriberState, replay: nil)
-            // Go first, so that a handler of the section's collection that calls back into this one
-            // finds it already up to date with the event being delivered.
-            if inner.core.subscribers.count > 1 {
-                inner.core.subscribers.insert(inner.core.subscribers.removeLast(), at: 0)
-            }
             return (inner.published, inner.version, id)
         }
         return Entry(
@@ -235,7 +230,9 @@ extension SectionedCollection {
     /// Stops following a section's items.
     static func detach(_ entry: Entry) {
         entry.subscriberState.deactivate()
-        entry.data.items.state.withLock { $0.core.remove(id: entry.subscriberID) }
+        // The removed subscriber holds the handler; it is released here, after unlocking.
+        let removed = entry.data.items.state.withLock { $0.core.remove(id: entry.subscriberID) }
+        withExtendedLifetime(removed) {}
     }
 
     /// Receives an event of an attached section's items collection.
@@ -280,23 +277,6 @@ extension SectionedCollection.State {
             sourceCount: old.count, targetCount: change.snapshot.count,
             deletes: Array(old.indices), inserts: Array(change.snapshot.indices))
         return recordItems(wholesale, inSection: index)
-    }
-
-    /// Brings the section at `index` up to date with the events its items collection has queued
-    /// but not delivered yet (for example while it delivers the event whose handler called here).
-    ///
-    /// - Returns: Whether the caller must drain after unlocking.
-    mutating func catchUp(at index: Int, with inner: ObservableCollection<Item>.State) -> Bool {
-        guard entries[index].innerVersion < inner.version else { return false }
-        var mustDrain = false
-        var position = inner.core.pendingHead
-        while position < inner.core.pending.count {
-            if case .broadcast(let change, _) = inner.core.pending[position] {
-                if absorb(change, at: index, resyncing: false) { mustDrain = true }
-            }
-            position += 1
-        }
-        return mustDrain
     }
 
     /// Whether the section at `index` shows exactly what its items collection holds, so that an

@@ -1,0 +1,172 @@
+// Helpers for the SectionedCollection tests: the section and item types, an event checker that
+// replays every event and pushes its stages through the validators and headless views.
+
+import Foundation
+import Ripple
+import RippleDiff
+import RippleTestSupport
+import RippleTesting
+import XCTest
+
+/// A section's own value: `id` is its identity, `title` its header (a change is a reload).
+struct Header: Identifiable, Hashable, Sendable, CustomStringConvertible {
+    var id: Int
+    var title: Int = 0
+    var description: String { "S\(id)·\(title)" }
+}
+
+typealias Sections = SectionedCollection<TestItem, Header>
+typealias Section = SectionData<TestItem, Header>
+typealias SectionedList = [SectionSnapshot<Header, TestItem>]
+
+extension Array where Element == SectionSnapshot<Header, TestItem> {
+    /// The list as `[[ids]]`, for short failure messages.
+    var shape: [[Int]] { map(\.items.ids) }
+}
+
+/// Builds a list from `(section id, item ids)` pairs.
+func sectionedList(_ sections: [(Int, [Int])]) -> SectionedList {
+    sections.map { SectionSnapshot(section: Header(id: $0.0), items: [TestItem](ids: $0.1)) }
+}
+
+/// Checks one event against the list before it: the change-set is valid, its counts match both
+/// lists, and it replays to the event's snapshot.
+func sectionedEventFailure(_ change: SectionedCollectionChange<TestItem, Header>, after previous: SectionedList) -> String? {
+    let changes = change.changeset
+    let snapshot = change.snapshot
+    if let failure = changes.validationFailure() { return "v\(change.version): invalid \(changes): \(failure)" }
+    guard changes.sourceItemCounts == previous.map(\.items.count) else {
+        return "v\(change.version): source counts \(changes.sourceItemCounts), previous list \(previous.shape)"
+    }
+    guard changes.targetItemCounts == snapshot.map(\.items.count) else {
+        return "v\(change.version): target counts \(changes.targetItemCounts), snapshot \(snapshot.shape)"
+    }
+    let replayed = changes.applied(
+        to: previous, section: { snapshot[$0].section }, item: { snapshot[$0.section].items[$0.item] })
+    guard replayed == snapshot else {
+        return "v\(change.version): \(changes) on \(previous) replays to \(replayed), not \(snapshot)"
+    }
+    return nil
+}
+
+/// Stages `change` from `previous`, checks every stage with the table and collection validators,
+/// and applies it to headless views, setting their data inside each batch; the views must end
+/// showing the snapshot.
+func sectionedStagingFailure(_ change: SectionedCollectionChange<TestItem, Header>, after previous: SectionedList) -> String? {
+    let staged = change.staged(from: previous)
+    var tableData = previous.map(\.items)
+    let tableView = HeadlessTableView { tableData }
+    tableView.reloadData()
+    var collectionData = previous.map(\.items)
+    let collectionView = HeadlessCollectionView { collectionData }
+    collectionView.reloadData()
+    var current = previous
+    for (index, stage) in staged.enumerated() {
+        let context = "v\(change.version) stage \(index) of \(staged)"
+        let batch = BatchUpdate(stage.changeset)
+        for validator in [BatchUpdateValidator.tableView, BatchUpdateValidator.collectionView] {
+            let result = validator.validate(
+                batch, before: current.map(\.items.count), after: stage.data.map(\.items.count))
+            if let violation = result.violation { return "\(context), \(validator.flavor): \(violation)" }
+        }
+        tableView.performBatchUpdates {
+            tableData = stage.data.map(\.items)
+            tableView.apply(batch)
+        }
+        collectionView.performBatchUpdates {
+            collectionData = stage.data.map(\.items)
+            collectionView.apply(batch)
+        }
+        if let violation = tableView.violations.first { return "\(context), table view: \(violation)" }
+        if let violation = collectionView.violations.first { return "\(context), collection view: \(violation)" }
+        current = stage.data
+    }
+    let expected = change.snapshot.map(\.items)
+    if tableView.rows != expected { return "v\(change.version): the table view ends at \(tableView.rows)" }
+    if collectionView.items != expected {
+        return "v\(change.version): the collection view ends at \(collectionView.items)"
+    }
+    return nil
+}
+
+/// A subscriber that checks every event of one sectioned collection as it arrives: versions
+/// consecutive, change-sets valid and replaying onto its own copy of the list, and (unless
+/// `light`) every staged batch valid for UIKit and applied to headless views.
+final class SectionedChangeChecker: @unchecked Sendable {
+    // @unchecked: everything below is guarded by `lock`.
+    private let lock = NSLock()
+    private var rendered: SectionedList
+    private var version: Int
+    private var expectingInitial: Bool
+    private var failures: [String] = []
+    private var received = 0
+    private let light: Bool
+
+    init(initial: SectionedList = [], version: Int = 0, expectingInitial: Bool = false, light: Bool = false) {
+        rendered = initial
+        self.version = version
+        self.expectingInitial = expectingInitial
+        self.light = light
+    }
+
+    var handler: @Sendable (SectionedCollectionChange<TestItem, Header>) -> Void {
+        { [self] change in check(change) }
+    }
+
+    func check(_ change: SectionedCollectionChange<TestItem, Header>) {
+        lock.lock()
+        defer { lock.unlock() }
+        received += 1
+        if expectingInitial {
+            expectingInitial = false
+            if !change.isInitial { failures.append("the first event (v\(change.version)) is not the initial one") }
+            if let failure = sectionedEventFailure(change, after: []) { failures.append("initial: \(failure)") }
+            rendered = change.snapshot
+            version = change.version
+            return
+        }
+        if change.isInitial { failures.append("unexpected initial event v\(change.version)") }
+        if change.version != version + 1 { failures.append("version \(change.version) follows \(version)") }
+        if let failure = sectionedEventFailure(change, after: rendered) {
+            failures.append(failure)
+        } else if !light, let failure = sectionedStagingFailure(change, after: rendered) {
+            failures.append(failure)
+        }
+        rendered = change.snapshot
+        version = change.version
+    }
+
+    /// The list as replayed so far.
+    var replayed: SectionedList {
+        lock.lock()
+        defer { lock.unlock() }
+        return rendered
+    }
+
+    /// The number of events received.
+    var eventCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return received
+    }
+
+    /// The problems found so far.
+    var problems: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return failures
+    }
+
+    /// Fails the test for every problem found, and checks the replayed list.
+    func assertConsistent(
+        finalSnapshot: SectionedList? = nil, _ message: @autoclosure () -> String = "",
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        let context = message()
+        let prefix = context.isEmpty ? "" : "\(context): "
+        for failure in problems.prefix(5) { XCTFail("\(prefix)\(failure)", file: file, line: line) }
+        if let finalSnapshot, replayed != finalSnapshot {
+            XCTFail("\(prefix)replayed \(replayed.shape) differs from \(finalSnapshot.shape)", file: file, line: line)
+        }
+    }
+}

@@ -1,0 +1,414 @@
+import Foundation
+import Ripple
+import RippleDiff
+import RippleTestSupport
+import RippleTesting
+import XCTest
+
+/// Unit tests of `SectionedCollection`: the events of each section and item mutation, batches,
+/// `replace(with:)`, subscriptions, re-entrancy and out-of-range traps.
+final class SectionedCollectionTests: XCTestCase {
+    private typealias Pair = SectionedChangeset.PathPair
+
+    private func path(_ section: Int, _ item: Int) -> ElementPath { ElementPath(item: item, section: section) }
+
+    /// A collection with sections `(id, items)` and a synchronous checker subscribed to it.
+    private func make(_ sections: [(Int, [Int])]) -> (Sections, SectionedChangeChecker, SubscriptionToken) {
+        let list = sectionedList(sections)
+        let collection = Sections(list)
+        let checker = SectionedChangeChecker(initial: list)
+        let token = collection.subscribe(on: .synchronous, checker.handler)
+        return (collection, checker, token)
+    }
+
+    private func events(_ collection: Sections, _ body: () -> Void) -> [SectionedCollectionChange<TestItem, Header>] {
+        let recorder = EventRecorder<SectionedCollectionChange<TestItem, Header>>()
+        let token = collection.subscribe(on: .synchronous, recorder.handler)
+        body()
+        token.cancel()
+        return recorder.events
+    }
+
+    // MARK: - Items through the sections' own collections
+
+    func testItemMutationsThroughASectionArePublishedAtItsCurrentPosition() {
+        let (collection, checker, token) = make([(1, [1, 2]), (2, [3])])
+        let second = collection.sections[1]
+        let recorded = events(collection) {
+            second.items.append(TestItem(id: 4))
+            collection.moveSection(from: 1, to: 0)
+            second.items.remove(at: 0)
+        }
+        XCTAssertEqual(recorded.count, 3)
+        XCTAssertEqual(recorded[0].changeset.itemInserts, [path(1, 1)])
+        XCTAssertEqual(recorded[2].changeset.itemDeletes, [path(0, 0)])
+        XCTAssertEqual(collection.snapshot.shape, [[4], [1, 2]])
+        XCTAssertEqual(recorded.map(\.version), [1, 2, 3])
+        checker.assertConsistent(finalSnapshot: collection.snapshot)
+        token.cancel()
+    }
+
+    func testEveryFlatMutationOfASectionIsTranslated() {
+        let (collection, checker, token) = make([(1, [1, 2, 3]), (2, [4, 5])])
+        let items = collection.sections[1].items
+        items.insert(TestItem(id: 6), at: 0)
+        items.move(from: 0, to: 2)
+        items[1] = TestItem(id: 5, content: 7)
+        items.remove(atOffsets: [0, 1])
+        items.append(contentsOf: [TestItem(id: 8), TestItem(id: 9)])
+        items.removeAll { $0.id == 8 }
+        items.replace(with: [TestItem(id: 9), TestItem(id: 6)])
+        XCTAssertEqual(collection.snapshot.shape, [[1, 2, 3], [9, 6]])
+        XCTAssertEqual(checker.eventCount, 7)
+        checker.assertConsistent(finalSnapshot: collection.snapshot)
+        token.cancel()
+    }
+
+    // MARK: - Section mutations
+
+    func testSectionMutationsPublishSectionChanges() {
+        let (collection, checker, token) = make([(1, [1]), (2, [2, 3])])
+        let recorded = events(collection) {
+            collection.appendSection(Section(Header(id: 3), items: [TestItem(id: 4)]))
+            collection.insertSection(Section(Header(id: 4)), at: 0)
+            collection.moveSection(from: 0, to: 3)
+            collection.removeSection(at: 1)
+            collection.replaceSection(at: 0, with: collection.sections[0].replacingSection(with: Header(id: 2, title: 1)))
+            collection.replaceSection(at: 1, with: Section(Header(id: 5), items: [TestItem(id: 5)]))
+        }
+        XCTAssertEqual(recorded.map(\.changeset.sections.inserts), [[2], [0], [], [], [], [1]])
+        XCTAssertEqual(recorded.map(\.changeset.sections.deletes), [[], [], [], [1], [], [1]])
+        XCTAssertEqual(recorded[2].changeset.sections.moves, [Changeset.OffsetPair(source: 0, target: 3)])
+        XCTAssertEqual(recorded[4].changeset.sections.updates, [Changeset.OffsetPair(source: 0, target: 0)])
+        XCTAssertEqual(collection.snapshot.map(\.section), [Header(id: 2, title: 1), Header(id: 5), Header(id: 4)])
+        XCTAssertEqual(collection.snapshot.shape, [[1], [5], []])
+        checker.assertConsistent(finalSnapshot: collection.snapshot)
+        collection.removeAllSections()
+        XCTAssertEqual(collection.numberOfSections, 0)
+        checker.assertConsistent(finalSnapshot: [])
+        token.cancel()
+    }
+
+    func testNoOpMutationsPublishNothing() {
+        let (collection, _, token) = make([(1, [1])])
+        let recorded = events(collection) {
+            collection.moveSection(from: 0, to: 0)
+            collection.moveItem(from: path(0, 0), to: path(0, 0))
+            collection.sections[0].items.append(contentsOf: [])
+            collection.performBatchUpdates {
+                collection.appendItem(TestItem(id: 2), toSection: 0)
+                collection.removeItem(at: path(0, 1))
+            }
+            collection.replace(with: collection.snapshot)
+        }
+        XCTAssertEqual(recorded.count, 0)
+        token.cancel()
+    }
+
+    // MARK: - Items by path
+
+    func testItemMutationsByPathReachTheSectionsCollection() {
+        let (collection, checker, token) = make([(1, [1, 2]), (2, [3])])
+        collection.insertItem(TestItem(id: 4), at: path(1, 0))
+        collection.appendItem(TestItem(id: 5), toSection: 0)
+        XCTAssertEqual(collection.removeItem(at: path(0, 0)), TestItem(id: 1))
+        collection[path(0, 1)] = TestItem(id: 5, content: 1)
+        collection.moveItem(from: path(1, 1), to: path(1, 0))
+        XCTAssertEqual(collection[path(0, 1)], TestItem(id: 5, content: 1))
+        XCTAssertEqual(collection.snapshot.shape, [[2, 5], [3, 4]])
+        XCTAssertEqual(collection.sections.map { $0.items.snapshot.ids }, [[2, 5], [3, 4]])
+        XCTAssertEqual(collection.sections[1].items.version, 2)
+        XCTAssertEqual(checker.eventCount, 5)
+        checker.assertConsistent(finalSnapshot: collection.snapshot)
+        token.cancel()
+    }
+
+    func testCrossSectionMoveIsPublishedAsOneMove() {
+        let (collection, checker, token) = make([(1, [1, 2]), (2, [3])])
+        let firstItems = EventRecorder<CollectionChange<TestItem>>()
+        let firstToken = collection.sections[0].items.subscribe(on: .synchronous, firstItems.handler)
+        let recorded = events(collection) {
+            collection.moveItem(from: path(0, 0), to: path(1, 1))
+        }
+        XCTAssertEqual(recorded.count, 1)
+        XCTAssertEqual(recorded[0].changeset.itemMoves, [Pair(source: path(0, 0), target: path(1, 1))])
+        XCTAssertEqual(recorded[0].changeset.itemDeletes, [])
+        XCTAssertEqual(recorded[0].changeset.itemInserts, [])
+        XCTAssertEqual(collection.snapshot.shape, [[2], [3, 1]])
+        // The section's own collection publishes a plain delete to its own subscribers.
+        XCTAssertEqual(firstItems.events.map(\.changeset.deletes), [[0]])
+        checker.assertConsistent(finalSnapshot: collection.snapshot)
+        firstToken.cancel()
+        token.cancel()
+    }
+
+    // MARK: - Batches
+
+    func testBatchSpanningSectionsPublishesOneNetEvent() {
+        let (collection, checker, token) = make([(1, [1, 2, 3]), (2, [4]), (3, [5, 6])])
+        let first = collection.sections[0]
+        let third = collection.sections[2]
+        let recorded = events(collection) {
+            collection.performBatchUpdates {
+                collection.moveSection(from: 2, to: 0)
+                first.items.remove(at: 0)
+                collection.insertSection(Section(Header(id: 4), items: [TestItem(id: 7)]), at: 1)
+                third.items.append(TestItem(id: 8))
+                collection.performBatchUpdates {
+                    collection.moveItem(from: path(2, 0), to: path(0, 0))
+                    collection.removeSection(at: 3)
+                }
+                third.items[1] = TestItem(id: 5, content: 1)
+            }
+        }
+        XCTAssertEqual(recorded.count, 1)
+        XCTAssertEqual(collection.snapshot.shape, [[2, 5, 6, 8], [7], [3]])
+        let changes = recorded[0].changeset
+        XCTAssertEqual(changes.sections.deletes, [1])
+        XCTAssertEqual(changes.sections.inserts, [1])
+        XCTAssertEqual(changes.sections.moves.count, 1)
+        XCTAssertEqual(changes.itemDeletes, [path(0, 0)])
+        XCTAssertEqual(changes.itemInserts, [path(0, 3)])
+        XCTAssertEqual(changes.itemMoves, [Pair(source: path(0, 1), target: path(0, 0))])
+        XCTAssertEqual(changes.itemUpdates, [Pair(source: path(2, 0), target: path(0, 1))])
+        checker.assertConsistent(finalSnapshot: collection.snapshot)
+        token.cancel()
+    }
+
+    func testBeginAndEndUpdatesNest() {
+        let (collection, checker, token) = make([(1, [1])])
+        collection.beginUpdates()
+        collection.beginUpdates()
+        collection.appendItem(TestItem(id: 2), toSection: 0)
+        collection.endUpdates()
+        XCTAssertTrue(collection.isBatching)
+        XCTAssertEqual(checker.eventCount, 0)
+        collection.endUpdates()
+        XCTAssertFalse(collection.isBatching)
+        XCTAssertEqual(checker.eventCount, 1)
+        checker.assertConsistent(finalSnapshot: collection.snapshot)
+        token.cancel()
+    }
+
+    func testSectionsOwnBatchIsPublishedAsOneEvent() {
+        let (collection, checker, token) = make([(1, [1, 2]), (2, [3])])
+        let items = collection.sections[0].items
+        items.performBatchUpdates {
+            items.append(TestItem(id: 4))
+            collection.insertItem(TestItem(id: 5), at: path(0, 0))
+            collection.moveItem(from: path(1, 0), to: path(0, 0))
+            items.remove(at: 1)
+        }
+        // Inside the section's own batch, its items are addressed as that batch sees them.
+        XCTAssertEqual(collection.snapshot.shape, [[3, 1, 2, 4], []])
+        XCTAssertEqual(items.snapshot.ids, [3, 1, 2, 4])
+        checker.assertConsistent(finalSnapshot: collection.snapshot)
+        token.cancel()
+    }
+
+    // MARK: - replace(with:)
+
+    func testReplaceDiffsByIdentityAndKeepsSections() {
+        let (collection, checker, token) = make([(1, [1, 2]), (2, [3, 4]), (3, [5])])
+        let first = collection.sections[0]
+        let second = collection.sections[1]
+        var target = sectionedList([(2, [4, 1]), (4, [6]), (1, [2, 3])])
+        target[0].section.title = 1
+        let recorded = events(collection) { collection.replace(with: target) }
+        XCTAssertEqual(recorded.count, 1)
+        XCTAssertEqual(collection.snapshot, target)
+        let changes = recorded[0].changeset
+        XCTAssertEqual(changes.sections.deletes, [2])
+        XCTAssertEqual(changes.sections.inserts, [1])
+        XCTAssertEqual(changes.sections.updates.count, 1)
+        XCTAssertEqual(changes.itemInserts, [])
+        XCTAssertEqual(changes.itemDeletes, [path(2, 0)].filter { _ in false })
+        XCTAssertEqual(Set(changes.itemMoves), [
+            Pair(source: path(0, 0), target: path(0, 1)), Pair(source: path(1, 0), target: path(2, 1)),
+        ])
+        let sections = collection.sections
+        XCTAssertTrue(sections[2] === first, "an unchanged section keeps its SectionData")
+        XCTAssertTrue(sections[0].items === second.items, "a retitled section keeps its items")
+        XCTAssertEqual(first.items.snapshot.ids, [2, 3])
+        XCTAssertEqual(second.items.snapshot.ids, [4, 1])
+        checker.assertConsistent(finalSnapshot: target)
+        token.cancel()
+    }
+
+    func testReplaceInsideABatchFoldsIntoIt() {
+        let (collection, checker, token) = make([(1, [1, 2]), (2, [3])])
+        collection.performBatchUpdates {
+            collection.appendItem(TestItem(id: 9), toSection: 1)
+            collection.replace(with: sectionedList([(2, [3, 1, 9]), (5, [2])]))
+            collection.moveSection(from: 1, to: 0)
+        }
+        XCTAssertEqual(collection.snapshot.shape, [[2], [3, 1, 9]])
+        XCTAssertEqual(checker.eventCount, 1)
+        checker.assertConsistent(finalSnapshot: collection.snapshot)
+        token.cancel()
+    }
+
+    func testReplaceReportsDuplicatesToDiagnostics() {
+        let reported = Locked<[Diagnostic]>([])
+        Diagnostics.setHandler { diagnostic in reported.withLock { $0.append(diagnostic) } }
+        defer { Diagnostics.setHandler(nil) }
+        let (collection, checker, token) = make([(1, [1])])
+        collection.replace(with: sectionedList([(1, [1, 1]), (2, [1])]))
+        XCTAssertEqual(collection.snapshot.shape, [[1, 1], [1]])
+        let diagnostics = reported.current.filter { $0.source == "SectionedCollection.replace(with:)" }
+        XCTAssertEqual(diagnostics.count, 1)
+        XCTAssertEqual(diagnostics.first?.kind, .duplicateIdentifiers)
+        checker.assertConsistent(finalSnapshot: collection.snapshot)
+        token.cancel()
+    }
+
+    func testReplaceWithClosuresAndObjects() {
+        final class Presenter: Sendable {
+            let name: String
+            init(_ name: String) { self.name = name }
+        }
+        let header = Presenter("h")
+        let (a, b, c) = (Presenter("a"), Presenter("b"), Presenter("c"))
+        let collection = SectionedCollection<Presenter, Presenter>([SectionData(header, items: [a, b])])
+        let recorder = EventRecorder<SectionedCollectionChange<Presenter, Presenter>>()
+        let token = collection.subscribe(on: .synchronous, recorder.handler)
+        collection.replace(with: [SectionSnapshot(section: header, items: [b, c, a])])
+        XCTAssertEqual(recorder.count, 1)
+        XCTAssertEqual(recorder.events.first?.changeset.itemInserts, [path(0, 1)])
+        XCTAssertEqual(recorder.events.first?.changeset.itemMoves.count, 1)
+        collection.replace(
+            with: [SectionSnapshot(section: header, items: [c])], sectionIdentifiedBy: \.name,
+            sectionContentEquals: { _, _ in true }, itemIdentifiedBy: \.name, itemContentEquals: { _, _ in true })
+        XCTAssertEqual(recorder.events.last?.changeset.itemDeletes, [path(0, 0), path(0, 2)])
+        token.cancel()
+    }
+
+    // MARK: - Subscriptions
+
+    func testSendingCurrentReplaysTheLastPublishedState() {
+        let (collection, _, token) = make([(1, [1, 2]), (2, [])])
+        collection.appendItem(TestItem(id: 3), toSection: 1)
+        let checker = SectionedChangeChecker(expectingInitial: true)
+        let late = collection.subscribe(on: .synchronous, sendingCurrent: true, checker.handler)
+        collection.moveSection(from: 0, to: 1)
+        XCTAssertEqual(checker.eventCount, 2)
+        checker.assertConsistent(finalSnapshot: collection.snapshot)
+        late.cancel()
+        token.cancel()
+    }
+
+    func testMainQueueDeliveryByDefault() {
+        let collection = Sections(sectionedList([(1, [1])]))
+        let onMain = Locked<[Bool]>([])
+        let done = expectation(description: "delivered")
+        let token = collection.subscribe { _ in
+            onMain.withLock { $0.append(Thread.isMainThread) }
+            done.fulfill()
+        }
+        DispatchQueue.global().async { collection.appendItem(TestItem(id: 2), toSection: 0) }
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(onMain.current, [true])
+        token.cancel()
+    }
+
+    func testAsyncSequenceOfChanges() async {
+        let collection = Sections(sectionedList([(1, [])]))
+        let stream = collection.changes
+        collection.appendItem(TestItem(id: 1), toSection: 0)
+        for await change in stream {
+            XCTAssertEqual(change.snapshot.shape, [[1]])
+            break
+        }
+    }
+
+    // MARK: - Re-entrancy
+
+    func testMutationFromAHandlerIsPublishedAfterTheCurrentEvent() {
+        let collection = Sections(sectionedList([(1, [1]), (2, [2])]))
+        let checker = SectionedChangeChecker(initial: collection.snapshot)
+        let order = Locked<[Int]>([])
+        let token = collection.subscribe(on: .synchronous) { change in
+            order.withLock { $0.append(change.version) }
+            if change.version == 1 {
+                collection.moveItem(from: ElementPath(item: 0, section: 1), to: ElementPath(item: 0, section: 0))
+                collection.sections[1].items.append(TestItem(id: 3))
+                order.withLock { $0.append(-1) }
+            }
+        }
+        let checking = collection.subscribe(on: .synchronous, checker.handler)
+        collection.appendItem(TestItem(id: 4), toSection: 0)
+        XCTAssertEqual(order.current, [1, -1, 2, 3])
+        XCTAssertEqual(collection.snapshot.shape, [[2, 1, 4], [3]])
+        checker.assertConsistent(finalSnapshot: collection.snapshot)
+        token.cancel()
+        checking.cancel()
+    }
+
+    func testSectionHandlerCallingBackStaysConsistent() {
+        // A subscriber of a section's own collection that mutates it and calls the sectioned
+        // collection from its handler, while that event is still on its way here.
+        let collection = Sections(sectionedList([(1, [1]), (2, [])]))
+        let checker = SectionedChangeChecker(initial: collection.snapshot)
+        let checking = collection.subscribe(on: .synchronous, checker.handler)
+        let items = collection.sections[0].items
+        let inner = items.subscribe(on: .synchronous) { change in
+            guard change.version == 1 else { return }
+            items.append(TestItem(id: 3))
+            collection.moveItem(from: ElementPath(item: 0, section: 0), to: ElementPath(item: 0, section: 1))
+            collection.appendItem(TestItem(id: 4), toSection: 1)
+        }
+        items.append(TestItem(id: 2))
+        XCTAssertEqual(collection.snapshot.shape, [[2, 3], [1, 4]])
+        XCTAssertEqual(items.snapshot.ids, [2, 3])
+        checker.assertConsistent(finalSnapshot: collection.snapshot)
+        inner.cancel()
+        checking.cancel()
+    }
+
+    // MARK: - Out-of-range traps (in child processes)
+
+    /// The entry point of the child processes; does nothing in a normal run.
+    func test_childProcessEntry() {
+        guard let name = childCase else { return }
+        let collection = Sections(sectionedList([(1, [1, 2]), (2, [])]))
+        switch name {
+        case "insertSection": collection.insertSection(Section(Header(id: 3)), at: 3)
+        case "removeSection": collection.removeSection(at: 2)
+        case "moveSection": collection.moveSection(from: 0, to: -1)
+        case "replaceSection": collection.replaceSection(at: 5, with: Section(Header(id: 3)))
+        case "itemSection": collection.appendItem(TestItem(id: 3), toSection: 2)
+        case "insertItem": collection.insertItem(TestItem(id: 3), at: ElementPath(item: 3, section: 0))
+        case "removeItem": collection.removeItem(at: ElementPath(item: 0, section: 1))
+        case "subscript": _ = collection[ElementPath(item: 2, section: 0)]
+        case "moveItem": collection.moveItem(from: ElementPath(item: 0, section: 0), to: ElementPath(item: 1, section: 1))
+        case "endUpdates": collection.endUpdates()
+        default: return
+        }
+        print("the case did not trap")
+    }
+
+    func test_outOfRange_trapsWithAMessageNamingTheMethodThePathAndTheRange() throws {
+        let expected: [String: String] = [
+            "insertSection": "SectionedCollection.insertSection(_:at:): section 3 is out of range 0...2",
+            "removeSection": "SectionedCollection.removeSection(at:): section 2 is out of range 0..<2",
+            "moveSection": "SectionedCollection.moveSection(from:to:): section -1 is out of range 0..<2",
+            "replaceSection": "SectionedCollection.replaceSection(at:with:): section 5 is out of range 0..<2",
+            "itemSection": "SectionedCollection.appendItem(_:toSection:): section 2 is out of range 0..<2",
+            "insertItem": "SectionedCollection.insertItem(_:at:): item path (0 - 3) is out of range: section 0 takes items 0...2",
+            "removeItem": "SectionedCollection.removeItem(at:): item path (1 - 0) is out of range: section 1 takes items 0..<0",
+            "subscript": "SectionedCollection.subscript: item path (0 - 2) is out of range: section 0 takes items 0..<2",
+            "moveItem": "SectionedCollection.moveItem(from:to:): item path (1 - 1) is out of range: section 1 takes items 0...0",
+            "endUpdates": "SectionedCollection.endUpdates(): called without a matching beginUpdates()",
+        ]
+        try XCTSkipUnless(isDebugBuild, "precondition messages are printed only in debug builds")
+        let outcomes = try runChildTests(
+            "RippleTests.SectionedCollectionTests/test_childProcessEntry", cases: Array(expected.keys))
+        for (name, message) in expected.sorted(by: { $0.key < $1.key }) {
+            guard let outcome = outcomes[name] else { continue }
+            XCTAssertTrue(outcome.terminatedBySignal, "\(name): expected a trap, got exit status \(outcome.status)")
+            XCTAssertTrue(
+                outcome.standardError.contains(message),
+                "\(name): expected \"\(message)\" in:\n\(outcome.standardError.prefix(600))")
+        }
+    }
+}

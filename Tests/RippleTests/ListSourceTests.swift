@@ -7,7 +7,7 @@ import XCTest
 
 /// Waits until the main queue has run everything queued on it before this call, running the main
 /// run loop meanwhile.
-private func flushMainQueue(file: StaticString = #filePath, line: UInt = #line) {
+func flushMainQueue(file: StaticString = #filePath, line: UInt = #line) {
     let result = XCTWaiter().wait(for: [mainQueueFlushed()], timeout: 60)
     if result != .completed { XCTFail("the main queue did not drain: \(result)", file: file, line: line) }
 }

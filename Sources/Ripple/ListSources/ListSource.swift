@@ -29,33 +29,36 @@ import RippleDiff
 /// any thread.
 @MainActor
 public class ListSource<Element: Sendable> {
+    private let renderer: ListRenderer<[Element]>
+    private var token: SubscriptionToken?
+
     /// The view the source drives, held weakly: a view that goes away ends the rendering.
-    public private(set) weak var listView: (any ListView)?
+    public var listView: (any ListView)? { renderer.view }
 
     /// The list the view shows, as of the last event rendered.
-    public private(set) var renderedItems: [Element] = []
+    public var renderedItems: [Element] { renderer.rendered }
 
     /// The version of the last event rendered.
-    public private(set) var renderedVersion = 0
+    public var renderedVersion: Int { renderer.renderedVersion }
 
     /// The largest change, counted as ``Changeset/changeCount``, that the source animates; a
     /// larger one reloads the view. `nil` (the default) animates every change.
-    public var reloadThreshold: Int?
+    public var reloadThreshold: Int? {
+        get { renderer.reloadThreshold }
+        set { renderer.reloadThreshold = newValue }
+    }
 
     /// The most recent reload and its reason, or `nil` when every event so far was animated.
-    public private(set) var lastReload: ListReloadReason?
+    public var lastReload: ListReloadReason? { renderer.lastReload }
 
     /// How many batches the source has run, and how many reloads.
-    public private(set) var statistics = ListSourceStatistics()
+    public var statistics: ListSourceStatistics { renderer.statistics }
 
     /// Executed with the item's element when an item is selected and the command can execute.
     public var selectItem: CommandWithParameter<Element>?
 
     /// Called with every item event, its element and its path.
     public var onItemEvent: ((ListItemEvent, Element, ElementPath) -> Void)?
-
-    private let sourceName: String
-    private var token: SubscriptionToken?
 
     /// Creates a source that renders `collection` into `view`.
     ///
@@ -69,10 +72,9 @@ public class ListSource<Element: Sendable> {
         view: any ListView, collection: ObservableCollection<Element>,
         selectItem: CommandWithParameter<Element>?, reloadThreshold: Int?, name: String
     ) {
-        self.listView = view
+        renderer = ListRenderer(
+            view: view, empty: [], reloadThreshold: reloadThreshold, sourceName: name, itemCounts: { [$0.count] })
         self.selectItem = selectItem
-        self.reloadThreshold = reloadThreshold
-        self.sourceName = name
         token = collection.subscribe(on: .main, sendingCurrent: true) { [weak self] change in
             MainActor.assumeIsolated { self?.render(change) }
         }
@@ -84,61 +86,17 @@ public class ListSource<Element: Sendable> {
         token = nil
     }
 
-    // MARK: - Rendering
-
     /// Renders one event of the collection.
-    func render(_ change: CollectionChange<Element>) {
-        guard let view = listView else {
-            stop()
-            return
+    private func render(_ change: CollectionChange<Element>) {
+        let alive = renderer.render(
+            version: change.version, isInitial: change.isInitial, snapshot: change.snapshot,
+            beforeCounts: [change.changeset.sourceCount], changeCount: change.changeset.changeCount
+        ) { rendered in
+            change.staged(from: rendered).map { stage in
+                ListRenderer.Stage(data: stage.data) { $0.apply(stage.changeset) }
+            }
         }
-        if let reason = reloadReason(for: change, in: view) {
-            reload(view, with: change, because: reason)
-            return
-        }
-        for stage in change.staged(from: renderedItems) {
-            statistics.batches += 1
-            view.performBatchUpdates({
-                self.renderedItems = stage.data
-                view.apply(stage.changeset)
-            }, completion: nil)
-        }
-        renderedVersion = change.version
-    }
-
-    /// Why `change` must be shown by a reload, or `nil` when it can be animated.
-    private func reloadReason(for change: CollectionChange<Element>, in view: any ListView) -> ListReloadReason? {
-        if change.isInitial { return .initial }
-        if change.version != renderedVersion + 1 {
-            return .versionGap(rendered: renderedVersion, received: change.version)
-        }
-        let shown = view.displayedItemCounts
-        let expected = [change.changeset.sourceCount]
-        if shown != expected || renderedItems.count != change.changeset.sourceCount {
-            return .countMismatch(view: shown, expected: expected)
-        }
-        if !view.isInWindow { return .notInWindow }
-        if let reloadThreshold, change.changeset.changeCount > reloadThreshold {
-            return .overThreshold(changes: change.changeset.changeCount)
-        }
-        return nil
-    }
-
-    private func reload(_ view: any ListView, with change: CollectionChange<Element>, because reason: ListReloadReason) {
-        switch reason {
-        case .countMismatch, .versionGap:
-            Diagnostics.report(
-                Diagnostic(
-                    kind: .viewCountMismatch, source: sourceName,
-                    message: "\(reason) at version \(change.version); reloaded the view"))
-        case .initial, .notInWindow, .overThreshold:
-            break
-        }
-        renderedItems = change.snapshot
-        renderedVersion = change.version
-        lastReload = reason
-        statistics.reloads += 1
-        view.reloadData()
+        if !alive { stop() }
     }
 
     // MARK: - Data source
@@ -162,7 +120,7 @@ public class ListSource<Element: Sendable> {
     public func element(at path: ElementPath) -> Element {
         guard path.section == 0, path.item >= 0, path.item < renderedItems.count else {
             preconditionFailure(
-                "\(sourceName).element(at:): path \(path) is out of range: section 0, items 0..<\(renderedItems.count)")
+                "\(renderer.sourceName).element(at:): path \(path) is out of range: section 0, items 0..<\(renderedItems.count)")
         }
         return renderedItems[path.item]
     }

@@ -80,3 +80,24 @@ extension ListView {
         (0..<numberOfSections).map { numberOfItems(inSection: $0) }
     }
 }
+
+extension ListView {
+    /// Makes the calls of one sectioned change-set.
+    ///
+    /// Section and item updates become reloads at their **source** positions, as UIKit reads
+    /// reloads in before coordinates.
+    ///
+    /// - Parameter changeset: A change-set that UIKit accepts in one batch (a stage of a
+    ///   ``StagedSectionedChangeset``).
+    public func apply(_ changeset: SectionedChangeset) {
+        let sections = changeset.sections
+        if !sections.deletes.isEmpty { deleteSections(sections.deletes) }
+        if !sections.inserts.isEmpty { insertSections(sections.inserts) }
+        for move in sections.moves { moveSection(move.source, toSection: move.target) }
+        if !sections.updates.isEmpty { reloadSections(sections.updates.map(\.source)) }
+        if !changeset.itemDeletes.isEmpty { deleteItems(at: changeset.itemDeletes) }
+        if !changeset.itemInserts.isEmpty { insertItems(at: changeset.itemInserts) }
+        for move in changeset.itemMoves { moveItem(at: move.source, to: move.target) }
+        if !changeset.itemUpdates.isEmpty { reloadItems(at: changeset.itemUpdates.map(\.source)) }
+    }
+}

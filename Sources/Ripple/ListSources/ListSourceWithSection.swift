@@ -1,0 +1,197 @@
+import RippleDiff
+
+/// The logic of a list source over a ``SectionedCollection``: it renders the collection's events
+/// into a ``ListView`` as UIKit batch updates, with sections inserted, deleted, moved and reloaded
+/// as such, never a blanket reload, and answers the view's data-source and delegate questions from
+/// the sections it has rendered.
+///
+/// Use its two faces, ``TableViewSourceWithSection`` and ``CollectionViewSourceWithSection``. It
+/// renders and falls back exactly as ``ListSource`` does, with the stages of a
+/// ``StagedSectionedChangeset``.
+///
+/// # Thread Safety
+/// A list source lives on the main actor, as its view does. Its collection may be mutated from
+/// any thread.
+@MainActor
+public class ListSourceWithSection<Item: Sendable, Section: Sendable> {
+    private let renderer: ListRenderer<[SectionSnapshot<Section, Item>]>
+    private var token: SubscriptionToken?
+
+    /// The view the source drives, held weakly: a view that goes away ends the rendering.
+    public var listView: (any ListView)? { renderer.view }
+
+    /// The sections the view shows, as of the last event rendered.
+    public var renderedSections: [SectionSnapshot<Section, Item>] { renderer.rendered }
+
+    /// The version of the last event rendered.
+    public var renderedVersion: Int { renderer.renderedVersion }
+
+    /// The largest change, counted as ``SectionedChangeset/changeCount``, that the source
+    /// animates; a larger one reloads the view. `nil` (the default) animates every change.
+    public var reloadThreshold: Int? {
+        get { renderer.reloadThreshold }
+        set { renderer.reloadThreshold = newValue }
+    }
+
+    /// The most recent reload and its reason, or `nil` when every event so far was animated.
+    public var lastReload: ListReloadReason? { renderer.lastReload }
+
+    /// How many batches the source has run, and how many reloads.
+    public var statistics: ListSourceStatistics { renderer.statistics }
+
+    /// Executed with the item when an item is selected and the command can execute.
+    public var selectItem: CommandWithParameter<Item>?
+
+    /// Called with every item event, its item and its path.
+    public var onItemEvent: ((ListItemEvent, Item, ElementPath) -> Void)?
+
+    /// Creates a source that renders `collection` into `view`.
+    init(
+        view: any ListView, collection: SectionedCollection<Item, Section>,
+        selectItem: CommandWithParameter<Item>?, reloadThreshold: Int?, name: String
+    ) {
+        renderer = ListRenderer(
+            view: view, empty: [], reloadThreshold: reloadThreshold, sourceName: name,
+            itemCounts: { $0.map(\.items.count) })
+        self.selectItem = selectItem
+        token = collection.subscribe(on: .main, sendingCurrent: true) { [weak self] change in
+            MainActor.assumeIsolated { self?.render(change) }
+        }
+    }
+
+    /// Stops rendering: the source unsubscribes from its collection. The view keeps what it shows.
+    public func stop() {
+        token?.cancel()
+        token = nil
+    }
+
+    private func render(_ change: SectionedCollectionChange<Item, Section>) {
+        let alive = renderer.render(
+            version: change.version, isInitial: change.isInitial, snapshot: change.snapshot,
+            beforeCounts: change.changeset.sourceItemCounts, changeCount: change.changeset.changeCount
+        ) { rendered in
+            change.staged(from: rendered).map { stage in
+                ListRenderer.Stage(data: stage.data) { $0.apply(stage.changeset) }
+            }
+        }
+        if !alive { stop() }
+    }
+
+    // MARK: - Data source
+
+    /// The number of sections to show.
+    public var numberOfSections: Int { renderedSections.count }
+
+    /// The number of items to show in a section.
+    ///
+    /// - Parameter section: A rendered section.
+    /// - Returns: The number of its items, or 0 for a section that is not rendered.
+    public func numberOfItems(inSection section: Int) -> Int {
+        section >= 0 && section < renderedSections.count ? renderedSections[section].items.count : 0
+    }
+
+    /// The section value (its header presenter or model) of a rendered section.
+    ///
+    /// - Parameter section: A section in `0..<numberOfSections`.
+    /// - Returns: The section value.
+    /// - Precondition: `section` names a rendered section.
+    public func section(at section: Int) -> Section {
+        guard section >= 0 && section < renderedSections.count else {
+            preconditionFailure(
+                "\(renderer.sourceName).section(at:): section \(section) is out of range 0..<\(renderedSections.count)")
+        }
+        return renderedSections[section].section
+    }
+
+    /// The item shown at `path`.
+    ///
+    /// - Parameter path: A rendered path.
+    /// - Returns: The item.
+    /// - Precondition: `path` names a rendered item.
+    public func element(at path: ElementPath) -> Item {
+        guard let item = renderedItem(at: path) else {
+            let range =
+                path.section >= 0 && path.section < renderedSections.count
+                ? "items 0..<\(renderedSections[path.section].items.count) in section \(path.section)"
+                : "sections 0..<\(renderedSections.count)"
+            preconditionFailure("\(renderer.sourceName).element(at:): path \(path) is out of range: \(range)")
+        }
+        return item
+    }
+
+    private func renderedItem(at path: ElementPath) -> Item? {
+        guard path.section >= 0, path.section < renderedSections.count else { return nil }
+        let items = renderedSections[path.section].items
+        guard path.item >= 0, path.item < items.count else { return nil }
+        return items[path.item]
+    }
+
+    // MARK: - Delegate
+
+    /// Forwards an item event with the item; a selection also executes ``selectItem``.
+    ///
+    /// A path that no longer names a rendered item (a late callback) is ignored.
+    ///
+    /// - Parameters:
+    ///   - event: What happened.
+    ///   - path: The item's path in the rendered sections.
+    public func handle(_ event: ListItemEvent, at path: ElementPath) {
+        guard let item = renderedItem(at: path) else { return }
+        onItemEvent?(event, item, path)
+        if event == .selected, let selectItem, selectItem.canExecute(parameter: item) {
+            selectItem.execute(parameter: item)
+        }
+    }
+}
+
+/// A table view's source over a ``SectionedCollection``: sections and rows animate as UIKit batch
+/// updates; section values feed the headers and footers.
+///
+/// See ``ListSourceWithSection`` for how it renders, and when it reloads instead.
+@MainActor
+public final class TableViewSourceWithSection<CellPresenter: Sendable, SectionPresenter: Sendable>:
+    ListSourceWithSection<CellPresenter, SectionPresenter>
+{
+    /// Creates a source that renders `collection` into `view`.
+    ///
+    /// - Parameters:
+    ///   - view: The table view (a `UITableView`, or RippleTesting's `HeadlessTableView`), held
+    ///     weakly.
+    ///   - collection: The sections and their rows.
+    ///   - selectItem: Executed with the presenter of each selected row.
+    ///   - reloadThreshold: The largest change to animate; larger ones reload. `nil` animates all.
+    public init(
+        view: any ListView, collection: SectionedCollection<CellPresenter, SectionPresenter>,
+        selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil
+    ) {
+        super.init(
+            view: view, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold,
+            name: "TableViewSourceWithSection<\(CellPresenter.self), \(SectionPresenter.self)>")
+    }
+}
+
+/// A collection view's source over a ``SectionedCollection``: sections and items animate as
+/// UIKit batch updates; section values feed the supplementary header and footer views.
+///
+/// See ``ListSourceWithSection`` for how it renders, and when it reloads instead.
+@MainActor
+public final class CollectionViewSourceWithSection<CellPresenter: Sendable, SectionPresenter: Sendable>:
+    ListSourceWithSection<CellPresenter, SectionPresenter>
+{
+    /// Creates a source that renders `collection` into `view`.
+    ///
+    /// - Parameters:
+    ///   - view: The collection view (a `UICollectionView`, or RippleTesting's
+    ///     `HeadlessCollectionView`), held weakly.
+    ///   - collection: The sections and their items.
+    ///   - selectItem: Executed with the presenter of each selected item.
+    ///   - reloadThreshold: The largest change to animate; larger ones reload. `nil` animates all.
+    public init(
+        view: any ListView, collection: SectionedCollection<CellPresenter, SectionPresenter>,
+        selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil
+    ) {
+        super.init(
+            view: view, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold,
+            name: "CollectionViewSourceWithSection<\(CellPresenter.self), \(SectionPresenter.self)>")
+    }
+}

@@ -40,12 +40,26 @@ extension CommandWithParameter where Parameter == Void {
         // Built directly rather than through the parameterized initializer: one closure layer less
         // on the hot path of `execute()`.
         let owner = WeakOwner(delegate)
+        let body: (AnyObject, Void) throws -> Void = { value, _ in try handler(unsafeDowncast(value, to: Owner.self)) }
+        let predicate: (AnyObject, Void) -> Bool
+        if let canExecute {
+            predicate = { value, _ in canExecute(unsafeDowncast(value, to: Owner.self)) }
+        } else {
+            predicate = { _, _ in true }
+        }
         self.init(
-            body: .sync { value, _ in try handler(unsafeDowncast(value, to: Owner.self)) },
-            policy: policy,
-            predicate: canExecute.map { predicate in { value, _ in predicate(unsafeDowncast(value, to: Owner.self)) } }
-                ?? { _, _ in true },
-            resolveOwner: { owner.value })
+            body: .sync(body), policy: policy, predicate: predicate, resolveOwner: { owner.value },
+            syncInvoker: Self.syncInvoker(
+                resolve: { owner.value }, predicate: predicate, body: body))
+    }
+
+    /// The predicate of a command without a parameter, in the parameterized shape. Not built with
+    /// `Optional.map`, whose generic result would wrap the closure in more reabstraction thunks.
+    private static func dropParameter<Owner: AnyObject>(
+        _ canExecute: ((Owner) -> Bool)?
+    ) -> ((Owner, Void) -> Bool)? {
+        guard let canExecute else { return nil }
+        return { owner, _ in canExecute(owner) }
     }
 
     /// Creates a command whose body runs on a Dispatch queue, bound weakly to its owner.
@@ -66,7 +80,7 @@ extension CommandWithParameter where Parameter == Void {
         self.init(
             delegate: delegate, queue: queue, policy: policy,
             handler: { owner, _, done in try handler(owner, done) },
-            canExecute: canExecute.map { predicate in { owner, _ in predicate(owner) } })
+            canExecute: Self.dropParameter(canExecute))
     }
 
     /// Creates a command with an `async` body, bound weakly to its owner.
@@ -87,6 +101,6 @@ extension CommandWithParameter where Parameter == Void {
         self.init(
             delegate: delegate, priority: priority, policy: policy,
             handler: { owner, _ in try await handler(owner) },
-            canExecute: canExecute.map { predicate in { owner, _ in predicate(owner) } })
+            canExecute: Self.dropParameter(canExecute))
     }
 }

@@ -28,11 +28,14 @@ extension CommandWithParameter {
         canExecute: ((Owner, Parameter) -> Bool)? = nil
     ) {
         let owner = WeakOwner(delegate)
+        let body: (AnyObject, Parameter) throws -> Void = { value, parameter in
+            try handler(unsafeDowncast(value, to: Owner.self), parameter)
+        }
+        let predicate = Self.erasingOwner(canExecute)
         self.init(
-            body: .sync { value, parameter in try handler(unsafeDowncast(value, to: Owner.self), parameter) },
-            policy: policy,
-            predicate: Self.predicate(canExecute),
-            resolveOwner: { owner.value })
+            body: .sync(body), policy: policy, predicate: predicate, resolveOwner: { owner.value },
+            syncInvoker: Self.syncInvoker(
+                resolve: { owner.value }, predicate: predicate, body: body))
     }
 
     /// Creates a command whose body runs on a Dispatch queue and reports its end through a
@@ -58,7 +61,7 @@ extension CommandWithParameter {
                 try handler(unsafeDowncast(value, to: Owner.self), parameter, run)
             },
             policy: policy,
-            predicate: Self.predicate(canExecute),
+            predicate: Self.erasingOwner(canExecute),
             resolveOwner: { owner.value })
     }
 
@@ -84,11 +87,12 @@ extension CommandWithParameter {
                 try await handler(unsafeDowncast(value, to: Owner.self), parameter)
             },
             policy: policy,
-            predicate: Self.predicate(canExecute),
+            predicate: Self.erasingOwner(canExecute),
             resolveOwner: { owner.value })
     }
 
-    private static func predicate<Owner: AnyObject>(
+    /// A predicate in the shape the command stores, with the owner passed as `AnyObject`.
+    private static func erasingOwner<Owner: AnyObject>(
         _ canExecute: ((Owner, Parameter) -> Bool)?
     ) -> (AnyObject, Parameter) -> Bool {
         guard let canExecute else { return { _, _ in true } }
@@ -113,9 +117,12 @@ extension CommandWithParameter {
         handler: @escaping (Parameter) throws -> Void,
         canExecute: ((Parameter) -> Bool)? = nil
     ) {
+        let body: (AnyObject, Parameter) throws -> Void = { _, parameter in try handler(parameter) }
+        let predicate = Self.ownerless(canExecute)
         self.init(
-            body: .sync { _, parameter in try handler(parameter) }, policy: policy,
-            predicate: Self.ownerless(canExecute), resolveOwner: { OwnerlessPlaceholder.shared })
+            body: .sync(body), policy: policy, predicate: predicate, resolveOwner: { OwnerlessPlaceholder.shared },
+            syncInvoker: Self.syncInvoker(
+                resolve: { OwnerlessPlaceholder.shared }, predicate: predicate, body: body))
     }
 
     /// Creates a command whose body runs on a Dispatch queue and reports its end through a

@@ -111,9 +111,22 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
         case run(Int, CommandRun)
     }
 
+    /// A sync body fused with its owner and predicate, for `execute`'s hot path: it resolves the
+    /// owner once, checks the predicate, asks the command to admit the run (under its lock), then
+    /// runs the body with the owner held, and again for each parameter the command hands back when
+    /// the run ends (under `.enqueue`). Returns what `execute` returns.
+    ///
+    /// The command comes in as an argument, not as closures: closures passed through this
+    /// generic-abstracted type would need reabstraction thunks, allocated on every call.
+    typealias SyncInvoker = (_ command: CommandWithParameter, _ parameter: Parameter) -> Bool
+
     private let body: Body
     /// The sync body, if any, kept apart from `body` so that the hot path does not unpack an enum.
     private let syncBody: ((AnyObject, Parameter) throws -> Void)?
+    /// Whether `execute` takes the fused sync path (`syncInvoker`); kept apart from the closure so
+    /// that the hot path reads a `let` closure without copying it out of an optional.
+    private let hasSyncInvoker: Bool
+    private let syncInvoker: SyncInvoker
     private let predicate: (AnyObject, Parameter) -> Bool
     /// The owner, strongly, for the length of one call; `nil` once it is gone.
     private let resolveOwner: () -> AnyObject?
@@ -125,7 +138,8 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
 
     init(
         body: Body, policy: CommandPolicy,
-        predicate: @escaping (AnyObject, Parameter) -> Bool, resolveOwner: @escaping () -> AnyObject?
+        predicate: @escaping (AnyObject, Parameter) -> Bool, resolveOwner: @escaping () -> AnyObject?,
+        syncInvoker: SyncInvoker? = nil
     ) {
         let runLimit: Int
         switch policy {
@@ -140,6 +154,8 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
         }
         self.body = body
         if case .sync(let work) = body { syncBody = work } else { syncBody = nil }
+        hasSyncInvoker = syncInvoker != nil
+        self.syncInvoker = syncInvoker ?? { _, _ in false }
         self.policy = policy
         self.predicate = predicate
         self.resolveOwner = resolveOwner
@@ -225,16 +241,31 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
     /// - Returns: Whether a run started, or, under `.enqueue`, was queued.
     @discardableResult
     public func execute(parameter: Parameter) -> Bool {
+        if hasSyncInvoker {
+            return syncInvoker(self, parameter)
+        }
         guard let owner = resolveOwner(), predicate(owner, parameter) else { return false }
+        switch admit(parameter) {
+        case .refused: return false
+        case .queued: return true
+        case .sync: runSync(owner, parameter)
+        case .run(let id, let handle): perform(id, handle, parameter)
+        }
+        return true
+    }
+
+    /// The atomic check-and-start: applies the policy under the lock, registers the run (or queues
+    /// the parameter), publishes the change, and cancels what `.cancelRunning` replaces.
+    fileprivate func admit(_ parameter: Parameter) -> Admission {
         var toCancel: [CommandRun] = []
         var drains: Drains = []
         let isSync = syncBody != nil
-        let started = state.withLock { state -> Admission in
+        let admission = state.withLock { state -> Admission in
             switch policy {
             case .ignoreWhileRunning, .concurrent:
                 guard state.admitsAnotherRun else { return .refused }
             case .cancelRunning:
-                toCancel = Array(state.running.values)
+                if !state.running.isEmpty { toCancel = Array(state.running.values) }
             case .enqueue:
                 if state.activeRuns > 0 {
                     state.queued.append(parameter)
@@ -248,13 +279,15 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
         }
         if !drains.isEmpty { drain(drains) }
         for run in toCancel { run.cancel() }
-        switch started {
-        case .refused: return false
-        case .queued: return true
-        case .sync: runSync(owner, parameter)
-        case .run(let id, let handle): perform(id, handle, parameter)
-        }
-        return true
+        return admission
+    }
+
+    /// Ends a sync run; returns the next queued parameter, which the caller runs on this thread.
+    fileprivate func endSync(_ result: Result<Void, any Error>) -> Parameter? {
+        end(result) { state in
+            state.syncRunning -= 1
+            return false
+        }?.parameter
     }
 
     /// Registers a new run; called under the lock. The caller publishes the change.
@@ -298,13 +331,8 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
             } else {
                 result = .failure(OwnerReleased())
             }
-            let next = end(result) { state in
-                state.syncRunning -= 1
-                return false
-            }
-            guard let next else { return }
-            guard case .sync = next.admission else { return launch(next.admission, next.parameter, owner: owner) }
-            parameter = next.parameter
+            guard let next = endSync(result) else { return }
+            parameter = next
         }
     }
 
@@ -450,6 +478,44 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
     public func raiseCanExecuteChanged<Value>(whenever trigger: EventStream<Value>) {
         trigger.subscribe(on: .synchronous) { [weak self] _ in self?.raiseCanExecuteChanged() }
             .store(in: triggers)
+    }
+}
+
+extension CommandWithParameter {
+    /// Builds the ``SyncInvoker`` of a sync body.
+    ///
+    /// Not generic over the owner's type: the closure it returns is then compiled for the
+    /// parameter's type only, with no generic metadata to look up on each call. The owner comes in
+    /// as `AnyObject`, and the closures passed in cast it back with `unsafeDowncast`.
+    ///
+    /// - Parameters:
+    ///   - resolve: Returns the owner, strongly, or `nil` once it has gone.
+    ///   - predicate: The predicate.
+    ///   - body: The sync body.
+    static func syncInvoker(
+        resolve: @escaping () -> AnyObject?, predicate: @escaping (AnyObject, Parameter) -> Bool,
+        body: @escaping (AnyObject, Parameter) throws -> Void
+    ) -> SyncInvoker {
+        { command, first in
+            guard let owner = resolve(), predicate(owner, first) else { return false }
+            switch command.admit(first) {
+            case .refused: return false
+            case .queued: return true
+            case .sync, .run: break
+            }
+            var parameter = first
+            while true {
+                let result: Result<Void, any Error>
+                do {
+                    try body(owner, parameter)
+                    result = .success(())
+                } catch {
+                    result = .failure(error)
+                }
+                guard let next = command.endSync(result) else { return true }
+                parameter = next
+            }
+        }
     }
 }
 

@@ -1,0 +1,85 @@
+import Foundation
+import Ripple
+import RippleDiff
+import RippleTestSupport
+import XCTest
+
+/// Sections removed from a sectioned collection deallocate and stop publishing into it; the
+/// collection itself, its sections and its subscriptions create no retain cycles.
+final class SectionedCollectionLeakTests: XCTestCase {
+    func testCollectionAndSectionsDeallocate() {
+        assertDeallocated {
+            let collection = Sections(sectionedList([(1, [1]), (2, [2])]))
+            let sections = collection.sections
+            let token = collection.subscribe(on: .synchronous) { _ in }
+            collection.appendItem(TestItem(id: 3), toSection: 0)
+            collection.performBatchUpdates { collection.moveSection(from: 0, to: 1) }
+            collection.replace(with: sectionedList([(2, [2]), (3, [3])]))
+            token.cancel()
+            return [WeakReference(collection)] + sections.map { WeakReference($0) }
+                + collection.sections.map { WeakReference($0) }
+        }
+    }
+
+    func testRemovedSectionDeallocates() {
+        let collection = Sections(sectionedList([(1, [1]), (2, [2])]))
+        assertDeallocated {
+            let removed = collection.removeSection(at: 0)
+            return weakReferences(removed, removed.items)
+        }
+        assertDeallocated {
+            let dropped = collection.sections[0]
+            collection.replace(with: sectionedList([(3, [])]))
+            return weakReferences(dropped, dropped.items)
+        }
+        XCTAssertEqual(collection.numberOfSections, 1)
+    }
+
+    func testRemovedSectionStopsPublishing() {
+        let collection = Sections(sectionedList([(1, [1]), (2, [2]), (3, [3])]))
+        let recorder = EventRecorder<SectionedCollectionChange<TestItem, Header>>()
+        let token = collection.subscribe(on: .synchronous, recorder.handler)
+        let removed = collection.removeSection(at: 0)
+        let replaced = collection.sections[0]
+        collection.replaceSection(at: 0, with: Section(Header(id: 4)))
+        let dropped = collection.sections[1]
+        collection.replace(with: sectionedList([(4, [])]))
+        collection.performBatchUpdates {
+            collection.appendSection(Section(Header(id: 5)))
+            collection.removeAllSections()
+        }
+        let before = recorder.count
+        removed.items.append(TestItem(id: 9))
+        replaced.items.append(TestItem(id: 10))
+        dropped.items.append(TestItem(id: 11))
+        XCTAssertEqual(recorder.count, before)
+        for section in [removed, replaced, dropped] {
+            XCTAssertEqual(section.items.subscriberCount, 0, "\(section) still has a subscriber")
+        }
+        token.cancel()
+    }
+
+    func testSharedSectionOutlivesTheCollectionWithoutSubscribers() {
+        let shared = Section(Header(id: 1), items: [TestItem(id: 1)])
+        assertDeallocated {
+            let collection = Sections([shared])
+            shared.items.append(TestItem(id: 2))
+            XCTAssertEqual(shared.items.subscriberCount, 1)
+            return WeakReference(collection)
+        }
+        XCTAssertEqual(shared.items.subscriberCount, 0)
+        shared.items.append(TestItem(id: 3))
+    }
+
+    func testSubscriberCapturingTheCollectionWeaklyDoesNotLeak() {
+        assertDeallocated {
+            let collection = Sections(sectionedList([(1, [])]))
+            let token = collection.subscribe(on: .synchronous) { [weak collection] change in
+                if change.version == 1 { collection?.appendItem(TestItem(id: 2), toSection: 0) }
+            }
+            collection.appendItem(TestItem(id: 1), toSection: 0)
+            XCTAssertEqual(collection.version, 2)
+            return weakReferences(collection, token)
+        }
+    }
+}

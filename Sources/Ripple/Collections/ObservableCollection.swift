@@ -174,7 +174,7 @@ extension ObservableCollection.State {
     ///
     /// - Returns: Whether the caller must drain after unlocking.
     @inlinable
-    mutating func commit(_ changeset: Changeset?) -> Bool {
+    mutating func commit(_ changeset: consuming Changeset?) -> Bool {
         if let edits = batch?.edits {
             if edits != countedBatchEdits {
                 mutations &+= 1
@@ -192,7 +192,7 @@ extension ObservableCollection.State {
     ///
     /// - Returns: Whether the caller must drain after unlocking.
     @inlinable
-    mutating func publish(_ changeset: Changeset) -> Bool {
+    mutating func publish(_ changeset: consuming Changeset) -> Bool {
         guard !changeset.isEmpty else { return false }
         version &+= 1
         return core.enqueue(CollectionChange(changeset: changeset, snapshot: elements, version: version))

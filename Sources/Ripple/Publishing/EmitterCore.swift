@@ -30,6 +30,8 @@ internal struct EmitterCore<Value: Sendable> {
         /// The first sequence number this subscriber receives.
         @usableFromInline let firstSequence: UInt64
         @usableFromInline let delivery: Delivery
+        /// Whether `delivery` is `.synchronous`, kept apart so that the hot path tests one flag.
+        @usableFromInline let isSynchronous: Bool
         @usableFromInline let handler: @Sendable (Value) -> Void
         /// Checked by asynchronous deliveries right before the handler runs.
         @usableFromInline let state: SubscriberState
@@ -42,17 +44,27 @@ internal struct EmitterCore<Value: Sendable> {
             self.id = id
             self.firstSequence = firstSequence
             self.delivery = delivery
+            if case .synchronous = delivery { isSynchronous = true } else { isSynchronous = false }
             self.handler = handler
             self.state = state
         }
     }
 
+    /// A queued value: for every subscriber whose `firstSequence <= sequence`, or, for a replay of
+    /// the current value, for one new subscriber.
     @usableFromInline
-    enum Pending {
-        /// A value for every subscriber whose `firstSequence <= sequence`.
-        case broadcast(Value, sequence: UInt64)
-        /// The current value, replayed to one new subscriber.
-        case replay(Value, subscriberID: Int)
+    struct Pending {
+        @usableFromInline let value: Value
+        @usableFromInline let sequence: UInt64
+        /// The subscriber a replay is for; -1 for a broadcast.
+        @usableFromInline let replayTo: Int
+
+        @inlinable
+        init(value: Value, sequence: UInt64, replayTo: Int) {
+            self.value = value
+            self.sequence = sequence
+            self.replayTo = replayTo
+        }
     }
 
     /// One value for one subscriber, taken under the lock and delivered after unlocking.
@@ -78,7 +90,11 @@ internal struct EmitterCore<Value: Sendable> {
     @usableFromInline var pending: [Pending?] = []
     @usableFromInline var pendingHead = 0
     /// The value being delivered, while it has subscribers left.
-    @usableFromInline var current: Pending?
+    @usableFromInline var current: Value?
+    /// The sequence number of ``current``.
+    @usableFromInline var currentSequence: UInt64 = 0
+    /// The subscriber ``current`` is replayed to; -1 for a broadcast.
+    @usableFromInline var currentReplayTo = -1
     /// The subscribers of ``current`` with an id below this have had it.
     @usableFromInline var cursor = 0
     @usableFromInline var draining = false
@@ -95,7 +111,7 @@ internal struct EmitterCore<Value: Sendable> {
     mutating func enqueue(_ value: Value) -> Bool {
         sequence &+= 1
         if subscribers.isEmpty { return false }
-        return enqueue(pending: .broadcast(value, sequence: sequence))
+        return enqueue(pending: Pending(value: value, sequence: sequence, replayTo: -1))
     }
 
     /// Adds a subscriber that receives every value enqueued from now on, after `replay` if given.
@@ -110,7 +126,7 @@ internal struct EmitterCore<Value: Sendable> {
         subscribers.append(
             Subscriber(id: id, firstSequence: sequence &+ 1, delivery: delivery, handler: handler, state: state))
         guard let replay else { return (id, false) }
-        return (id, enqueue(pending: .replay(replay, subscriberID: id)))
+        return (id, enqueue(pending: Pending(value: replay, sequence: sequence, replayTo: id)))
     }
 
     /// Removes a subscriber. A handoff already taken by a drainer may still reach it once.
@@ -127,8 +143,11 @@ internal struct EmitterCore<Value: Sendable> {
     }
 
     /// The index of the first subscriber whose id is `id` or more.
+    ///
+    /// - Complexity: O(log *s*) for *s* subscribers.
     @inlinable
     func firstIndex(atLeast id: Int) -> Int {
+        if id == 0 { return 0 }
         var low = 0
         var high = subscribers.count
         while low < high {
@@ -146,9 +165,25 @@ internal struct EmitterCore<Value: Sendable> {
         }
         // Nothing is being delivered, so nothing is queued either: start with this value.
         draining = true
-        current = item
-        cursor = 0
+        start(item)
         return true
+    }
+
+    /// Makes `item` the value being delivered.
+    @inlinable
+    mutating func start(_ item: Pending) {
+        current = item.value
+        currentSequence = item.sequence
+        currentReplayTo = item.replayTo
+        cursor = 0
+    }
+
+    /// Moves the value being delivered out, so that it is released by whoever takes it.
+    @inlinable
+    mutating func takeCurrent() -> Value {
+        var taken: Value? = nil
+        swap(&taken, &current)
+        return taken.unsafelyUnwrapped
     }
 
     @inlinable
@@ -164,38 +199,37 @@ internal struct EmitterCore<Value: Sendable> {
     @inlinable
     mutating func next() -> Handoff? {
         while true {
-            if let item = current {
-                switch item {
-                case .broadcast(let value, let sequence):
-                    let index = firstIndex(atLeast: cursor)
-                    guard index < subscribers.count, subscribers[index].firstSequence <= sequence else {
-                        current = nil
-                        return Handoff(value: value, subscriber: nil)
-                    }
-                    let subscriber = subscribers[index]
-                    cursor = subscriber.id &+ 1
-                    let following = index &+ 1
-                    if following == subscribers.count || subscribers[following].firstSequence > sequence {
-                        current = nil  // the last one: the handoff takes the value out
-                    }
-                    return Handoff(value: value, subscriber: subscriber)
-                case .replay(let value, let id):
-                    current = nil
-                    let index = firstIndex(atLeast: id)
-                    let found = index < subscribers.count && subscribers[index].id == id
-                    return Handoff(value: value, subscriber: found ? subscribers[index] : nil)
+            if current != nil {
+                if currentReplayTo >= 0 {
+                    let index = firstIndex(atLeast: currentReplayTo)
+                    let found = index < subscribers.count && subscribers[index].id == currentReplayTo
+                    return Handoff(value: takeCurrent(), subscriber: found ? subscribers[index] : nil)
                 }
+                let index = firstIndex(atLeast: cursor)
+                guard index < subscribers.count, subscribers[index].firstSequence <= currentSequence else {
+                    // Nobody left (the last ones cancelled meanwhile): carry the value out.
+                    return Handoff(value: takeCurrent(), subscriber: nil)
+                }
+                let subscriber = subscribers[index]
+                cursor = subscriber.id &+ 1
+                let following = index &+ 1
+                if following == subscribers.count || subscribers[following].firstSequence > currentSequence {
+                    return Handoff(value: takeCurrent(), subscriber: subscriber)  // the last one
+                }
+                return Handoff(value: current.unsafelyUnwrapped, subscriber: subscriber)
             }
             guard pendingHead < pending.count else {
-                pending.removeAll(keepingCapacity: pending.capacity <= 64)
-                pendingHead = 0
+                if !pending.isEmpty {
+                    pending.removeAll(keepingCapacity: pending.capacity <= 64)
+                    pendingHead = 0
+                }
                 draining = false
                 return nil
             }
-            current = pending[pendingHead]
-            pending[pendingHead] = nil
+            var item: Pending? = nil
+            swap(&item, &pending[pendingHead])
             pendingHead &+= 1
-            cursor = 0
+            start(item.unsafelyUnwrapped)
             if pendingHead >= 32 && pendingHead &* 2 >= pending.count {
                 // Every slot before the head is empty: drop them, amortized O(1) per value.
                 pending.removeSubrange(0..<pendingHead)
@@ -216,9 +250,13 @@ extension EmitterCore.Handoff {
 extension EmitterCore.Subscriber {
     @inlinable
     func deliver(_ value: Value) {
+        if isSynchronous {
+            // Picked under the owner's lock: it was subscribed a moment ago.
+            handler(value)
+            return
+        }
         switch delivery {
         case .synchronous:
-            // Picked under the owner's lock: it was subscribed a moment ago.
             handler(value)
         case .queue(let queue):
             let handler = handler

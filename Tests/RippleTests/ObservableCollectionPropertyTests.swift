@@ -2,6 +2,7 @@ import Foundation
 import Ripple
 import RippleDiff
 import RippleTestSupport
+import RippleTesting
 import XCTest
 
 /// Seeded random sequences of every mutation, batches (nested, and begin/end left open across
@@ -13,12 +14,24 @@ import XCTest
 /// - its change-set is valid and replays on the previous snapshot to the new one, with
 ///   `applied(to:element:)`, with this target's own `originReplay`, and with the UIKit-style oracle;
 /// - it is exact: the deletes, inserts and updates are the ones identity implies (identifiers are
-///   never reused and contents always change), and the moves are minimal.
+///   never reused and contents always change), and the moves are minimal;
+/// - every stage of its staged form (`CollectionChange.staged(from:)`) passes RippleTesting's
+///   `BatchUpdateValidator` for both table and collection views, without warnings, and a
+///   `HeadlessTableView` that applies the stages shows the new list.
 ///
 /// Subscribers that join with `sendingCurrent` at random times (also mid-batch) must replay to the
 /// same final list.
 final class ObservableCollectionPropertyTests: XCTestCase {
     private typealias Pair = Changeset.OffsetPair
+
+    /// What the headless table view's data source shows.
+    private final class Rows {
+        var items: [TestItem]
+
+        init(_ items: [TestItem]) {
+            self.items = items
+        }
+    }
 
     private struct Run {
         let collection: ObservableCollection<TestItem>
@@ -34,6 +47,8 @@ final class ObservableCollectionPropertyTests: XCTestCase {
         var failure: String?
         var lateSubscribers: [(checker: ChangeChecker<TestItem>, token: SubscriptionToken)] = []
         var eventsSeen = 0
+        let rows: Rows
+        let tableView: HeadlessTableView<TestItem>
 
         init(random: SplitMix64) {
             self.random = random
@@ -42,6 +57,10 @@ final class ObservableCollectionPropertyTests: XCTestCase {
             shadow = initial
             published = initial
             collection = ObservableCollection(initial)
+            let rows = Rows(initial)
+            self.rows = rows
+            tableView = HeadlessTableView { [rows] in [rows.items] }
+            tableView.reloadData()
         }
 
         mutating func freshItem() -> TestItem {
@@ -195,8 +214,40 @@ final class ObservableCollectionPropertyTests: XCTestCase {
             if event.snapshot != shadow { fail("event snapshot \(event.snapshot) != shadow \(shadow)") }
             if let problem = eventFailure(event, after: published, useUIKitOracle: true) { fail(problem) }
             if let problem = exactnessFailure(event.changeset, from: published, to: shadow) { fail(problem) }
+            if let problem = stagingFailure(event, from: published) { fail(problem) }
             published = shadow
             version = event.version
+        }
+
+        /// Every stage of the event's staged form is a batch UIKit accepts, and applying the stages
+        /// to a headless table view that shows the previous snapshot ends at the new one.
+        func stagingFailure(_ event: CollectionChange<TestItem>, from previous: [TestItem]) -> String? {
+            let staged = event.staged(from: previous)
+            var before = previous
+            for (index, stage) in staged.enumerated() {
+                let batch = BatchUpdate(stage.changeset)
+                for validator in [BatchUpdateValidator.tableView, .collectionView] {
+                    let result = validator.validate(batch, before: [before.count], after: [stage.data.count])
+                    if !result.isValid || !result.warnings.isEmpty {
+                        return "v\(event.version) stage \(index) \(stage.changeset): \(validator.flavor) says \(result)"
+                    }
+                }
+                tableView.performBatchUpdates {
+                    rows.items = stage.data
+                    tableView.apply(batch)
+                }
+                if let violation = tableView.lastViolation {
+                    return "v\(event.version) stage \(index): the table view rejects \(batch): \(violation)"
+                }
+                if tableView.rows != [stage.data] {
+                    return "v\(event.version) stage \(index): the table view shows \(tableView.rows), not \(stage.data)"
+                }
+                before = stage.data
+            }
+            if before != event.snapshot {
+                return "v\(event.version): the stages end at \(before), not at the snapshot \(event.snapshot)"
+            }
+            return nil
         }
 
         /// The change-set is the one identity implies, with minimal moves.

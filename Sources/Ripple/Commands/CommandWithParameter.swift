@@ -51,66 +51,6 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
         case async(TaskPriority?, (AnyObject, Parameter) async throws -> Void)
     }
 
-    /// Which event queues need draining after the lock is released.
-    struct Drains: OptionSet {
-        let rawValue: UInt8
-        static var executing: Drains { Drains(rawValue: 1) }
-        static var canExecute: Drains { Drains(rawValue: 2) }
-        static var errors: Drains { Drains(rawValue: 4) }
-        static var outcomes: Drains { Drains(rawValue: 8) }
-    }
-
-    /// What subscribers can see of the state, apart from the predicate: compared before and after
-    /// every change, so that each change that shows publishes its events, and no other does.
-    struct Visible: Equatable {
-        var isExecuting: Bool
-        var admitsAnotherRun: Bool
-    }
-
-    struct State {
-        /// Dispatch and async runs, and work bound with `useWork`, by run id.
-        var running: [Int: CommandRun] = [:]
-        var syncRunning = 0
-        var nextRunID = 0
-        var queued: [Parameter] = []
-        /// How many runs may go on at once before the policy stops admitting another:
-        /// 1 under `.ignoreWhileRunning`, `limit` under `.concurrent`, unbounded otherwise.
-        let runLimit: Int
-        // The command's events are queued under the command's own lock, so that racing starts and
-        // ends publish in the order they happened, and a run costs one lock to start and one to end.
-        var executingEvents = EmitterCore<Bool>()
-        var canExecuteEvents = EmitterCore<Void>()
-        var errorEvents = EmitterCore<any Error>()
-        var outcomeEvents = EmitterCore<CommandOutcome>()
-
-        init(runLimit: Int) { self.runLimit = runLimit }
-
-        var activeRuns: Int { running.count + syncRunning }
-        var isExecuting: Bool { activeRuns > 0 || !queued.isEmpty }
-        /// Whether the policy lets `execute` start (or queue) another run now.
-        var admitsAnotherRun: Bool { activeRuns < runLimit }
-        var visible: Visible { Visible(isExecuting: isExecuting, admitsAnotherRun: admitsAnotherRun) }
-
-        /// Queues the events for whatever changed since `before`: `executingChanges` when the
-        /// executing state flipped; `canExecuteChanges` when it or the policy's admission flipped,
-        /// or when `runEnded` (a body that ran may have changed what the predicate reads).
-        mutating func publishChanges(since before: Visible, runEnded: Bool = false, into drains: inout Drains) {
-            let now = visible
-            if now.isExecuting != before.isExecuting, executingEvents.enqueue(now.isExecuting) {
-                drains.insert(.executing)
-            }
-            if runEnded || now != before, canExecuteEvents.enqueue(()) { drains.insert(.canExecute) }
-        }
-    }
-
-    /// What `execute` (or the end of a run, under `.enqueue`) found it must do once unlocked.
-    enum Admission {
-        case refused
-        case queued
-        case sync
-        case run(Int, CommandRun)
-    }
-
     /// A sync body fused with its owner and predicate, for `execute`'s hot path: it resolves the
     /// owner once, checks the predicate, asks the command to admit the run (under its lock), then
     /// runs the body with the owner held, and again for each parameter the command hands back when
@@ -130,7 +70,10 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
     private let predicate: (AnyObject, Parameter) -> Bool
     /// The owner, strongly, for the length of one call; `nil` once it is gone.
     private let resolveOwner: () -> AnyObject?
-    private let state: LockedState<State>
+    private let state: LockedState<CommandState>
+    /// The parameters waiting under `.enqueue`, oldest first. Guarded by `state`'s lock: read and
+    /// written only inside `state.withLock`, with `CommandState.queuedCount` kept equal to its count.
+    private var queued: [Parameter] = []
     private let triggers = TokenBag()
 
     /// What happens to `execute` while a run is going on.
@@ -159,7 +102,7 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
         self.policy = policy
         self.predicate = predicate
         self.resolveOwner = resolveOwner
-        state = LockedState(State(runLimit: runLimit))
+        state = LockedState(CommandState(runLimit: runLimit))
     }
 
     // MARK: - State
@@ -205,8 +148,8 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
     }
 
     private func stream<Value>(
-        _ core: WritableKeyPath<State, EmitterCore<Value>> & Sendable, _ drain: Drains,
-        replay: (@Sendable (State) -> Value)?
+        _ core: WritableKeyPath<CommandState, EmitterCore<Value>> & Sendable, _ drain: CommandDrains,
+        replay: (@Sendable (CommandState) -> Value)?
     ) -> EventStream<Value> {
         EventStream { [self] delivery, handler in
             let subscriber = SubscriberState()
@@ -222,7 +165,7 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
         }
     }
 
-    private func drain(_ drains: Drains) {
+    private func drain(_ drains: CommandDrains) {
         if drains.contains(.executing) { drainDeliveries { state.withLock { $0.executingEvents.next() } } }
         if drains.contains(.canExecute) { drainDeliveries { state.withLock { $0.canExecuteEvents.next() } } }
         if drains.contains(.errors) { drainDeliveries { state.withLock { $0.errorEvents.next() } } }
@@ -239,6 +182,8 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
     ///
     /// - Parameter parameter: The value the run gets.
     /// - Returns: Whether a run started, or, under `.enqueue`, was queued.
+    /// - Complexity: O(1) under every policy but `.cancelRunning`, which is O(*r*) in the *r* runs
+    ///   it cancels; plus the body.
     @discardableResult
     public func execute(parameter: Parameter) -> Bool {
         if hasSyncInvoker {
@@ -256,11 +201,11 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
 
     /// The atomic check-and-start: applies the policy under the lock, registers the run (or queues
     /// the parameter), publishes the change, and cancels what `.cancelRunning` replaces.
-    fileprivate func admit(_ parameter: Parameter) -> Admission {
+    fileprivate func admit(_ parameter: Parameter) -> CommandAdmission {
         var toCancel: [CommandRun] = []
-        var drains: Drains = []
+        var drains: CommandDrains = []
         let isSync = syncBody != nil
-        let admission = state.withLock { state -> Admission in
+        let admission = state.withLock { state -> CommandAdmission in
             switch policy {
             case .ignoreWhileRunning, .concurrent:
                 guard state.admitsAnotherRun else { return .refused }
@@ -268,12 +213,13 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
                 if !state.running.isEmpty { toCancel = Array(state.running.values) }
             case .enqueue:
                 if state.activeRuns > 0 {
-                    state.queued.append(parameter)
+                    queued.append(parameter)
+                    state.queuedCount += 1
                     return .queued
                 }
             }
             let before = state.visible
-            let admission = start(in: &state, sync: isSync)
+            let admission = state.start(sync: isSync) { makeRun($0) }
             state.publishChanges(since: before, into: &drains)
             return admission
         }
@@ -282,40 +228,25 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
         return admission
     }
 
-    /// Ends a sync run; returns the next queued parameter, which the caller runs on this thread.
-    fileprivate func endSync(_ result: Result<Void, any Error>) -> Parameter? {
+    /// The handle of a new Dispatch or async run (or `useWork`), whose end reaches `finish`.
+    private func makeRun(_ id: Int) -> CommandRun {
+        CommandRun { [weak self] result in self?.finish(id, result) }
+    }
+
+    /// Ends a sync run. When a parameter queued under `.enqueue` takes over, stores it in `next`
+    /// and returns `true`: the caller runs it, on this thread.
+    fileprivate func endSync(_ result: Result<Void, any Error>, next: inout Parameter) -> Bool {
         end(result) { state in
             state.syncRunning -= 1
             return false
-        }?.parameter
-    }
-
-    /// Registers a new run; called under the lock. The caller publishes the change.
-    private func start(in state: inout State, sync: Bool) -> Admission {
-        if sync {
-            state.syncRunning += 1
-            return .sync
-        }
-        let id = state.nextRunID
-        state.nextRunID += 1
-        let handle = CommandRun { [weak self] result in self?.finish(id, result) }
-        state.running[id] = handle
-        return .run(id, handle)
-    }
-
-    /// Runs a run that was admitted under the lock: the one `execute` started, or the next queued
-    /// one when a run ended.
-    private func launch(_ admission: Admission, _ parameter: Parameter, owner: AnyObject?) {
-        switch admission {
-        case .refused, .queued: return
-        case .sync: runSync(owner, parameter)
-        case .run(let id, let handle): perform(id, handle, parameter)
+        } takeOver: { _, parameter in
+            next = parameter
         }
     }
 
-    /// Runs a sync body on this thread: no run object, one lock to start and one to end. Under
-    /// `.enqueue`, goes on with the parameters queued meanwhile. A `nil` owner (it has gone) ends
-    /// each run as cancelled without running the body.
+    /// Runs a sync body on this thread, for a parameter that was queued behind other work: one lock
+    /// to end each run. A `nil` owner (it has gone) ends each run as cancelled without running the
+    /// body.
     private func runSync(_ owner: AnyObject?, _ first: Parameter) {
         guard let work = syncBody else { return }
         var parameter = first
@@ -331,8 +262,7 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
             } else {
                 result = .failure(OwnerReleased())
             }
-            guard let next = endSync(result) else { return }
-            parameter = next
+            guard endSync(result, next: &parameter) else { return }
         }
     }
 
@@ -371,22 +301,33 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
     }
 
     /// Ends a Dispatch or async run, or work bound with `useWork`; called once by its ``CommandRun``.
+    /// Runs the parameter queued behind it, if one takes over.
     private func finish(_ id: Int, _ result: Result<Void, any Error>) {
-        let next = end(result) { state in
+        var next: (admission: CommandAdmission, parameter: Parameter)?
+        _ = end(result) { state in
             state.running.removeValue(forKey: id)?.isCancelled ?? false
+        } takeOver: { admission, parameter in
+            next = (admission, parameter)
         }
-        if let next { launch(next.admission, next.parameter, owner: syncBody == nil ? nil : resolveOwner()) }
+        guard let next else { return }
+        switch next.admission {
+        case .sync: runSync(resolveOwner(), next.parameter)
+        case .run(let nextID, let handle): perform(nextID, handle, next.parameter)
+        case .refused, .queued: break
+        }
     }
 
     /// Records the end of a run under the lock (`remove` unregisters it and says whether it was
-    /// cancelled), publishes its outcome and error, and under `.enqueue` starts the next queued
-    /// parameter, which the caller must run.
+    /// cancelled), and publishes its outcome and error. Under `.enqueue`, when it was the last run,
+    /// starts the oldest queued parameter and hands it to `takeOver` (under the lock; it must only
+    /// store it): the caller runs it once this returns `true`.
     private func end(
-        _ result: Result<Void, any Error>, remove: (inout State) -> Bool
-    ) -> (admission: Admission, parameter: Parameter)? {
-        var drains: Drains = []
+        _ result: Result<Void, any Error>, remove: (inout CommandState) -> Bool,
+        takeOver: (CommandAdmission, Parameter) -> Void
+    ) -> Bool {
+        var drains: CommandDrains = []
         var unobserved: (any Error)?
-        var next: (admission: Admission, parameter: Parameter)?
+        var tookOver = false
         let isSync = syncBody != nil
         state.withLock { state in
             let before = state.visible
@@ -403,10 +344,12 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
                 if state.errorEvents.enqueue(error) { drains.insert(.errors) }
             }
             if state.outcomeEvents.enqueue(outcome) { drains.insert(.outcomes) }
-            if case .enqueue = policy, state.activeRuns == 0, !state.queued.isEmpty {
+            if state.queuedCount > 0, state.activeRuns == 0 {
                 // The next queued run takes over: the command stays executing, with no flicker.
-                let parameter = state.queued.removeFirst()
-                next = (start(in: &state, sync: isSync), parameter)
+                let parameter = queued.removeFirst()
+                state.queuedCount -= 1
+                takeOver(state.start(sync: isSync) { makeRun($0) }, parameter)
+                tookOver = true
             }
             state.publishChanges(since: before, runEnded: true, into: &drains)
         }
@@ -417,7 +360,7 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
                     message: "a run failed and nobody observes `errors`: \(unobserved)"))
         }
         if !drains.isEmpty { drain(drains) }
-        return next
+        return tookOver
     }
 
     /// Cancels every running and queued run.
@@ -426,13 +369,18 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
     /// body cannot be interrupted. The command stays executing until each body has really ended;
     /// queued parameters are dropped. A command with nothing running publishes nothing, and a run
     /// that has already ended is not marked cancelled.
+    ///
+    /// - Complexity: O(*r* + *q*) in the *r* running and *q* queued runs.
     public func cancel() {
-        var drains: Drains = []
+        var drains: CommandDrains = []
         let runs = state.withLock { state -> [CommandRun] in
             let before = state.visible
-            state.queued.removeAll()
+            if state.queuedCount > 0 {
+                queued.removeAll()
+                state.queuedCount = 0
+            }
             state.publishChanges(since: before, into: &drains)
-            return Array(state.running.values)
+            return state.running.isEmpty ? [] : Array(state.running.values)
         }
         if !drains.isEmpty { drain(drains) }
         for run in runs { run.cancel() }
@@ -454,10 +402,10 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
     ///
     /// - Parameter work: Starts the work and calls `done` once when it ends.
     public func useWork(_ work: (_ done: CommandRun) -> Void) {
-        var drains: Drains = []
+        var drains: CommandDrains = []
         let admission = state.withLock { state in
             let before = state.visible
-            let admission = start(in: &state, sync: false)
+            let admission = state.start(sync: false) { makeRun($0) }
             state.publishChanges(since: before, into: &drains)
             return admission
         }
@@ -484,9 +432,9 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
 extension CommandWithParameter {
     /// Builds the ``SyncInvoker`` of a sync body.
     ///
-    /// Not generic over the owner's type: the closure it returns is then compiled for the
-    /// parameter's type only, with no generic metadata to look up on each call. The owner comes in
-    /// as `AnyObject`, and the closures passed in cast it back with `unsafeDowncast`.
+    /// Not generic over the owner's type, so that the closure it returns needs no generic metadata
+    /// on each call: the owner comes in as `AnyObject`, and the closures passed in cast it back
+    /// with `unsafeDowncast`.
     ///
     /// - Parameters:
     ///   - resolve: Returns the owner, strongly, or `nil` once it has gone.
@@ -512,8 +460,7 @@ extension CommandWithParameter {
                 } catch {
                     result = .failure(error)
                 }
-                guard let next = command.endSync(result) else { return true }
-                parameter = next
+                guard command.endSync(result, next: &parameter) else { return true }
             }
         }
     }

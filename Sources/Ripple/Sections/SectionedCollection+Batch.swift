@@ -28,20 +28,55 @@ struct SectionedBatchRecorder {
     }
 
     /// Folds a flat change of the items of the section now at `section`.
+    ///
+    /// - Complexity: O(*m*) for *m* items in the section; a single insert, delete or move edits
+    ///   the origins in place.
     mutating func fold(_ changes: Changeset, inSection section: Int) {
-        guard !changes.isEmpty else { return }
+        if changes.isEmpty { return }
+        if changes.deletes.isEmpty && changes.moves.isEmpty && changes.updates.isEmpty {
+            for offset in changes.inserts { itemOrigins[section].insert(-1, at: offset) }
+            return
+        }
+        if changes.deletes.count == 1 && changes.inserts.isEmpty && changes.moves.isEmpty && changes.updates.isEmpty {
+            itemOrigins[section].remove(at: changes.deletes[0])
+            return
+        }
+        if changes.moves.count == 1 && changes.deletes.isEmpty && changes.inserts.isEmpty && changes.updates.isEmpty {
+            let move = changes.moves[0]
+            itemOrigins[section].insert(itemOrigins[section].remove(at: move.source), at: move.target)
+            return
+        }
+        if changes.deletes.isEmpty && changes.inserts.isEmpty && changes.moves.isEmpty {
+            for update in changes.updates where itemOrigins[section][update.source] >= 0 {
+                updatedItems.append(itemOrigins[section][update.source])
+            }
+            return
+        }
         itemOrigins[section] = Self.fold(changes, into: itemOrigins[section], updated: &updatedItems)
     }
 
-    /// The origins after `changes`: inserted items get -1, updated ones keep their origin and are
-    /// noted in `updated`.
+    /// The origins after `changes`: inserted items get -1, the others keep theirs, and the origins
+    /// of updated items are added to `updated`.
+    ///
+    /// - Precondition: `changes` is a valid change-set from `old.count` elements.
+    /// - Complexity: O(*n* + *m*) for the change-set's source and target counts.
     static func fold(_ changes: Changeset, into old: [Int], updated: inout [Int]) -> [Int] {
-        var new = changes.applied(to: old) { _ in -1 }
-        for update in changes.updates {
-            let origin = old[update.source]
-            new[update.target] = origin
-            if origin >= 0 { updated.append(origin) }
+        let unset = Int.min
+        var new = [Int](repeating: unset, count: changes.targetCount)
+        var leaves = [Bool](repeating: false, count: changes.sourceCount)
+        for offset in changes.inserts { new[offset] = -1 }
+        for offset in changes.deletes { leaves[offset] = true }
+        for move in changes.moves {
+            leaves[move.source] = true
+            new[move.target] = old[move.source]
         }
+        var next = 0
+        for source in old.indices where !leaves[source] {
+            while new[next] != unset { next += 1 }
+            new[next] = old[source]
+            next += 1
+        }
+        for update in changes.updates where old[update.source] >= 0 { updated.append(old[update.source]) }
         return new
     }
 

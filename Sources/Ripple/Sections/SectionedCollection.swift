@@ -350,13 +350,7 @@ extension ObservableCollection.State {
     /// - Returns: Whether the caller must drain after unlocking.
     mutating func commitFromSections(_ changes: Changeset) -> Bool {
         guard var open = batch else { return commit(changes) }
-        var origins = changes.applied(to: open.origins) { _ in -1 }
-        for update in changes.updates {
-            let origin = open.origins[update.source]
-            origins[update.target] = origin
-            if origin >= 0 { open.updated.append(origin) }
-        }
-        open.origins = origins
+        open.origins = SectionedBatchRecorder.fold(changes, into: open.origins, updated: &open.updated)
         batch = open
         return commit(nil)
     }

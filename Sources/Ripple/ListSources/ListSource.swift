@@ -28,9 +28,14 @@ import RippleDiff
 /// A list source lives on the main actor, as its view does. Its collection may be mutated from
 /// any thread.
 @MainActor
-public class ListSource<Element: Sendable> {
+public class ListSource<Element: Sendable>: ListDataSource {
     private let renderer: ListRenderer<[Element]>
     private var token: SubscriptionToken?
+    private let loadingRow = LoadingRow()
+    private var pagination: Pagination?
+
+    /// The items are the collection's elements.
+    public typealias Item = Element
 
     /// The view the source drives, held weakly: a view that goes away ends the rendering.
     public var listView: (any ListView)? { renderer.view }
@@ -60,6 +65,14 @@ public class ListSource<Element: Sendable> {
     /// Called with every item event, its element and its path.
     public var onItemEvent: ((ListItemEvent, Element, ElementPath) -> Void)?
 
+    /// The reuse identifier of the cell for an element; one per kind of presenter for
+    /// heterogeneous lists. By default every row uses `"Cell"`.
+    public var cellIdentifier: (Element) -> String = { _ in "Cell" }
+
+    /// The reuse identifier of the loading row shown while ``paginate(with:threshold:hasMorePages:showsLoadingRow:)``'s
+    /// command loads a page.
+    public var loadingCellIdentifier = "Loading"
+
     /// Creates a source that renders `collection` into `view`.
     ///
     /// - Parameters:
@@ -72,31 +85,37 @@ public class ListSource<Element: Sendable> {
         view: any ListView, collection: ObservableCollection<Element>,
         selectItem: CommandWithParameter<Element>?, reloadThreshold: Int?, name: String
     ) {
+        let loadingRow = loadingRow
         renderer = ListRenderer(
-            view: view, empty: [], reloadThreshold: reloadThreshold, sourceName: name, itemCounts: { [$0.count] })
+            view: view, empty: [], reloadThreshold: reloadThreshold, sourceName: name,
+            itemCounts: { [$0.count + loadingRow.count] })
         self.selectItem = selectItem
         token = collection.subscribe(on: .main, sendingCurrent: true) { [weak self] change in
             MainActor.assumeIsolated { self?.render(change) }
         }
     }
 
-    /// Stops rendering: the source unsubscribes from its collection. The view keeps what it shows.
+    /// Stops rendering: the source unsubscribes from its collection and its pagination command.
+    /// The view keeps what it shows.
     public func stop() {
         token?.cancel()
         token = nil
+        pagination?.token?.cancel()
+        pagination = nil
     }
 
     /// Renders one event of the collection.
     private func render(_ change: CollectionChange<Element>) {
         let alive = renderer.render(
             version: change.version, isInitial: change.isInitial, snapshot: change.snapshot,
-            beforeCounts: [change.changeset.sourceCount], changeCount: change.changeset.changeCount
+            beforeCounts: [change.changeset.sourceCount + loadingRow.count], changeCount: change.changeset.changeCount
         ) { rendered in
             change.staged(from: rendered).map { stage in
                 ListRenderer.Stage(data: stage.data) { $0.apply(stage.changeset) }
             }
         }
-        if !alive { stop() }
+        if !alive { return stop() }
+        loadMoreIfEmpty()
     }
 
     // MARK: - Data source
@@ -104,25 +123,54 @@ public class ListSource<Element: Sendable> {
     /// The number of sections to show: always 1.
     public var numberOfSections: Int { 1 }
 
-    /// The number of items to show in a section.
+    /// The number of rows to show in a section: the rendered items, plus the loading row while a
+    /// page loads.
     ///
     /// - Parameter section: The section; only 0 exists.
-    /// - Returns: The number of rendered items in section 0, and 0 for any other section.
+    /// - Returns: The number of rows in section 0, and 0 for any other section.
     public func numberOfItems(inSection section: Int) -> Int {
-        section == 0 ? renderedItems.count : 0
+        section == 0 ? renderedItems.count + loadingRow.count : 0
     }
 
     /// The element shown at `path`.
     ///
-    /// - Parameter path: A path in section 0 with an item in `0..<numberOfItems(inSection: 0)`.
+    /// - Parameter path: A path in section 0 with an item in `0..<renderedItems.count`.
     /// - Returns: The rendered element.
-    /// - Precondition: `path` names a rendered item.
+    /// - Precondition: `path` names a rendered item (not the loading row).
     public func element(at path: ElementPath) -> Element {
         guard path.section == 0, path.item >= 0, path.item < renderedItems.count else {
             preconditionFailure(
                 "\(renderer.sourceName).element(at:): path \(path) is out of range: section 0, items 0..<\(renderedItems.count)")
         }
         return renderedItems[path.item]
+    }
+
+    /// Whether `path` is the loading row.
+    ///
+    /// - Parameter path: A path on screen.
+    public func isLoadingRow(_ path: ElementPath) -> Bool {
+        loadingRow.count == 1 && path.section == 0 && path.item == renderedItems.count
+    }
+
+    /// The reuse identifier of the cell for the row at `path`: ``cellIdentifier`` of its element,
+    /// or ``loadingCellIdentifier`` for the loading row.
+    ///
+    /// - Parameter path: A row on screen.
+    public func cellIdentifier(at path: ElementPath) -> String {
+        isLoadingRow(path) ? loadingCellIdentifier : cellIdentifier(element(at: path))
+    }
+
+    /// Hands the row's element to a dequeued cell, or none for the loading row.
+    ///
+    /// - Parameters:
+    ///   - cell: A cell dequeued with ``cellIdentifier(at:)``.
+    ///   - path: The row it shows.
+    public func configure<Cell: PresentingCell>(_ cell: Cell, at path: ElementPath) where Cell.Item == Element {
+        if isLoadingRow(path) {
+            cell.prepareItemForReuse()
+        } else {
+            cell.show(element(at: path))
+        }
     }
 
     // MARK: - Delegate
@@ -135,12 +183,121 @@ public class ListSource<Element: Sendable> {
     ///   - event: What happened.
     ///   - path: The item's path in the rendered list.
     public func handle(_ event: ListItemEvent, at path: ElementPath) {
+        if event == .willDisplay { loadMoreIfNeeded(displaying: path) }
         guard path.section == 0, path.item >= 0, path.item < renderedItems.count else { return }
         let element = renderedItems[path.item]
         onItemEvent?(event, element, path)
         if event == .selected, let selectItem, selectItem.canExecute(parameter: element) {
             selectItem.execute(parameter: element)
         }
+    }
+}
+
+// MARK: - Pagination
+
+extension ListSource {
+    /// Loads pages as the user scrolls: when a row within `threshold` of the end is about to be
+    /// displayed, the source executes `command`, once per page.
+    ///
+    /// ```swift
+    /// source.paginate(with: presenter.loadMore, threshold: 5) { presenter.hasMorePages }
+    /// ```
+    ///
+    /// - It fires once per page: not again until the page's rows arrive (or the load ends with
+    ///   none, so that scrolling can retry), even when the content is shorter than the screen and
+    ///   every row is displayed at once. An empty list, which displays no row, fires it as soon as
+    ///   it is rendered.
+    /// - It never fires while the command executes, nor once `hasMorePages` returns `false`.
+    /// - With `showsLoadingRow`, a row with ``loadingCellIdentifier`` is shown at the end while the
+    ///   command executes, and removed when it ends, each in a batch of its own.
+    ///
+    /// - Parameters:
+    ///   - command: Loads the next page and appends it to the collection.
+    ///   - threshold: How close to the end, in rows, a displayed row triggers the load.
+    ///   - hasMorePages: Returns `false` once the last page has been loaded.
+    ///   - showsLoadingRow: Whether to show a loading row while a page loads.
+    public func paginate<LoadMore: CommandType>(
+        with command: LoadMore, threshold: Int = 5, showsLoadingRow: Bool = true,
+        hasMorePages: @escaping () -> Bool = { true }
+    ) where LoadMore.Parameter == Void {
+        pagination?.token?.cancel()
+        let pagination = Pagination(
+            threshold: max(0, threshold), hasMorePages: hasMorePages,
+            isLoading: { command.isExecuting }, load: { command.execute(parameter: ()) })
+        self.pagination = pagination
+        pagination.token = command.executingChanges.subscribe(on: .main) { [weak self] executing in
+            MainActor.assumeIsolated { self?.loadingChanged(executing, showsLoadingRow: showsLoadingRow) }
+        }
+        if renderedVersion > 0 || lastReload != nil { loadMoreIfEmpty() }
+    }
+
+    /// Fires the pagination command if `path` is near the end and a page is due.
+    private func loadMoreIfNeeded(displaying path: ElementPath) {
+        guard let pagination, path.section == 0, path.item >= renderedItems.count - pagination.threshold else { return }
+        loadMore(pagination)
+    }
+
+    /// Fires the pagination command for an empty list, which displays no row to trigger it.
+    private func loadMoreIfEmpty() {
+        guard let pagination, renderedItems.isEmpty, listView != nil else { return }
+        loadMore(pagination)
+    }
+
+    /// Fires the pagination command once for the current page.
+    private func loadMore(_ pagination: Pagination) {
+        let count = renderedItems.count
+        guard pagination.firedAtCount != count, !pagination.isLoading(), pagination.hasMorePages() else { return }
+        pagination.firedAtCount = count
+        _ = pagination.load()
+    }
+
+    /// Shows or hides the loading row as the pagination command starts and ends.
+    private func loadingChanged(_ executing: Bool, showsLoadingRow: Bool) {
+        guard let pagination else { return }
+        if !executing, pagination.firedAtCount == renderedItems.count {
+            pagination.firedAtCount = nil  // the load brought nothing: let scrolling retry
+        }
+        let wanted = executing && showsLoadingRow ? 1 : 0
+        guard wanted != loadingRow.count, let view = listView else { return }
+        let index = renderedItems.count
+        guard view.displayedItemCounts == [renderedItems.count + loadingRow.count], view.isInWindow else {
+            loadingRow.count = wanted
+            view.reloadData()
+            return
+        }
+        view.performBatchUpdates({
+            self.loadingRow.count = wanted
+            if wanted == 1 {
+                view.insertItems(at: [ElementPath(item: index, section: 0)])
+            } else {
+                view.deleteItems(at: [ElementPath(item: index, section: 0)])
+            }
+        }, completion: nil)
+    }
+}
+
+/// Whether the loading row is shown: 0 or 1 rows. A box, so the renderer can count it.
+@MainActor
+private final class LoadingRow {
+    var count = 0
+}
+
+/// A source's pagination: the command and the state of the current page.
+@MainActor
+private final class Pagination {
+    let threshold: Int
+    let hasMorePages: () -> Bool
+    let isLoading: () -> Bool
+    let load: () -> Bool
+    /// The number of rendered items when the command last fired; `nil` when a page is due.
+    var firedAtCount: Int?
+    var token: SubscriptionToken?
+
+    init(threshold: Int, hasMorePages: @escaping () -> Bool, isLoading: @escaping () -> Bool, load: @escaping () -> Bool) {
+        self.threshold = threshold
+        self.hasMorePages = hasMorePages
+        self.isLoading = isLoading
+        self.load = load
     }
 }
 

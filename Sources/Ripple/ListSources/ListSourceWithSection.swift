@@ -13,7 +13,7 @@ import RippleDiff
 /// A list source lives on the main actor, as its view does. Its collection may be mutated from
 /// any thread.
 @MainActor
-public class ListSourceWithSection<Item: Sendable, Section: Sendable> {
+public class ListSourceWithSection<Item: Sendable, Section: Sendable>: ListDataSource {
     private let renderer: ListRenderer<[SectionSnapshot<Section, Item>]>
     private var token: SubscriptionToken?
 
@@ -44,6 +44,18 @@ public class ListSourceWithSection<Item: Sendable, Section: Sendable> {
 
     /// Called with every item event, its item and its path.
     public var onItemEvent: ((ListItemEvent, Item, ElementPath) -> Void)?
+
+    /// The reuse identifier of the cell for an item; one per kind of presenter for heterogeneous
+    /// lists. By default every row uses `"Cell"`.
+    public var cellIdentifier: (Item) -> String = { _ in "Cell" }
+
+    /// The reuse identifier of a section's header view, or `nil` for no header. By default no
+    /// section has a header.
+    public var headerIdentifier: (Section) -> String? = { _ in nil }
+
+    /// The reuse identifier of a section's footer view, or `nil` for no footer. By default no
+    /// section has a footer.
+    public var footerIdentifier: (Section) -> String? = { _ in nil }
 
     /// Creates a source that renders `collection` into `view`.
     init(
@@ -126,6 +138,43 @@ public class ListSourceWithSection<Item: Sendable, Section: Sendable> {
         return items[path.item]
     }
 
+    /// The reuse identifier of the cell for the row at `path`.
+    ///
+    /// - Parameter path: A rendered path.
+    public func cellIdentifier(at path: ElementPath) -> String {
+        cellIdentifier(element(at: path))
+    }
+
+    /// Hands the row's item to a dequeued cell.
+    ///
+    /// - Parameters:
+    ///   - cell: A cell dequeued with ``cellIdentifier(at:)``.
+    ///   - path: The row it shows.
+    public func configure<Cell: PresentingCell>(_ cell: Cell, at path: ElementPath) where Cell.Item == Item {
+        cell.show(element(at: path))
+    }
+
+    /// The reuse identifier of a supplementary view of a rendered section, or `nil` when the
+    /// section has none of that kind.
+    ///
+    /// - Parameters:
+    ///   - kind: A header or a footer.
+    ///   - section: A rendered section.
+    public func supplementaryIdentifier(_ kind: SupplementaryKind, inSection section: Int) -> String? {
+        let value = self.section(at: section)
+        return kind == .header ? headerIdentifier(value) : footerIdentifier(value)
+    }
+
+    /// Hands a section's value (its presenter) to a dequeued header or footer view.
+    ///
+    /// - Parameters:
+    ///   - view: A view dequeued with ``supplementaryIdentifier(_:inSection:)``.
+    ///   - section: The section it shows.
+    public func configureSupplementary<View: PresentingCell>(_ view: View, inSection section: Int)
+    where View.Item == Section {
+        view.show(self.section(at: section))
+    }
+
     // MARK: - Delegate
 
     /// Forwards an item event with the item; a selection also executes ``selectItem``.
@@ -142,6 +191,14 @@ public class ListSourceWithSection<Item: Sendable, Section: Sendable> {
             selectItem.execute(parameter: item)
         }
     }
+}
+
+/// The kind of a section's supplementary view.
+public enum SupplementaryKind: String, Sendable, Hashable {
+    /// The header, above the section's rows.
+    case header
+    /// The footer, below the section's rows.
+    case footer
 }
 
 /// A table view's source over a ``SectionedCollection``: sections and rows animate as UIKit batch

@@ -50,7 +50,7 @@ public protocol PresenterType: AnyObject {
 /// Ripple calls on the main queue by default. Work that finishes elsewhere hops back to the main
 /// actor before it touches the presenter.
 @MainActor
-open class Presenter<View>: PresenterType {
+open class Presenter<View>: PresenterType, ViewAttaching {
     private weak var viewObject: AnyObject?
     private var state = ViewLifecycleState.initial
 
@@ -95,6 +95,25 @@ open class Presenter<View>: PresenterType {
     /// Detaches the view, if any.
     public func removeView() {
         viewObject = nil
+    }
+
+    /// Makes `object` the view when it conforms to `View`; a cell uses this on dequeue.
+    ///
+    /// - Parameter object: A cell or view.
+    /// - Returns: Whether `object` is now the view.
+    @discardableResult
+    public func attachView(_ object: AnyObject) -> Bool {
+        guard let view = object as? View else { return false }
+        injectView(view)
+        return true
+    }
+
+    /// Detaches the view if it is `object`; a reused cell uses this, so that a presenter that has
+    /// moved to another cell keeps that cell as its view.
+    ///
+    /// - Parameter object: A cell or view that is being reused.
+    public func detachView(ifShownIn object: AnyObject) {
+        if viewObject === object { viewObject = nil }
     }
 
     /// Where the view is in its life.

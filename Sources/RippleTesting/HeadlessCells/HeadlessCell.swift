@@ -1,0 +1,40 @@
+import Ripple
+
+/// A cell without UIKit: it shows one item, usually a cell presenter, and is reused as rows scroll
+/// in and out of a ``HeadlessCellHost``.
+///
+/// Subclass it to adopt your cell's view protocol, so that a cell presenter attaches it as its
+/// view, exactly as with Ripple's UIKit cell bases:
+///
+/// ```swift
+/// final class BookCell: HeadlessCell<BookCellPresenter>, BookCellView {
+///     var title = ""
+///     func show(title: String) { self.title = title }
+/// }
+/// host.register(BookCell.self, forCellReuseIdentifier: "Book")
+/// ```
+@MainActor
+open class HeadlessCell<Item>: PresentingCell {
+    /// The identifier the cell was registered and dequeued with.
+    public let reuseIdentifier: String
+
+    /// The item shown, or `nil` (a loading row, or a cell waiting in the reuse pool).
+    public var item: Item?
+
+    /// How many times the cell has been reused.
+    public private(set) var reuseCount = 0
+
+    /// Creates a cell; ``HeadlessCellHost`` calls this when its reuse pool has no cell to give.
+    ///
+    /// - Parameter reuseIdentifier: The identifier the cell is registered with.
+    public required init(reuseIdentifier: String) {
+        self.reuseIdentifier = reuseIdentifier
+    }
+
+    /// Called before the cell is reused: gives up its item (see
+    /// ``PresentingCell/prepareItemForReuse()``). Call `super` when you override it.
+    open func prepareForReuse() {
+        reuseCount += 1
+        prepareItemForReuse()
+    }
+}

@@ -40,8 +40,10 @@ final class SectionedStagingPropertyTests: XCTestCase {
         forEachSeed(0..<seedCount) { seed, random in
             let kind = Kind(rawValue: Int(seed % UInt64(Kind.allCases.count)))!
             let (source, target) = Self.randomPair(kind, duplicates: false, using: &random)
-            coverage.record(source, target)
-            return Self.pushStages(from: source, to: target)
+            let changes = SectionedChangeset(from: source, to: target)
+            let staged = StagedSectionedChangeset(changeset: changes, source: source, target: target)
+            coverage.record(source, target, changes, stageCount: staged.count)
+            return Self.pushStages(staged, from: source, to: target)
         }
         print("sectioned staging coverage of \(seedCount) pairs:", coverage)
         // The generator must reach every combination the issue names, many times over.
@@ -88,7 +90,13 @@ final class SectionedStagingPropertyTests: XCTestCase {
     /// to a headless table view and a headless collection view, setting the data source inside
     /// each batch. Returns the first problem, or `nil`.
     static func pushStages(from source: [Snapshot], to target: [Snapshot]) -> String? {
-        let staged = StagedSectionedChangeset(from: source, to: target)
+        pushStages(StagedSectionedChangeset(from: source, to: target), from: source, to: target)
+    }
+
+    /// Checks the stages of `source` → `target` already computed, as `pushStages(from:to:)` does.
+    static func pushStages(
+        _ staged: StagedSectionedChangeset<Header, Cell>, from source: [Snapshot], to target: [Snapshot]
+    ) -> String? {
         // Built only on failure: describing every case would dominate the run time.
         var pair: String { "\(source) → \(target)" }
         if staged.isEmpty != (source == target) {
@@ -316,8 +324,9 @@ final class SectionedStagingPropertyTests: XCTestCase {
 
         var description: String { tallies.map { "\($0.0) \($0.1)" }.joined(separator: ", ") }
 
-        mutating func record(_ source: [Snapshot], _ target: [Snapshot]) {
-            let changes = SectionedChangeset(from: source, to: target)
+        mutating func record(
+            _ source: [Snapshot], _ target: [Snapshot], _ changes: SectionedChangeset, stageCount: Int
+        ) {
             if source.contains(where: \.items.isEmpty) || target.contains(where: \.items.isEmpty) {
                 emptySections += 1
             }
@@ -337,7 +346,7 @@ final class SectionedStagingPropertyTests: XCTestCase {
             {
                 sectionMovesWithItemChanges += 1
             }
-            if StagedSectionedChangeset(changeset: changes, source: source, target: target).count > 1 {
+            if stageCount > 1 {
                 twoStages += 1
             }
         }

@@ -41,6 +41,8 @@ struct CommandState {
     mutating func publishChanges(
         since before: CommandVisibility, runEnded: Bool = false, into drains: inout CommandDrains
     ) {
+        // Nobody to tell: skip the work (an unobserved `enqueue` would only count the value).
+        if executingEvents.subscribers.isEmpty && canExecuteEvents.subscribers.isEmpty { return }
         let now = visible
         if now.isExecuting != before.isExecuting, executingEvents.enqueue(now.isExecuting) {
             drains.insert(.executing)

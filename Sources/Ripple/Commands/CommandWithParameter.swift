@@ -343,7 +343,10 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
                 if state.errorEvents.subscribers.isEmpty { unobserved = error }
                 if state.errorEvents.enqueue(error) { drains.insert(.errors) }
             }
-            if state.outcomeEvents.enqueue(outcome) { drains.insert(.outcomes) }
+            // Unobserved, an outcome would only be counted; skip it on the hot path.
+            if !state.outcomeEvents.subscribers.isEmpty, state.outcomeEvents.enqueue(outcome) {
+                drains.insert(.outcomes)
+            }
             if state.queuedCount > 0, state.activeRuns == 0 {
                 // The next queued run takes over: the command stays executing, with no flicker.
                 let parameter = queued.removeFirst()

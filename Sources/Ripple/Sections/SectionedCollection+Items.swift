@@ -23,7 +23,7 @@ extension SectionedCollection {
                 guard let changes else { return (innerState.commit(nil), result) }
                 let innerMustDrain = innerState.commitFromSections(changes)
                 if inSync {
-                    state.entries[section].items = innerState.elements
+                    state.follow(changes, inSection: section, elements: innerState.elements)
                     state.entries[section].innerVersion = innerState.version
                     if state.recordItems(changes, inSection: section) { mustDrain = true }
                 }
@@ -177,7 +177,7 @@ extension SectionedCollection {
                     drains.append(from)
                 }
                 if inSync {
-                    state.entries[source.section].items = inner.elements
+                    state.entries[source.section].items.remove(at: source.item)
                     state.entries[source.section].innerVersion = inner.version
                 }
                 return (item, inSync)
@@ -191,7 +191,7 @@ extension SectionedCollection {
                     drains.append(to)
                 }
                 if inSync {
-                    state.entries[destination.section].items = inner.elements
+                    state.entries[destination.section].items.insert(item, at: target)
                     state.entries[destination.section].innerVersion = inner.version
                 }
                 return (target, inSync)
@@ -223,5 +223,28 @@ extension SectionedCollection {
         }
         if mustDrain { drain() }
         for inner in drains { inner.drain() }
+    }
+}
+
+extension SectionedCollection.State {
+    /// Brings the items of section `section` from where they were to `elements` (its items
+    /// collection's new elements), which `changes` describes.
+    ///
+    /// A single insert, delete, move or update is repeated on this collection's own array rather
+    /// than sharing the section collection's array: sharing it would make that collection's next
+    /// mutation copy the whole section.
+    mutating func follow(_ changes: Changeset, inSection section: Int, elements: [Item]) {
+        let (deletes, inserts, moves, updates) = (changes.deletes, changes.inserts, changes.moves, changes.updates)
+        if deletes.isEmpty && moves.isEmpty && updates.isEmpty {
+            for offset in inserts { entries[section].items.insert(elements[offset], at: offset) }
+        } else if deletes.count == 1 && inserts.isEmpty && moves.isEmpty && updates.isEmpty {
+            entries[section].items.remove(at: deletes[0])
+        } else if moves.count == 1 && deletes.isEmpty && inserts.isEmpty && updates.isEmpty {
+            entries[section].items.insert(entries[section].items.remove(at: moves[0].source), at: moves[0].target)
+        } else if deletes.isEmpty && inserts.isEmpty && moves.isEmpty {
+            for update in updates { entries[section].items[update.target] = elements[update.target] }
+        } else {
+            entries[section].items = elements
+        }
     }
 }

@@ -31,6 +31,7 @@ extension SectionedCollection {
     ///     content; when it returns `false`, the item is updated.
     /// - Complexity: One sectioned diff, expected O(*s* + *t* + *n* + *m*) for *s* and *t* sections
     ///   holding *n* and *m* items, plus O(*s* + *t* + *c*) to apply its *c* changes.
+    @inlinable
     public func replace<SectionID: Hashable, ItemID: Hashable>(
         with sections: [SectionSnapshot<Section, Item>],
         sectionIdentifiedBy sectionIdentifier: (Section) -> SectionID,
@@ -53,6 +54,7 @@ extension SectionedCollection {
     ///
     /// - Parameter sections: The new sections and their items.
     /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
+    @inlinable
     public func replace(with sections: [SectionSnapshot<Section, Item>])
     where Section: Identifiable & Equatable, Item: Identifiable & Equatable {
         replace(with: sections) { SectionedChangeset(from: $0, to: $1) }
@@ -66,6 +68,7 @@ extension SectionedCollection {
     ///
     /// - Parameter sections: The new sections and their items.
     /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
+    @inlinable
     public func replace(with sections: [SectionSnapshot<Section, Item>])
     where Section: Identifiable & Hashable, Item: Identifiable & Hashable {
         replace(with: sections) { SectionedChangeset(from: $0, to: $1) }
@@ -79,6 +82,7 @@ extension SectionedCollection {
     ///
     /// - Parameter sections: The new sections and their items.
     /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
+    @inlinable
     public func replace(with sections: [SectionSnapshot<Section, Item>]) where Section: Hashable, Item: Hashable {
         replace(with: sections) { SectionedChangeset(from: $0, to: $1) }
     }
@@ -91,6 +95,7 @@ extension SectionedCollection {
     ///
     /// - Parameter sections: The new sections and their items.
     /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
+    @inlinable
     public func replace(with sections: [SectionSnapshot<Section, Item>]) where Section: AnyObject, Item: AnyObject {
         replace(
             with: sections, sectionIdentifiedBy: { ObjectIdentifier($0) }, sectionContentEquals: { _, _ in true },
@@ -98,6 +103,10 @@ extension SectionedCollection {
     }
 
     /// Replaces the sections, diffing optimistically outside the lock.
+    ///
+    /// The public forms are inlinable so that `diff` is specialized for the caller's types; this
+    /// part, which touches no item, is not.
+    @usableFromInline
     func replace(
         with target: [SectionSnapshot<Section, Item>],
         diff: ([SectionSnapshot<Section, Item>], [SectionSnapshot<Section, Item>]) -> SectionedChangeset

@@ -33,6 +33,9 @@ public class ListSource<Element: Sendable>: ListDataSource {
     private var token: SubscriptionToken?
     private let loadingRow = LoadingRow()
     private var pagination: Pagination?
+    /// The platform's data-source and delegate object (UIKit glue), kept alive by the source
+    /// because the view holds it weakly.
+    var platformAdapter: AnyObject?
 
     /// The items are the collection's elements.
     public typealias Item = Element

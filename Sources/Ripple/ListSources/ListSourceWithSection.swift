@@ -16,6 +16,9 @@ import RippleDiff
 public class ListSourceWithSection<Item: Sendable, Section: Sendable>: ListDataSource {
     private let renderer: ListRenderer<[SectionSnapshot<Section, Item>]>
     private var token: SubscriptionToken?
+    /// The platform's data-source and delegate object (UIKit glue), kept alive by the source
+    /// because the view holds it weakly.
+    var platformAdapter: AnyObject?
 
     /// The view the source drives, held weakly: a view that goes away ends the rendering.
     public var listView: (any ListView)? { renderer.view }

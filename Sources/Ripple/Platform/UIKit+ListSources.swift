@@ -1,0 +1,297 @@
+#if canImport(UIKit) && !os(watchOS)
+import RippleDiff
+import UIKit
+
+// Thin glue: UIKit's views adopt `ListView`, and one adapter per view kind answers UIKit's
+// data-source and delegate calls through `ListDataSource`. Every decision (staging, fallbacks,
+// pagination, cell binding, selection) lives in platform-independent code tested on Linux.
+
+extension IndexPath {
+    /// The UIKit index path of a Ripple path.
+    init(_ path: ElementPath) { self.init(item: path.item, section: path.section) }
+}
+
+extension ElementPath {
+    /// The Ripple path of a UIKit index path.
+    init(_ indexPath: IndexPath) { self.init(item: indexPath.item, section: indexPath.section) }
+}
+
+extension UITableView: ListView {
+    public func numberOfItems(inSection section: Int) -> Int { numberOfRows(inSection: section) }
+    public var isInWindow: Bool { window != nil }
+    public func insertSections(_ sections: [Int]) { insertSections(IndexSet(sections), with: .automatic) }
+    public func deleteSections(_ sections: [Int]) { deleteSections(IndexSet(sections), with: .automatic) }
+    public func reloadSections(_ sections: [Int]) { reloadSections(IndexSet(sections), with: .automatic) }
+    public func insertItems(at paths: [ElementPath]) { insertRows(at: paths.map(IndexPath.init), with: .automatic) }
+    public func deleteItems(at paths: [ElementPath]) { deleteRows(at: paths.map(IndexPath.init), with: .automatic) }
+    public func reloadItems(at paths: [ElementPath]) { reloadRows(at: paths.map(IndexPath.init), with: .automatic) }
+    public func moveItem(at path: ElementPath, to newPath: ElementPath) { moveRow(at: IndexPath(path), to: IndexPath(newPath)) }
+}
+
+extension UICollectionView: ListView {
+    public var isInWindow: Bool { window != nil }
+    public func insertSections(_ sections: [Int]) { insertSections(IndexSet(sections)) }
+    public func deleteSections(_ sections: [Int]) { deleteSections(IndexSet(sections)) }
+    public func reloadSections(_ sections: [Int]) { reloadSections(IndexSet(sections)) }
+    public func insertItems(at paths: [ElementPath]) { insertItems(at: paths.map(IndexPath.init)) }
+    public func deleteItems(at paths: [ElementPath]) { deleteItems(at: paths.map(IndexPath.init)) }
+    public func reloadItems(at paths: [ElementPath]) { reloadItems(at: paths.map(IndexPath.init)) }
+    public func moveItem(at path: ElementPath, to newPath: ElementPath) { moveItem(at: IndexPath(path), to: IndexPath(newPath)) }
+}
+
+/// A table view cell that shows one item, usually a cell presenter: subclass it and adopt your
+/// cell's view protocol, and the source attaches the cell to its presenter on dequeue.
+open class TableViewCell<CellPresenter>: UITableViewCell, PresentingCell {
+    /// The item shown.
+    public var item: CellPresenter?
+
+    open override func prepareForReuse() {
+        super.prepareForReuse()
+        prepareItemForReuse()
+    }
+}
+
+/// A collection view cell that shows one item, usually a cell presenter.
+open class CollectionViewCell<CellPresenter>: UICollectionViewCell, PresentingCell {
+    /// The item shown.
+    public var item: CellPresenter?
+
+    open override func prepareForReuse() {
+        super.prepareForReuse()
+        prepareItemForReuse()
+    }
+}
+
+/// A table header or footer view that shows a section's value, usually its presenter.
+open class TableViewHeaderFooterView<SectionPresenter>: UITableViewHeaderFooterView, PresentingCell {
+    /// The section value shown.
+    public var item: SectionPresenter?
+
+    open override func prepareForReuse() {
+        super.prepareForReuse()
+        prepareItemForReuse()
+    }
+}
+
+/// A collection view header or footer view that shows a section's value.
+open class CollectionReusableView<SectionPresenter>: UICollectionReusableView, PresentingCell {
+    /// The section value shown.
+    public var item: SectionPresenter?
+
+    open override func prepareForReuse() {
+        super.prepareForReuse()
+        prepareItemForReuse()
+    }
+}
+
+/// Answers a table view's data-source and delegate calls for a Ripple list source.
+final class TableViewAdapter<Source: ListDataSource>: NSObject, UITableViewDataSource, UITableViewDelegate {
+    weak var source: Source?
+    var supplementary: ((UITableView, SupplementaryKind, Int) -> UIView?)?
+
+    init(source: Source) { self.source = source }
+
+    func numberOfSections(in tableView: UITableView) -> Int { source?.numberOfSections ?? 0 }
+
+    func tableView(_ tableView: UITableView, numberOfRowsInSection section: Int) -> Int {
+        source?.numberOfItems(inSection: section) ?? 0
+    }
+
+    func tableView(_ tableView: UITableView, cellForRowAt indexPath: IndexPath) -> UITableViewCell {
+        guard let source else { return UITableViewCell() }
+        let path = ElementPath(indexPath)
+        let cell = tableView.dequeueReusableCell(withIdentifier: source.cellIdentifier(at: path), for: indexPath)
+        if let cell = cell as? TableViewCell<Source.Item> { source.configure(cell, at: path) }
+        return cell
+    }
+
+    func tableView(_ tableView: UITableView, viewForHeaderInSection section: Int) -> UIView? {
+        supplementary?(tableView, .header, section)
+    }
+
+    func tableView(_ tableView: UITableView, viewForFooterInSection section: Int) -> UIView? {
+        supplementary?(tableView, .footer, section)
+    }
+
+    func tableView(_ tableView: UITableView, didSelectRowAt indexPath: IndexPath) {
+        source?.handle(.selected, at: ElementPath(indexPath))
+    }
+
+    func tableView(_ tableView: UITableView, didDeselectRowAt indexPath: IndexPath) {
+        source?.handle(.deselected, at: ElementPath(indexPath))
+    }
+
+    func tableView(_ tableView: UITableView, didHighlightRowAt indexPath: IndexPath) {
+        source?.handle(.highlighted, at: ElementPath(indexPath))
+    }
+
+    func tableView(_ tableView: UITableView, didUnhighlightRowAt indexPath: IndexPath) {
+        source?.handle(.unhighlighted, at: ElementPath(indexPath))
+    }
+
+    func tableView(_ tableView: UITableView, willDisplay cell: UITableViewCell, forRowAt indexPath: IndexPath) {
+        source?.handle(.willDisplay, at: ElementPath(indexPath))
+    }
+
+    func tableView(_ tableView: UITableView, didEndDisplaying cell: UITableViewCell, forRowAt indexPath: IndexPath) {
+        source?.handle(.didEndDisplaying, at: ElementPath(indexPath))
+    }
+}
+
+/// Answers a collection view's data-source and delegate calls for a Ripple list source.
+final class CollectionViewAdapter<Source: ListDataSource>: NSObject, UICollectionViewDataSource, UICollectionViewDelegate {
+    weak var source: Source?
+    var supplementary: ((UICollectionView, String, IndexPath) -> UICollectionReusableView)?
+
+    init(source: Source) { self.source = source }
+
+    func numberOfSections(in collectionView: UICollectionView) -> Int { source?.numberOfSections ?? 0 }
+
+    func collectionView(_ collectionView: UICollectionView, numberOfItemsInSection section: Int) -> Int {
+        source?.numberOfItems(inSection: section) ?? 0
+    }
+
+    func collectionView(_ collectionView: UICollectionView, cellForItemAt indexPath: IndexPath) -> UICollectionViewCell {
+        guard let source else { return UICollectionViewCell() }
+        let path = ElementPath(indexPath)
+        let cell = collectionView.dequeueReusableCell(withReuseIdentifier: source.cellIdentifier(at: path), for: indexPath)
+        if let cell = cell as? CollectionViewCell<Source.Item> { source.configure(cell, at: path) }
+        return cell
+    }
+
+    func collectionView(
+        _ collectionView: UICollectionView, viewForSupplementaryElementOfKind kind: String, at indexPath: IndexPath
+    ) -> UICollectionReusableView {
+        supplementary?(collectionView, kind, indexPath) ?? UICollectionReusableView()
+    }
+
+    func collectionView(_ collectionView: UICollectionView, didSelectItemAt indexPath: IndexPath) {
+        source?.handle(.selected, at: ElementPath(indexPath))
+    }
+
+    func collectionView(_ collectionView: UICollectionView, didDeselectItemAt indexPath: IndexPath) {
+        source?.handle(.deselected, at: ElementPath(indexPath))
+    }
+
+    func collectionView(_ collectionView: UICollectionView, didHighlightItemAt indexPath: IndexPath) {
+        source?.handle(.highlighted, at: ElementPath(indexPath))
+    }
+
+    func collectionView(_ collectionView: UICollectionView, didUnhighlightItemAt indexPath: IndexPath) {
+        source?.handle(.unhighlighted, at: ElementPath(indexPath))
+    }
+
+    func collectionView(_ collectionView: UICollectionView, willDisplay cell: UICollectionViewCell, forItemAt indexPath: IndexPath) {
+        source?.handle(.willDisplay, at: ElementPath(indexPath))
+    }
+
+    func collectionView(
+        _ collectionView: UICollectionView, didEndDisplaying cell: UICollectionViewCell, forItemAt indexPath: IndexPath
+    ) {
+        source?.handle(.didEndDisplaying, at: ElementPath(indexPath))
+    }
+}
+
+extension TableViewSource {
+    /// Creates a source that drives `tableView`: it becomes the table's data source and delegate.
+    ///
+    /// - Parameters:
+    ///   - tableView: The table view. Register its cells (class or nib) with UIKit's `register`.
+    ///   - collection: The rows.
+    ///   - selectItem: Executed with the presenter of each selected row.
+    ///   - reloadThreshold: The largest change to animate; larger ones reload.
+    public convenience init(
+        tableView: UITableView, collection: ObservableCollection<CellPresenter>,
+        selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil
+    ) {
+        self.init(view: tableView, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold)
+        let adapter = TableViewAdapter(source: self)
+        platformAdapter = adapter
+        tableView.dataSource = adapter
+        tableView.delegate = adapter
+    }
+}
+
+extension CollectionViewSource {
+    /// Creates a source that drives `collectionView`: it becomes its data source and delegate.
+    ///
+    /// - Parameters:
+    ///   - collectionView: The collection view. Register its cells (class or nib) with UIKit's
+    ///     `register`.
+    ///   - collection: The items.
+    ///   - selectItem: Executed with the presenter of each selected item.
+    ///   - reloadThreshold: The largest change to animate; larger ones reload.
+    public convenience init(
+        collectionView: UICollectionView, collection: ObservableCollection<CellPresenter>,
+        selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil
+    ) {
+        self.init(view: collectionView, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold)
+        let adapter = CollectionViewAdapter(source: self)
+        platformAdapter = adapter
+        collectionView.dataSource = adapter
+        collectionView.delegate = adapter
+    }
+}
+
+extension TableViewSourceWithSection {
+    /// Creates a source that drives `tableView`, headers and footers included: it becomes the
+    /// table's data source and delegate.
+    ///
+    /// - Parameters:
+    ///   - tableView: The table view. Register its cells and header/footer views with UIKit.
+    ///   - collection: The sections and their rows.
+    ///   - selectItem: Executed with the presenter of each selected row.
+    ///   - reloadThreshold: The largest change to animate; larger ones reload.
+    public convenience init(
+        tableView: UITableView, collection: SectionedCollection<CellPresenter, SectionPresenter>,
+        selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil
+    ) {
+        self.init(view: tableView, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold)
+        let adapter = TableViewAdapter(source: self)
+        adapter.supplementary = { [weak self] tableView, kind, section in
+            guard let self, let identifier = self.supplementaryIdentifier(kind, inSection: section),
+                let view = tableView.dequeueReusableHeaderFooterView(withIdentifier: identifier)
+            else { return nil }
+            if let view = view as? TableViewHeaderFooterView<SectionPresenter> {
+                self.configureSupplementary(view, inSection: section)
+            }
+            return view
+        }
+        platformAdapter = adapter
+        tableView.dataSource = adapter
+        tableView.delegate = adapter
+    }
+}
+
+extension CollectionViewSourceWithSection {
+    /// Creates a source that drives `collectionView`, supplementary headers and footers included:
+    /// it becomes its data source and delegate.
+    ///
+    /// - Parameters:
+    ///   - collectionView: The collection view. Register its cells and supplementary views.
+    ///   - collection: The sections and their items.
+    ///   - selectItem: Executed with the presenter of each selected item.
+    ///   - reloadThreshold: The largest change to animate; larger ones reload.
+    public convenience init(
+        collectionView: UICollectionView, collection: SectionedCollection<CellPresenter, SectionPresenter>,
+        selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil
+    ) {
+        self.init(view: collectionView, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold)
+        let adapter = CollectionViewAdapter(source: self)
+        adapter.supplementary = { [weak self] collectionView, kind, indexPath in
+            let supplementaryKind: SupplementaryKind = kind == UICollectionView.elementKindSectionFooter ? .footer : .header
+            guard let self, let identifier = self.supplementaryIdentifier(supplementaryKind, inSection: indexPath.section)
+            else { return UICollectionReusableView() }
+            let view = collectionView.dequeueReusableSupplementaryView(
+                ofKind: kind, withReuseIdentifier: identifier, for: indexPath)
+            if let view = view as? CollectionReusableView<SectionPresenter> {
+                self.configureSupplementary(view, inSection: indexPath.section)
+            }
+            return view
+        }
+        platformAdapter = adapter
+        collectionView.dataSource = adapter
+        collectionView.delegate = adapter
+    }
+}
+#endif

@@ -286,6 +286,41 @@ final class ObservableCollectionLeakTests: XCTestCase {
             collection.append(holder!)
             holder = nil
             collection.removeAll()
+        case "collectionRemoveAt", "collectionRemoveAtOffsets", "collectionRemoveAllWhere", "collectionSubscriptSet",
+            "collectionReplace", "collectionBatch":
+            // The same, through every other way an element leaves the collection.
+            let collection = ObservableCollection<Holder>()
+            var holder: Holder? = Holder()
+            collection.subscribe(on: .synchronous) { _ in }.store(in: holder!.tokens)
+            collection.append(contentsOf: [Holder(), holder!])
+            holder = nil
+            switch name {
+            case "collectionRemoveAt": collection.remove(at: 1)
+            case "collectionRemoveAtOffsets": collection.remove(atOffsets: [1])
+            case "collectionRemoveAllWhere":
+                let keep = collection[0]
+                collection.removeAll { $0 !== keep }
+            case "collectionSubscriptSet": collection[1] = Holder()
+            case "collectionReplace": collection.replace(with: [collection[0]])
+            default:
+                // Removed inside a batch: the batch's published elements hold it until the end.
+                collection.performBatchUpdates {
+                    collection.remove(at: 1)
+                    collection.append(Holder())
+                }
+            }
+        case "emitterDrain":
+            // A value sent from a handler holds the last reference to an object that holds a token
+            // of the same emitter: it is released once delivered, while the drain is still going.
+            let emitter = Emitter<Holder>()
+            let token = emitter.subscribe(on: .synchronous) { holder in
+                guard holder.tokens.count == 0 else { return }
+                let next = Holder()
+                emitter.subscribe(on: .synchronous) { _ in }.store(in: next.tokens)
+                emitter.send(next)
+            }
+            emitter.send(Holder())
+            token.cancel()
         default:
             return
         }
@@ -293,7 +328,11 @@ final class ObservableCollectionLeakTests: XCTestCase {
     }
 
     func test_objectReleasedByRipple_mayUseTheSameEmitterOrCollectionInItsDeinit() throws {
-        let cases = ["emitterCancel", "emitterReplace", "collectionRemove"]
+        let cases = [
+            "emitterCancel", "emitterReplace", "emitterDrain", "collectionRemove", "collectionRemoveAt",
+            "collectionRemoveAtOffsets", "collectionRemoveAllWhere", "collectionSubscriptSet", "collectionReplace",
+            "collectionBatch",
+        ]
         let outcomes = try runChildTests("RippleTests.ObservableCollectionLeakTests/test_childProcessEntry", cases: cases)
         for name in cases {
             let outcome = outcomes[name]

@@ -132,6 +132,26 @@ final class CommandOwnerTests: XCTestCase {
         spy.assertEvents([.executing(false), .executing(true), .succeeded, .cancelled, .cancelled, .executing(false)])
     }
 
+    func test_ownerGoneWhileASyncRunIsQueuedBehindUseWork_theQueuedRunEndsCancelled() {
+        let runs = CommandLock<[CommandRun]>([])
+        let bodies = CommandLock(0)
+        var command: CommandWithParameter<Int>!
+        var spy: CommandSpy<Int>!
+        do {
+            let owner = CommandTestOwner()
+            command = CommandWithParameter<Int>(delegate: owner, policy: .enqueue) { _, _ in
+                bodies.withLock { $0 += 1 }
+            }
+            spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes, .errors])
+            command.useWork { done in runs.withLock { $0.append(done) } }
+            XCTAssertTrue(command.execute(parameter: 1), "queued while the owner lives")
+        }
+        runs.current.first?.succeed()
+        XCTAssertEqual(bodies.current, 0, "no owner to run the body with")
+        XCTAssertFalse(command.isExecuting)
+        spy.assertEvents([.executing(false), .executing(true), .succeeded, .cancelled, .executing(false)])
+    }
+
     func test_ownerIsNotRetainedByTheCommand_orItsSubscriptions() {
         let scheduler = TestScheduler()
         weak var weakOwner: CommandTestOwner?

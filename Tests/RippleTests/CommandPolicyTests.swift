@@ -175,6 +175,32 @@ final class CommandPolicyTests: XCTestCase {
         spy.assertEvents([.executing(false), .executing(true), .succeeded, .succeeded, .executing(false)])
     }
 
+    func test_enqueue_asyncBody_queuedBehindUseWork_runsWhenTheWorkEnds() {
+        let log = CommandLock<[Int]>([])
+        let command = CommandWithParameter<Int>(policy: .enqueue) { value in log.withLock { $0.append(value) } }
+        let spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes])
+        let runs = CommandLock<[CommandRun]>([])
+        command.useWork { done in runs.withLock { $0.append(done) } }
+        XCTAssertTrue(command.execute(parameter: 1))
+        XCTAssertTrue(command.execute(parameter: 2))
+        runs.current.first?.succeed()
+        spy.recorder.waitForCount(5)
+        XCTAssertEqual(log.current, [1, 2])
+        XCTAssertFalse(command.isExecuting)
+        spy.assertEvents([.executing(false), .executing(true), .succeeded, .succeeded, .succeeded, .executing(false)])
+    }
+
+    func test_ignoreWhileRunning_refusesWhileUseWorkGoesOn() {
+        let command = Command(handler: {})
+        let runs = CommandLock<[CommandRun]>([])
+        command.useWork { done in runs.withLock { $0.append(done) } }
+        XCTAssertFalse(command.canExecute())
+        XCTAssertFalse(command.execute())
+        runs.current.first?.succeed()
+        XCTAssertTrue(command.canExecute())
+        XCTAssertTrue(command.execute())
+    }
+
     func test_enqueue_asyncBodies_runOneAfterAnother() {
         let log = CommandLock<[String]>([])
         let gate = CommandGate()

@@ -1,0 +1,177 @@
+import Dispatch
+import Foundation
+import Ripple
+import RippleTestSupport
+import RippleTesting
+import XCTest
+
+/// `CommandWithResult`: each value a body returns reaches `results`; everything else is the
+/// wrapped command's contract.
+final class CommandResultTests: XCTestCase {
+    func test_syncBody_publishesEachValue_beforeTheRunEnds() {
+        let command = CommandWithResult<Int, String>(handler: { "value \($0)" })
+        let history = EventRecorder<String>()
+        let tokens = [
+            command.results.subscribe(on: .synchronous) { [weak command] value in
+                history.record("\(value), executing \(command?.isExecuting ?? false)")
+            },
+            command.outcomes.subscribe(on: .synchronous) { history.record("outcome \(OutcomeRecord($0))") },
+        ]
+        XCTAssertTrue(command.execute(parameter: 1))
+        XCTAssertTrue(command.execute(parameter: 2))
+        history.assertEvents([
+            "value 1, executing true", "outcome succeeded",
+            "value 2, executing true", "outcome succeeded",
+        ])
+        tokens.forEach { $0.cancel() }
+    }
+
+    func test_ownerBodies_ofEveryKind_publishTheirValue() {
+        let scheduler = TestScheduler()
+        let owner = CommandTestOwner()
+        let sync = CommandWithResult<Int, Int>(delegate: owner, handler: { _, value in value * 10 })
+        let dispatch = CommandWithResult<Int, Int>(delegate: owner, queue: scheduler) { _, value, done in
+            done(.success(value * 100))
+        }
+        let async = CommandWithResult<Int, Int>(delegate: owner, handler: { _, value in
+            await Task.yield()
+            return value * 1000
+        })
+        let values = EventRecorder<Int>()
+        let tokens = [sync, dispatch, async].map { $0.results.subscribe(on: .synchronous) { values.record($0) } }
+        sync.execute(parameter: 1)
+        dispatch.execute(parameter: 2)
+        XCTAssertTrue(dispatch.isExecuting)
+        scheduler.runAll()
+        XCTAssertFalse(dispatch.isExecuting)
+        async.execute(parameter: 3)
+        values.waitForCount(3)
+        values.assertEvents([10, 200, 3000])
+        tokens.forEach { $0.cancel() }
+    }
+
+    func test_ownerlessBodies_ofEveryKind_publishTheirValue() {
+        let scheduler = TestScheduler()
+        let dispatch = CommandWithResult<Int, Int>(queue: scheduler) { value, done in done(.success(-value)) }
+        let async = CommandWithResult<Int, Int>(handler: { value in value + 1 })
+        let values = EventRecorder<Int>()
+        let tokens = [dispatch, async].map { $0.results.subscribe(on: .synchronous) { values.record($0) } }
+        dispatch.execute(parameter: 5)
+        scheduler.runAll()
+        async.execute(parameter: 7)
+        values.waitForCount(2)
+        values.assertEvents([-5, 8])
+        tokens.forEach { $0.cancel() }
+    }
+
+    func test_failedRun_publishesNoValue_andTheErrorReachesErrors() {
+        let command = CommandWithResult<Int, Int>(handler: { value in
+            if value < 0 { throw CommandTestError(value) }
+            return value
+        })
+        let values = EventRecorder<Int>()
+        let token = command.results.subscribe(on: .synchronous) { values.record($0) }
+        let spy = CommandSpy(command.command, parameter: 0, streams: [.errors, .outcomes])
+        command.execute(parameter: -3)
+        command.execute(parameter: 4)
+        values.assertEvents([4])
+        spy.assertEvents([.error(-3), .failed(-3), .succeeded])
+        token.cancel()
+    }
+
+    func test_dispatchRun_onlyTheFirstEndCounts_andAValueAfterAThrowIsDropped() {
+        let scheduler = TestScheduler()
+        let runs = CommandLock<[CommandResultRun<Int>]>([])
+        let command = CommandWithResult<Int, Int>(queue: scheduler) { value, done in
+            runs.withLock { $0.append(done) }
+            if value < 0 { throw CommandTestError(value) }
+        }
+        let values = EventRecorder<Int>()
+        let token = command.results.subscribe(on: .synchronous) { values.record($0) }
+        let spy = CommandSpy(command.command, parameter: 0, streams: [.errors, .outcomes])
+        command.execute(parameter: 1)
+        scheduler.runAll()
+        runs.current[0](.success(1))
+        runs.current[0](.success(2))
+        runs.current[0](.failure(CommandTestError(9)))
+        XCTAssertTrue(runs.current[0].isFinished)
+        command.execute(parameter: -1)
+        scheduler.runAll()
+        runs.current[1](.success(3))
+        values.assertEvents([1])
+        spy.assertEvents([.succeeded, .error(-1), .failed(-1)])
+        token.cancel()
+    }
+
+    func test_cancelledDispatchRun_seesTheCancellation() {
+        let scheduler = TestScheduler()
+        let runs = CommandLock<[CommandResultRun<Int>]>([])
+        let command = CommandWithResult<Void, Int>(queue: scheduler) { _, done in runs.withLock { $0.append(done) } }
+        let spy = CommandSpy(command.command, streams: [.outcomes])
+        XCTAssertTrue(command.execute())
+        scheduler.runAll()
+        command.cancel()
+        XCTAssertEqual(runs.current.first?.isCancelled, true)
+        runs.current.first?(.failure(CancellationError()))
+        XCTAssertFalse(command.isExecuting)
+        spy.assertEvents([.cancelled])
+    }
+
+    func test_forwardsTheCommandsState_andWorksThroughCommandType() {
+        let owner = CommandTestOwner()
+        let gate = CommandGate()
+        let command = CommandWithResult<Void, Int>(
+            delegate: owner, policy: .ignoreWhileRunning,
+            handler: { _, _ in
+                await gate.wait()
+                return 1
+            },
+            canExecute: { owner, _ in owner.isAllowed })
+        XCTAssertEqual(command.policy, .ignoreWhileRunning)
+        XCTAssertTrue(command.canExecute())
+        owner.isAllowed = false
+        XCTAssertFalse(command.canExecute())
+        XCTAssertFalse(Self.executeThroughTheProtocol(command, ()))
+        owner.isAllowed = true
+        let spy = CommandSpy(command.command, streams: [.executing, .outcomes])
+        XCTAssertTrue(Self.executeThroughTheProtocol(command, ()))
+        XCTAssertTrue(command.isExecuting)
+        XCTAssertFalse(command.execute(), "ignored while running")
+        gate.open()
+        spy.recorder.waitForCount(4)
+        spy.assertEvents([.executing(false), .executing(true), .succeeded, .executing(false)])
+    }
+
+    func test_streams_deliverOnTheMainQueueByDefault() {
+        let command = CommandWithResult<Void, Int>(handler: { _ in 7 })
+        let heard = EventRecorder<String>()
+        let tokens = [
+            command.results.subscribe { heard.record("result \($0) on main \(Thread.isMainThread)") },
+            command.executingChanges.subscribe { heard.record("executing \($0) on main \(Thread.isMainThread)") },
+        ]
+        DispatchQueue.global().async { command.execute() }
+        wait(for: [heard.expectation(count: 4)], timeout: 10)
+        XCTAssertEqual(
+            Set(heard.events),
+            ["executing false on main true", "executing true on main true", "result 7 on main true"])
+        tokens.forEach { $0.cancel() }
+    }
+
+    func test_commandWithResult_itsOwnerAndSubscriptions_deallocate() {
+        let scheduler = TestScheduler()
+        assertDeallocated {
+            let owner = CommandTestOwner()
+            let command = CommandWithResult<Int, Int>(delegate: owner, queue: scheduler) { _, value, done in
+                done(.success(value))
+            }
+            let token = command.results.subscribe(on: .synchronous) { _ in }
+            command.execute(parameter: 1)
+            scheduler.runAll()
+            return [owner, command, command.command, token]
+        }
+    }
+
+    private static func executeThroughTheProtocol<C: CommandType>(_ command: C, _ parameter: C.Parameter) -> Bool {
+        command.execute(parameter: parameter)
+    }
+}

@@ -82,4 +82,42 @@ final class SectionedCollectionLeakTests: XCTestCase {
             return weakReferences(collection, token)
         }
     }
+
+    /// An item whose `deinit` reads the collection it was in: it must not run under the lock.
+    private final class Tracer: Sendable {
+        let onDeinit: @Sendable () -> Void
+        init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+        deinit { onDeinit() }
+    }
+
+    func testItemsAndSectionsAreReleasedOutsideTheLock() {
+        let collection = SectionedCollection<Tracer, Header>()
+        let released = Locked(0)
+        func tracers(_ count: Int) -> [Tracer] {
+            (0..<count).map { _ in
+                Tracer { [weak collection] in
+                    _ = collection?.numberOfSections
+                    _ = collection?.snapshot
+                    released.withLock { $0 += 1 }
+                }
+            }
+        }
+        let token = collection.subscribe(on: .synchronous) { _ in }
+        collection.appendSection(SectionData(Header(id: 1), items: tracers(4)))
+        collection.appendSection(SectionData(Header(id: 2), items: tracers(2)))
+        collection.removeItem(at: ElementPath(item: 0, section: 0))
+        collection[ElementPath(item: 0, section: 0)] = tracers(1)[0]
+        collection.performBatchUpdates {
+            collection.removeItem(at: ElementPath(item: 0, section: 1))
+            collection.sections[0].items.remove(at: 0)
+        }
+        collection.replace(
+            with: [SectionSnapshot(section: Header(id: 1), items: Array(collection.snapshot[0].items.prefix(1)))],
+            sectionIdentifiedBy: \.id, sectionContentEquals: ==, itemIdentifiedBy: { ObjectIdentifier($0) },
+            itemContentEquals: { _, _ in true })
+        collection.replaceSection(at: 0, with: SectionData(Header(id: 3), items: tracers(1)))
+        collection.removeAllSections()
+        token.cancel()
+        XCTAssertEqual(released.current, 8, "every item was released, none under the lock")
+    }
 }

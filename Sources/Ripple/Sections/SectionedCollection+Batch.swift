@@ -141,7 +141,7 @@ extension SectionedCollection {
     /// - Precondition: A batch is open.
     /// - Complexity: O(*s* + *n* + *k* log *k*) for the outermost call, O(1) for nested ones.
     public func endUpdates() {
-        let mustDrain = state.withLock { state -> Bool in
+        let mustDrain = withState { state -> Bool in
             guard var batch = state.batch else {
                 preconditionFailure("SectionedCollection.endUpdates(): called without a matching beginUpdates()")
             }

@@ -11,7 +11,7 @@ extension SectionedCollection {
     func mutateItems<Result>(
         _ method: String, section: Int, _ body: (inout [Item]) -> (Changeset?, Result)
     ) -> Result {
-        let (mustDrain, inner, result) = state.withLock { state -> (Bool, ObservableCollection<Item>?, Result) in
+        let (mustDrain, inner, result) = withState { state -> (Bool, ObservableCollection<Item>?, Result) in
             guard section >= 0 && section < state.entries.count else {
                 Self.sectionOutOfRange(method, section, state.entries.count)
             }
@@ -55,18 +55,21 @@ extension SectionedCollection {
             }
         }
         set {
-            mutateItems("subscript", section: path.section) { items in
+            // The replaced item is released here, after unlocking.
+            let replaced = mutateItems("subscript", section: path.section) { items -> (Changeset?, Item) in
                 guard path.item >= 0 && path.item < items.count else {
                     Self.itemOutOfRange("subscript", path, items.count)
                 }
+                let replaced = items[path.item]
                 items[path.item] = newValue
                 return (
                     Changeset(
                         sourceCount: items.count, targetCount: items.count,
                         updates: [Changeset.OffsetPair(source: path.item, target: path.item)]),
-                    ()
+                    replaced
                 )
             }
+            withExtendedLifetime(replaced) {}
         }
     }
 
@@ -151,7 +154,7 @@ extension SectionedCollection {
             }
             return
         }
-        let (mustDrain, drains) = state.withLock { state -> (Bool, [ObservableCollection<Item>]) in
+        let (mustDrain, drains) = withState { state -> (Bool, [ObservableCollection<Item>]) in
             let count = state.entries.count
             for section in [source.section, destination.section] where section < 0 || section >= count {
                 Self.sectionOutOfRange(method, section, count)
@@ -244,6 +247,7 @@ extension SectionedCollection.State {
         } else if deletes.isEmpty && inserts.isEmpty && moves.isEmpty {
             for update in updates { entries[section].items[update.target] = elements[update.target] }
         } else {
+            trash.append(entries[section].items)
             entries[section].items = elements
         }
     }

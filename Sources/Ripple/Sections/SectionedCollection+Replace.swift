@@ -115,7 +115,7 @@ extension SectionedCollection {
             let (current, mutations) = state.withLock { ($0.current, $0.mutations) }
             let changes = diff(current, target)
             var drains: [ObservableCollection<Item>] = []
-            let outcome = state.withLock { state -> Bool? in
+            let outcome = withState { state -> Bool? in
                 guard state.mutations == mutations else { return nil }
                 return apply(changes, target: target, to: &state, drains: &drains)
             }
@@ -208,6 +208,7 @@ extension SectionedCollection {
                     innerState.batch == nil && !entry.needsResync && entry.innerVersion == innerState.version
                 if inSync {
                     guard !flat.isEmpty else { return false }
+                    state.trash.append(innerState.elements)
                     innerState.elements = items
                     let mustDrain = innerState.commit(flat)
                     entry.innerVersion = innerState.version
@@ -218,6 +219,7 @@ extension SectionedCollection {
                 let wholesale = Changeset(
                     sourceCount: innerState.elements.count, targetCount: items.count,
                     deletes: Array(innerState.elements.indices), inserts: Array(items.indices))
+                state.trash.append(innerState.elements)
                 innerState.elements = items
                 let mustDrain = innerState.commitFromSections(wholesale)
                 entry.innerVersion = innerState.version
@@ -225,10 +227,12 @@ extension SectionedCollection {
                 return mustDrain
             }
             if innerMustDrain { drains.append(inner) }
+            state.trash.append(entry.items)
             entry.items = items
             entries.append(entry)
         }
         for s in 0..<sourceCount where targetOf[s] < 0 { Self.detach(state.entries[s]) }
+        state.trash.append(state.entries)
         state.entries = entries
         state.mutations &+= 1
 

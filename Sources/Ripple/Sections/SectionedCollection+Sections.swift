@@ -7,7 +7,7 @@ extension SectionedCollection {
     /// before it (items inside surviving sections do not change); inside a batch it keeps the
     /// batch's origins in step itself and returns `nil`.
     func mutateSections(_ body: (inout State) -> (sections: Changeset, sourceItemCounts: [Int])?) {
-        let mustDrain = state.withLock { state -> Bool in
+        let mustDrain = withState { state -> Bool in
             let change = body(&state)
             state.mutations &+= 1
             guard let (sections, counts) = change else { return false }
@@ -97,6 +97,7 @@ extension SectionedCollection {
             guard count > 0 else { return nil }
             let before = state.itemCounts
             for entry in state.entries { Self.detach(entry) }
+            state.trash.append(state.entries)
             state.entries.removeAll()
             if state.batch != nil {
                 state.batch!.sectionOrigins.removeAll()
@@ -159,6 +160,7 @@ extension SectionedCollection {
             let before = state.itemCounts
             let pair = Changeset.OffsetPair(source: position, target: position)
             if state.entries[position].data.items === data.items {
+                state.trash.append(state.entries[position].data)
                 state.entries[position].data = data
                 if state.batch != nil {
                     let origin = state.batch!.sectionOrigins[position]
@@ -168,6 +170,7 @@ extension SectionedCollection {
                 return (Changeset(sourceCount: count, targetCount: count, updates: [pair]), before)
             }
             Self.detach(state.entries[position])
+            state.trash.append(state.entries[position])
             let entry = attach(data, state: &state)
             state.entries[position] = entry
             if state.batch != nil {

@@ -92,6 +92,9 @@ public final class SectionedCollection<Item: Sendable, Section: Sendable>: @unch
         var batch: SectionedBatchRecorder?
         var nextLink = 0
         var core = EmitterCore<SectionedCollectionChange<Item, Section>>()
+        /// Values dropped under the lock (old arrays, removed sections), released after unlocking
+        /// by ``SectionedCollection/withState(_:)``: a `deinit` they trigger may use this collection.
+        var trash: [Any] = []
     }
 
     let state: LockedState<State>
@@ -184,7 +187,9 @@ public final class SectionedCollection<Item: Sendable, Section: Sendable>: @unch
         if mustDrain { drain() }
         return SubscriptionToken { [weak self] in
             subscriberState.deactivate()
-            self?.state.withLock { $0.core.remove(id: id) }
+            // The removed subscriber, and the handler's captures, are released after unlocking.
+            let removed = self?.state.withLock { $0.core.remove(id: id) }
+            withExtendedLifetime(removed) {}
         }
     }
 
@@ -194,6 +199,19 @@ public final class SectionedCollection<Item: Sendable, Section: Sendable>: @unch
             let token = self.subscribe(on: .synchronous) { continuation.yield($0) }
             continuation.onTermination = { _ in token.cancel() }
         }
+    }
+
+    /// Runs `body` under the lock, then releases what it dropped (`State.trash`) after unlocking.
+    func withState<Result>(_ body: (inout State) -> Result) -> Result {
+        let (result, trash) = state.withLock { state -> (Result, [Any]) in
+            let result = body(&state)
+            guard !state.trash.isEmpty else { return (result, []) }
+            let trash = state.trash
+            state.trash = []
+            return (result, trash)
+        }
+        withExtendedLifetime(trash) {}
+        return result
     }
 
     /// Delivers queued events; called after the lock is released.
@@ -237,7 +255,7 @@ extension SectionedCollection {
 
     /// Receives an event of an attached section's items collection.
     func absorb(_ change: CollectionChange<Item>, link: Int) {
-        let mustDrain = state.withLock { state -> Bool in
+        let mustDrain = withState { state -> Bool in
             guard let index = state.entries.firstIndex(where: { $0.link == link }) else { return false }
             return state.absorb(change, at: index, resyncing: true)
         }
@@ -269,6 +287,7 @@ extension SectionedCollection.State {
         let next = change.version == entry.innerVersion + 1 && !entry.needsResync
             && change.changeset.sourceCount == old.count
         guard next || resyncing else { return false }
+        trash.append(old)
         entries[index].items = change.snapshot
         entries[index].innerVersion = change.version
         if next { return recordItems(change.changeset, inSection: index) }
@@ -338,6 +357,7 @@ extension SectionedCollection.State {
         guard batch == nil, !changeset.isEmpty else { return false }
         version &+= 1
         let snapshot = current
+        trash.append(published)
         published = snapshot
         return core.enqueue(SectionedCollectionChange(changeset: changeset, snapshot: snapshot, version: version))
     }

@@ -279,3 +279,99 @@ final class ScreenTests: XCTestCase {
         }
     }
 }
+
+extension ScreenTests {
+    /// The book list under seeded random mutations from four background threads and from inside a
+    /// subscriber, with cells scrolled and reused between rounds: every batch valid, rows equal to
+    /// the collection, every visible cell showing its row's presenter as that presenter's view.
+    func test_bookList_randomMutationsFromFourThreads_cellsStayConsistent() {
+        for seed: UInt64 in 1...3 {
+            MainActor.assumeIsolated {
+                let screen = BookListScreen(pageSize: 0, pageCount: 0, visibleRows: 6)
+                let books = screen.presenter.books
+                books.append(contentsOf: (0..<12).map(BookCellPresenter.init(id:)))
+                screen.settle()
+                let nextID = Locked(1_000)
+                let fresh: @Sendable () -> Int = { nextID.withLock { id -> Int in id += 1; return id } }
+                let reentrant = books.subscribe(on: .synchronous) { change in
+                    if change.version % 13 == 0 { books.append(BookCellPresenter(id: -change.version)) }
+                }
+                var random = SplitMix64(seed: seed)
+                for round in 0..<10 {
+                    let roundSeed = random.next()
+                    DispatchQueue.concurrentPerform(iterations: 4) { thread in
+                        var random = SplitMix64(seed: roundSeed &+ UInt64(thread))
+                        for _ in 0..<40 {
+                            switch random.int(below: 4) {
+                            case 0: books.append(BookCellPresenter(id: fresh()))
+                            case 1: books.insert(BookCellPresenter(id: fresh()), at: 0)
+                            case 2:
+                                let remainder = random.int(below: 5)
+                                books.removeAll { $0.id % 5 == remainder }
+                            default:
+                                var next = books.snapshot
+                                random.shuffle(&next)
+                                books.replace(with: Array(next.prefix(20)))
+                            }
+                        }
+                    }
+                    screen.settle()
+                    screen.host.scroll(toRow: random.int(below: 12))
+                    screen.assertConsistent("seed \(seed) round \(round)")
+                }
+                reentrant.cancel()
+                XCTAssertEqual(screen.source.statistics.reloads, 1, "seed \(seed): only the initial reload")
+            }
+        }
+    }
+
+    /// A sectioned contacts screen on a collection view with headers: random section and item
+    /// changes; headers show their section's presenter.
+    func test_contacts_sectionHeadersShowTheirSections() {
+        MainActor.assumeIsolated {
+            let letters = ["A", "B", "C", "D"].map { LetterPresenter($0) }
+            let contacts = SectionedCollection<BookCellPresenter, LetterPresenter>(
+                letters.enumerated().map { index, letter in
+                    SectionData(letter, items: (0..<3).map { BookCellPresenter(id: index * 10 + $0) })
+                })
+            let box = ContactsBox()
+            let view = HeadlessCollectionView<Int> { [box] in
+                MainActor.assumeIsolated { box.source?.renderedSections.map { $0.items.map(\.id) } ?? [] }
+            }
+            let source = CollectionViewSourceWithSection(view: view, collection: contacts)
+            box.source = source
+            source.headerIdentifier = { _ in "Header" }
+            flushMainQueue()
+            contacts.moveSection(from: 0, to: 3)
+            contacts.removeSection(at: 1)
+            contacts.insertSection(SectionData(LetterPresenter("E"), items: [BookCellPresenter(id: 99)]), at: 0)
+            contacts.moveItem(from: ElementPath(item: 0, section: 1), to: ElementPath(item: 0, section: 0))
+            flushMainQueue()
+            XCTAssertEqual(view.violations, [])
+            XCTAssertEqual(view.items, contacts.snapshot.map { $0.items.map(\.id) })
+            for section in 0..<source.numberOfSections {
+                XCTAssertEqual(source.supplementaryIdentifier(.header, inSection: section), "Header")
+                XCTAssertNil(source.supplementaryIdentifier(.footer, inSection: section))
+                let header = HeadlessCell<LetterPresenter>(reuseIdentifier: "Header")
+                source.configureSupplementary(header, inSection: section)
+                XCTAssertTrue(header.item === contacts.snapshot[section].section)
+            }
+            XCTAssertEqual(source.renderedSections.map(\.section.letter), ["E", "B", "D", "A"])
+        }
+    }
+}
+
+/// A section header's presenter in the contacts screen.
+private final class LetterPresenter: Presenter<any Viewable>, CustomStringConvertible {
+    let letter: String
+    nonisolated init(_ letter: String) {
+        self.letter = letter
+        super.init()
+    }
+    nonisolated var description: String { letter }
+}
+
+@MainActor
+private final class ContactsBox {
+    weak var source: CollectionViewSourceWithSection<BookCellPresenter, LetterPresenter>?
+}

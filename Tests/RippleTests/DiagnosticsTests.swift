@@ -164,6 +164,41 @@ final class DiagnosticsTests: XCTestCase {
         XCTAssertEqual(diagnostics.count, 0)
     }
 
+    /// Runs `action` when deallocated.
+    private final class DeinitAction: Sendable {
+        let action: @Sendable () -> Void
+
+        init(_ action: @escaping @Sendable () -> Void) {
+            self.action = action
+        }
+
+        deinit { action() }
+    }
+
+    /// The entry point of the child processes; does nothing in a normal run.
+    func test_childProcessEntry() {
+        guard childCase == "replacedHandlerReports" else { return }
+        // The replaced handler holds the last reference to an object whose deinit reports: the
+        // old handler must be released after the handler lock is unlocked.
+        do {
+            let reporter = DeinitAction {
+                Diagnostics.report(Diagnostic(kind: .unobservedError, source: "deinit", message: "released"))
+            }
+            Diagnostics.setHandler { [reporter] _ in _ = reporter }
+        }
+        Diagnostics.setHandler(nil)
+        print("survived")
+    }
+
+    func test_setHandler_releasesTheOldHandlerAfterUnlocking_soItsCapturesMayReport() throws {
+        let outcomes = try runChildTests(
+            "RippleTests.DiagnosticsTests/test_childProcessEntry", cases: ["replacedHandlerReports"])
+        let outcome = outcomes["replacedHandlerReports"]
+        XCTAssertEqual(outcome?.status, 0, "crashed:\n\(outcome?.standardError.prefix(600) ?? "")")
+        XCTAssertEqual(outcome?.terminatedBySignal, false)
+        XCTAssertTrue(outcome?.standardError.contains("Ripple: deinit: released") ?? false)
+    }
+
     // MARK: - Diagnostic
 
     func test_diagnostic_descriptionEqualityAndKinds() {

@@ -284,4 +284,60 @@ final class ObservableCollectionConcurrencyTests: XCTestCase {
         XCTAssertEqual(collection.snapshot, [1, 3])
         XCTAssertEqual(calls.current, 3, "one pass over three elements: the collection never changed")
     }
+
+    /// Runs `removeAll(where: { $0 == 2 })` on `[1, 2, 3]` on another thread, runs `meanwhile` while
+    /// its first predicate call waits, and returns the number of predicate calls.
+    private func predicateCalls(meanwhile: (ObservableCollection<Int>) -> Void) -> Int {
+        let collection = ObservableCollection([1, 2, 3])
+        let calls = Locked(0)
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            collection.removeAll { element in
+                let call = calls.withLock { calls -> Int in
+                    calls += 1
+                    return calls
+                }
+                if call == 1 {
+                    entered.signal()
+                    release.wait()
+                }
+                return element == 2
+            }
+            done.signal()
+        }
+        entered.wait()
+        meanwhile(collection)
+        release.signal()
+        done.wait()
+        XCTAssertFalse(collection.snapshot.contains(2))
+        return calls.current
+    }
+
+    func test_optimisticOperation_insideABatch_noOpsAreNotCounted_changesAre() {
+        let noOps = predicateCalls { collection in
+            collection.performBatchUpdates {
+                collection.append(contentsOf: [])
+                collection.insert(contentsOf: [], at: 1)
+                collection.move(from: 1, to: 1)
+                collection.move(fromOffsets: [0], toOffset: 1)
+                collection.remove(atOffsets: [])
+                collection.removeAll { _ in false }
+                collection.replace(with: [1, 2, 3])
+            }
+        }
+        XCTAssertEqual(noOps, 3, "nothing changed inside the batch: one pass")
+        let change = predicateCalls { collection in
+            collection.performBatchUpdates {
+                collection.append(4)
+                collection.removeAll { $0 == 4 }
+            }
+        }
+        XCTAssertEqual(change, 3 + 3, "the batch changed the elements (and back): a second pass")
+        let update = predicateCalls { collection in
+            collection.performBatchUpdates { collection[0] = 1 }
+        }
+        XCTAssertEqual(update, 3 + 3, "a subscript set inside a batch is a change")
+    }
 }

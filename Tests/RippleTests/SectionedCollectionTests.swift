@@ -248,6 +248,23 @@ final class SectionedCollectionTests: XCTestCase {
         token.cancel()
     }
 
+    func testReplaceWhileASectionsOwnBatchIsOpen() {
+        // The section's new items join its own batch; this collection shows them at once, and
+        // catches up with the rest of that batch when it ends.
+        let (collection, checker, token) = make([(1, [1, 2]), (2, [3])])
+        let items = collection.sections[0].items
+        items.performBatchUpdates {
+            items.append(TestItem(id: 4))
+            collection.replace(with: sectionedList([(1, [2, 5]), (2, [3, 1])]))
+            XCTAssertEqual(collection.snapshot.shape, [[2, 5], [3, 1]])
+            items.append(TestItem(id: 6))
+        }
+        XCTAssertEqual(items.snapshot.ids, [2, 5, 6])
+        XCTAssertEqual(collection.snapshot.shape, [[2, 5, 6], [3, 1]])
+        checker.assertConsistent(finalSnapshot: collection.snapshot)
+        token.cancel()
+    }
+
     func testReplaceReportsDuplicatesToDiagnostics() {
         let reported = Locked<[Diagnostic]>([])
         Diagnostics.setHandler { diagnostic in reported.withLock { $0.append(diagnostic) } }

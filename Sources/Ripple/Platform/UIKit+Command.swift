@@ -1,7 +1,9 @@
 #if canImport(UIKit) && !os(watchOS)
 import UIKit
 
-// Thin glue: every decision lives in `CommandBinding`, tested on Linux.
+// Thin glue: every decision lives in `CommandBinding`, tested on Linux. UIKit runs control
+// actions on the main thread; `assumeIsolated` states it whatever isolation the SDK's
+// `UIActionHandler` type declares.
 
 extension UIControl: CommandControl {}
 extension UIActivityIndicatorView: ActivityIndicating {}
@@ -22,7 +24,7 @@ extension CommandType {
         parameter: @escaping () -> Parameter
     ) -> CommandBinding<Self> {
         let binding = CommandBinding(command: self, parameter: parameter).enable(control)
-        control.addAction(UIAction { [weak binding] _ in binding?.trigger() }, for: event)
+        control.addAction(UIAction { [weak binding] _ in MainActor.assumeIsolated { _ = binding?.trigger() } }, for: event)
         return binding
     }
 
@@ -52,7 +54,8 @@ extension CommandType {
         _ refreshControl: UIRefreshControl, parameter: @escaping () -> Parameter
     ) -> CommandBinding<Self> {
         let binding = CommandBinding(command: self, parameter: parameter).refresh(with: refreshControl)
-        refreshControl.addAction(UIAction { [weak binding] _ in binding?.trigger() }, for: .valueChanged)
+        refreshControl.addAction(
+            UIAction { [weak binding] _ in MainActor.assumeIsolated { _ = binding?.trigger() } }, for: .valueChanged)
         return binding
     }
 }

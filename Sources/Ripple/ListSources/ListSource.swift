@@ -28,52 +28,18 @@ import RippleDiff
 /// A list source lives on the main actor, as its view does. Its collection may be mutated from
 /// any thread.
 @MainActor
-public class ListSource<Element: Sendable>: ListDataSource {
-    private let renderer: ListRenderer<[Element]>
-    private var token: SubscriptionToken?
-    private let loadingRow = LoadingRow()
+public class ListSource<Element: Sendable>: ListSourceBase<Element, [Element]>, ListDataSource {
+    private let loadingRow: LoadingRow
     private var pagination: Pagination?
-    /// The platform's data-source and delegate object (UIKit glue), kept alive by the source
-    /// because the view holds it weakly.
-    var platformAdapter: AnyObject?
 
     /// The items are the collection's elements.
     public typealias Item = Element
 
-    /// The view the source drives, held weakly: a view that goes away ends the rendering.
-    public var listView: (any ListView)? { renderer.view }
-
     /// The list the view shows, as of the last event rendered.
     public var renderedItems: [Element] { renderer.rendered }
 
-    /// The version of the last event rendered.
-    public var renderedVersion: Int { renderer.renderedVersion }
-
-    /// The largest change, counted as ``Changeset/changeCount``, that the source animates; a
-    /// larger one reloads the view. `nil` (the default) animates every change.
-    public var reloadThreshold: Int? {
-        get { renderer.reloadThreshold }
-        set { renderer.reloadThreshold = newValue }
-    }
-
-    /// The most recent reload and its reason, or `nil` when every event so far was animated.
-    public var lastReload: ListReloadReason? { renderer.lastReload }
-
-    /// How many batches the source has run, and how many reloads.
-    public var statistics: ListSourceStatistics { renderer.statistics }
-
-    /// Executed with the item's element when an item is selected and the command can execute.
-    public var selectItem: CommandWithParameter<Element>?
-
-    /// Called with every item event, its element and its path.
-    public var onItemEvent: ((ListItemEvent, Element, ElementPath) -> Void)?
-
-    /// The reuse identifier of the cell for an element; one per kind of presenter for
-    /// heterogeneous lists. By default every row uses `"Cell"`.
-    public var cellIdentifier: (Element) -> String = { _ in "Cell" }
-
-    /// The reuse identifier of the loading row shown while ``paginate(with:threshold:hasMorePages:showsLoadingRow:)``'s
-    /// command loads a page.
+    /// The reuse identifier of the loading row shown while
+    /// ``paginate(with:threshold:showsLoadingRow:hasMorePages:)``'s command loads a page.
     public var loadingCellIdentifier = "Loading"
 
     /// Creates a source that renders `collection` into `view`.
@@ -88,11 +54,13 @@ public class ListSource<Element: Sendable>: ListDataSource {
         view: any ListView, collection: ObservableCollection<Element>,
         selectItem: CommandWithParameter<Element>?, reloadThreshold: Int?, name: String
     ) {
-        let loadingRow = loadingRow
-        renderer = ListRenderer(
-            view: view, empty: [], reloadThreshold: reloadThreshold, sourceName: name,
-            itemCounts: { [$0.count + loadingRow.count] })
-        self.selectItem = selectItem
+        let loadingRow = LoadingRow()
+        self.loadingRow = loadingRow
+        super.init(
+            renderer: ListRenderer(
+                view: view, empty: [], reloadThreshold: reloadThreshold, sourceName: name,
+                itemCounts: { [$0.count + loadingRow.count] }),
+            selectItem: selectItem)
         token = collection.subscribe(on: .main, sendingCurrent: true) { [weak self] change in
             MainActor.assumeIsolated { self?.render(change) }
         }
@@ -100,9 +68,8 @@ public class ListSource<Element: Sendable>: ListDataSource {
 
     /// Stops rendering: the source unsubscribes from its collection and its pagination command.
     /// The view keeps what it shows.
-    public func stop() {
-        token?.cancel()
-        token = nil
+    public override func stop() {
+        super.stop()
         pagination?.token?.cancel()
         pagination = nil
     }
@@ -188,11 +155,7 @@ public class ListSource<Element: Sendable>: ListDataSource {
     public func handle(_ event: ListItemEvent, at path: ElementPath) {
         if event == .willDisplay { loadMoreIfNeeded(displaying: path) }
         guard path.section == 0, path.item >= 0, path.item < renderedItems.count else { return }
-        let element = renderedItems[path.item]
-        onItemEvent?(event, element, path)
-        if event == .selected, let selectItem, selectItem.canExecute(parameter: element) {
-            selectItem.execute(parameter: element)
-        }
+        forward(event, item: renderedItems[path.item], at: path)
     }
 }
 

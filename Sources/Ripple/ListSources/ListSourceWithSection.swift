@@ -13,44 +13,11 @@ import RippleDiff
 /// A list source lives on the main actor, as its view does. Its collection may be mutated from
 /// any thread.
 @MainActor
-public class ListSourceWithSection<Item: Sendable, Section: Sendable>: ListDataSource {
-    private let renderer: ListRenderer<[SectionSnapshot<Section, Item>]>
-    private var token: SubscriptionToken?
-    /// The platform's data-source and delegate object (UIKit glue), kept alive by the source
-    /// because the view holds it weakly.
-    var platformAdapter: AnyObject?
-
-    /// The view the source drives, held weakly: a view that goes away ends the rendering.
-    public var listView: (any ListView)? { renderer.view }
-
+public class ListSourceWithSection<Item: Sendable, Section: Sendable>:
+    ListSourceBase<Item, [SectionSnapshot<Section, Item>]>, ListDataSource
+{
     /// The sections the view shows, as of the last event rendered.
     public var renderedSections: [SectionSnapshot<Section, Item>] { renderer.rendered }
-
-    /// The version of the last event rendered.
-    public var renderedVersion: Int { renderer.renderedVersion }
-
-    /// The largest change, counted as ``SectionedChangeset/changeCount``, that the source
-    /// animates; a larger one reloads the view. `nil` (the default) animates every change.
-    public var reloadThreshold: Int? {
-        get { renderer.reloadThreshold }
-        set { renderer.reloadThreshold = newValue }
-    }
-
-    /// The most recent reload and its reason, or `nil` when every event so far was animated.
-    public var lastReload: ListReloadReason? { renderer.lastReload }
-
-    /// How many batches the source has run, and how many reloads.
-    public var statistics: ListSourceStatistics { renderer.statistics }
-
-    /// Executed with the item when an item is selected and the command can execute.
-    public var selectItem: CommandWithParameter<Item>?
-
-    /// Called with every item event, its item and its path.
-    public var onItemEvent: ((ListItemEvent, Item, ElementPath) -> Void)?
-
-    /// The reuse identifier of the cell for an item; one per kind of presenter for heterogeneous
-    /// lists. By default every row uses `"Cell"`.
-    public var cellIdentifier: (Item) -> String = { _ in "Cell" }
 
     /// The reuse identifier of a section's header view, or `nil` for no header. By default no
     /// section has a header.
@@ -65,19 +32,14 @@ public class ListSourceWithSection<Item: Sendable, Section: Sendable>: ListDataS
         view: any ListView, collection: SectionedCollection<Item, Section>,
         selectItem: CommandWithParameter<Item>?, reloadThreshold: Int?, name: String
     ) {
-        renderer = ListRenderer(
-            view: view, empty: [], reloadThreshold: reloadThreshold, sourceName: name,
-            itemCounts: { $0.map(\.items.count) })
-        self.selectItem = selectItem
+        super.init(
+            renderer: ListRenderer(
+                view: view, empty: [], reloadThreshold: reloadThreshold, sourceName: name,
+                itemCounts: { $0.map(\.items.count) }),
+            selectItem: selectItem)
         token = collection.subscribe(on: .main, sendingCurrent: true) { [weak self] change in
             MainActor.assumeIsolated { self?.render(change) }
         }
-    }
-
-    /// Stops rendering: the source unsubscribes from its collection. The view keeps what it shows.
-    public func stop() {
-        token?.cancel()
-        token = nil
     }
 
     private func render(_ change: SectionedCollectionChange<Item, Section>) {
@@ -189,10 +151,7 @@ public class ListSourceWithSection<Item: Sendable, Section: Sendable>: ListDataS
     ///   - path: The item's path in the rendered sections.
     public func handle(_ event: ListItemEvent, at path: ElementPath) {
         guard let item = renderedItem(at: path) else { return }
-        onItemEvent?(event, item, path)
-        if event == .selected, let selectItem, selectItem.canExecute(parameter: item) {
-            selectItem.execute(parameter: item)
-        }
+        forward(event, item: item, at: path)
     }
 }
 

@@ -438,6 +438,104 @@ final class EmitterTests: XCTestCase {
         XCTAssertTrue(token.isCancelled)
     }
 
+    // MARK: - Random re-entrancy
+
+    /// A seeded script of subscribes, cancels and sends, many of them from inside handlers, checked
+    /// against what the contract implies: a subscriber gets exactly the values sent from its
+    /// subscription on, in order, until it is cancelled, and nothing after.
+    private final class ReentrancyScript: @unchecked Sendable {
+        // @unchecked: every delivery is synchronous and every call comes from the test's thread.
+        let emitter = Emitter<Int>()
+        var random: SplitMix64
+        var tokens: [SubscriptionToken?] = []
+        var firstValue: [Int] = []
+        var received: [[Int]] = []
+        var cancelled: [Bool] = []
+        var sent = 0
+        var failure: String?
+        var log: [String] = []
+
+        init(random: SplitMix64) {
+            self.random = random
+        }
+
+        func fail(_ message: String) {
+            if failure == nil { failure = "\(message)\n  after: \(log.suffix(10).joined(separator: "; "))" }
+        }
+
+        func subscribe() {
+            let index = tokens.count
+            log.append("subscribe \(index)")
+            firstValue.append(sent)
+            received.append([])
+            cancelled.append(false)
+            tokens.append(nil)
+            tokens[index] = emitter.subscribe(on: .synchronous) { [unowned self] value in
+                self.receive(value, by: index)
+            }
+        }
+
+        func cancelOne() {
+            let active = cancelled.indices.filter { !cancelled[$0] }
+            guard !active.isEmpty else { return }
+            let index = active[random.int(below: active.count)]
+            log.append("cancel \(index)")
+            cancelled[index] = true
+            tokens[index]?.cancel()
+        }
+
+        func send() {
+            let value = sent
+            sent += 1
+            log.append("send \(value)")
+            emitter.send(value)
+        }
+
+        func receive(_ value: Int, by index: Int) {
+            log.append("\(index) got \(value)")
+            if cancelled[index] { fail("subscriber \(index) got \(value) after it was cancelled") }
+            received[index].append(value)
+            switch random.int(below: 8) {
+            case 0...1 where sent < 80: send()
+            case 2: cancelOne()
+            case 3 where tokens.count < 40: subscribe()
+            default: break
+            }
+        }
+
+        func run() {
+            for _ in 0..<random.int(in: 1...5) { subscribe() }
+            while sent < 40 && failure == nil {
+                switch random.int(below: 6) {
+                case 0 where tokens.count < 40: subscribe()
+                case 1: cancelOne()
+                default: send()
+                }
+            }
+            for index in received.indices {
+                let expected = Array(firstValue[index]..<sent)
+                let got = received[index]
+                if cancelled[index] {
+                    if Array(expected.prefix(got.count)) != got {
+                        fail("cancelled subscriber \(index) got \(got), not a prefix of \(expected)")
+                    }
+                } else if got != expected {
+                    fail("subscriber \(index) got \(got), expected \(expected)")
+                }
+            }
+            tokens.forEach { $0?.cancel() }
+            if emitter.subscriberCount != 0 { fail("\(emitter.subscriberCount) subscribers left") }
+        }
+    }
+
+    func test_randomReentrantSubscribesCancelsAndSends_deliverExactlyTheContract() {
+        forEachSeed(0..<1_000) { _, random in
+            let script = ReentrancyScript(random: random)
+            script.run()
+            return script.failure
+        }
+    }
+
     // MARK: - Thread races
 
     func test_concurrentSenders_everySubscriberSeesEveryValueOnce_inOneGlobalOrder() {

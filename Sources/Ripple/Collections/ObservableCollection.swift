@@ -42,8 +42,14 @@ import RippleDiff
 /// view while other threads mutate, read ``snapshot`` once. Iteration (`for … in`) already walks a
 /// snapshot.
 ///
+/// # Lifetimes
+/// Removed and replaced elements, and cancelled handlers with everything they capture, are released
+/// after the lock is unlocked, never under it: an element's `deinit` may use the collection (for
+/// example, cancel its own subscription to it).
+///
 /// # Performance
-/// Single mutations cost what the same `Array` operation costs plus one lock and one event.
+/// Single mutations cost what the same `Array` operation costs, plus two lock rounds and one event
+/// (with its change-set) per subscriber delivery; see `docs/collections.md` for measured figures.
 /// A batch of *k* operations on *n* elements folds into one change-set in O(*n* + *k* log *k*),
 /// with no hashing. ``replace(with:)`` costs one diff (see `Changeset(from:to:)`).
 public final class ObservableCollection<Element: Sendable>: @unchecked Sendable {

@@ -22,6 +22,11 @@
 /// Ripple avoids Combine's names (`Publisher`, `Subject`, `Cancellable`, `AnyCancellable`), so both
 /// modules can be imported in one file.
 ///
+/// # Lifetimes
+/// The previous latest value, delivered values and cancelled handlers (with everything they
+/// capture) are released after Ripple's lock is unlocked, so a `deinit` may use the same emitter.
+/// A delivered value is released once every subscriber has had it.
+///
 /// # Thread Safety
 /// `send` and `subscribe` may be called from any thread.
 public final class Emitter<Value: Sendable>: Sendable {

@@ -97,6 +97,9 @@ internal struct EmitterCore<Value: Sendable> {
     @usableFromInline var currentReplayTo = -1
     /// The subscribers of ``current`` with an id below this have had it.
     @usableFromInline var cursor = 0
+    /// Where the first subscriber with an id of ``cursor`` or more was last seen; checked before use,
+    /// since subscribers may come and go between two handoffs.
+    @usableFromInline var cursorIndex = 0
     @usableFromInline var draining = false
     @usableFromInline var sequence: UInt64 = 0
 
@@ -176,6 +179,20 @@ internal struct EmitterCore<Value: Sendable> {
         currentSequence = item.sequence
         currentReplayTo = item.replayTo
         cursor = 0
+        cursorIndex = 0
+    }
+
+    /// The index of the first subscriber whose id is ``cursor`` or more: the remembered one when it
+    /// is still right, otherwise found by binary search.
+    @inlinable
+    func cursorPosition() -> Int {
+        let index = cursorIndex
+        if index <= subscribers.count && (index == subscribers.count || subscribers[index].id >= cursor)
+            && (index == 0 || subscribers[index &- 1].id < cursor)
+        {
+            return index
+        }
+        return firstIndex(atLeast: cursor)
     }
 
     /// Moves the value being delivered out, so that it is released by whoever takes it.
@@ -195,7 +212,8 @@ internal struct EmitterCore<Value: Sendable> {
 
     /// Takes the next delivery, or ends the drain when there is none.
     ///
-    /// - Complexity: O(log *s*) for *s* subscribers, amortized.
+    /// - Complexity: Amortized O(1); O(log *s*) for *s* subscribers when subscribers came or went
+    ///   since the previous handoff.
     @inlinable
     mutating func next() -> Handoff? {
         while true {
@@ -205,7 +223,7 @@ internal struct EmitterCore<Value: Sendable> {
                     let found = index < subscribers.count && subscribers[index].id == currentReplayTo
                     return Handoff(value: takeCurrent(), subscriber: found ? subscribers[index] : nil)
                 }
-                let index = firstIndex(atLeast: cursor)
+                let index = cursorPosition()
                 guard index < subscribers.count, subscribers[index].firstSequence <= currentSequence else {
                     // Nobody left (the last ones cancelled meanwhile): carry the value out.
                     return Handoff(value: takeCurrent(), subscriber: nil)
@@ -213,6 +231,7 @@ internal struct EmitterCore<Value: Sendable> {
                 let subscriber = subscribers[index]
                 cursor = subscriber.id &+ 1
                 let following = index &+ 1
+                cursorIndex = following
                 if following == subscribers.count || subscribers[following].firstSequence > currentSequence {
                     return Handoff(value: takeCurrent(), subscriber: subscriber)  // the last one
                 }

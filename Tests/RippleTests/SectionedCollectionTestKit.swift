@@ -101,12 +101,17 @@ final class SectionedChangeChecker: @unchecked Sendable {
     private var failures: [String] = []
     private var received = 0
     private let light: Bool
+    private let exact: Bool
 
-    init(initial: SectionedList = [], version: Int = 0, expectingInitial: Bool = false, light: Bool = false) {
+    init(
+        initial: SectionedList = [], version: Int = 0, expectingInitial: Bool = false, light: Bool = false,
+        exact: Bool = false
+    ) {
         rendered = initial
         self.version = version
         self.expectingInitial = expectingInitial
         self.light = light
+        self.exact = exact
     }
 
     var handler: @Sendable (SectionedCollectionChange<TestItem, Header>) -> Void {
@@ -130,6 +135,8 @@ final class SectionedChangeChecker: @unchecked Sendable {
         if let failure = sectionedEventFailure(change, after: rendered) {
             failures.append(failure)
         } else if !light, let failure = sectionedStagingFailure(change, after: rendered) {
+            failures.append(failure)
+        } else if exact, let failure = sectionedExactnessFailure(change, after: rendered) {
             failures.append(failure)
         }
         rendered = change.snapshot
@@ -169,4 +176,67 @@ final class SectionedChangeChecker: @unchecked Sendable {
             XCTFail("\(prefix)replayed \(replayed.shape) differs from \(finalSnapshot.shape)", file: file, line: line)
         }
     }
+}
+
+/// Checks that an event is exact by identity (section ids and item ids are never reused in the
+/// tests that call this): a section or item present before and after is never deleted and
+/// inserted, an item that survives out of a deleted section or into an inserted one is a move, and
+/// the moves inside each pair of matched sections are minimal.
+func sectionedExactnessFailure(
+    _ change: SectionedCollectionChange<TestItem, Header>, after previous: SectionedList
+) -> String? {
+    let changes = change.changeset
+    let snapshot = change.snapshot
+    let context = "v\(change.version): \(changes) from \(previous.shape) to \(snapshot.shape)"
+    var oldSection: [Int: Int] = [:]
+    for (offset, section) in previous.enumerated() { oldSection[section.section.id] = offset }
+    var newSection: [Int: Int] = [:]
+    for (offset, section) in snapshot.enumerated() { newSection[section.section.id] = offset }
+    let deletedSections = Set(changes.sections.deletes)
+    let insertedSections = Set(changes.sections.inserts)
+    for (id, offset) in oldSection where newSection[id] != nil && deletedSections.contains(offset) {
+        return "\(context): section \(id) is still there but deleted"
+    }
+    for (id, offset) in newSection where oldSection[id] != nil && insertedSections.contains(offset) {
+        return "\(context): section \(id) was there but inserted"
+    }
+    var oldPath: [Int: ElementPath] = [:]
+    for (s, section) in previous.enumerated() {
+        for (i, item) in section.items.enumerated() { oldPath[item.id] = ElementPath(item: i, section: s) }
+    }
+    let deletes = Set(changes.itemDeletes)
+    let inserts = Set(changes.itemInserts)
+    let moveSources = Set(changes.itemMoves.map(\.source))
+    let moveTargets = Set(changes.itemMoves.map(\.target))
+    for (t, section) in snapshot.enumerated() {
+        for (j, item) in section.items.enumerated() {
+            guard let from = oldPath[item.id] else { continue }
+            let to = ElementPath(item: j, section: t)
+            if deletes.contains(from) || inserts.contains(to) {
+                return "\(context): item \(item.id) survives \(from) → \(to) but is deleted or inserted"
+            }
+            if deletedSections.contains(from.section) && !moveSources.contains(from) {
+                return "\(context): item \(item.id) leaves deleted section \(from.section) without a move"
+            }
+            if insertedSections.contains(t) && !moveTargets.contains(to) {
+                return "\(context): item \(item.id) enters inserted section \(t) without a move"
+            }
+        }
+    }
+    // Minimal moves inside each pair of matched sections.
+    for (t, section) in snapshot.enumerated() {
+        guard let s = oldSection[section.section.id] else { continue }
+        var stayed: [Int] = []
+        var moved = 0
+        for (j, item) in section.items.enumerated() {
+            guard let from = oldPath[item.id], from.section == s else { continue }
+            stayed.append(from.item)
+            if moveTargets.contains(ElementPath(item: j, section: t)) { moved += 1 }
+        }
+        let minimal = stayed.count - longestIncreasingSubsequenceLength(stayed)
+        if moved != minimal {
+            return "\(context): \(moved) moves inside section \(section.section.id), minimal is \(minimal)"
+        }
+    }
+    return nil
 }

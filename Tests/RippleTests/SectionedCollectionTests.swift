@@ -429,3 +429,50 @@ final class SectionedCollectionTests: XCTestCase {
         }
     }
 }
+
+/// Objects that conform to several identity protocols must still pick one `replace(with:)`.
+final class SectionedCollectionOverloadTests: XCTestCase {
+    final class HashableObject: Hashable, Sendable {
+        let key: Int
+        init(_ key: Int) { self.key = key }
+        static func == (lhs: HashableObject, rhs: HashableObject) -> Bool { lhs.key == rhs.key }
+        func hash(into hasher: inout Hasher) { hasher.combine(key) }
+    }
+
+    final class IdentifiableObject: Identifiable, Hashable, Sendable {
+        let id: Int
+        let title: String
+        init(_ id: Int, _ title: String = "") {
+            self.id = id
+            self.title = title
+        }
+        static func == (lhs: IdentifiableObject, rhs: IdentifiableObject) -> Bool {
+            lhs.id == rhs.id && lhs.title == rhs.title
+        }
+        func hash(into hasher: inout Hasher) { hasher.combine(id) }
+    }
+
+    func testHashableObjectsAreToldApartByObjectIdentity() {
+        let (header, a, b) = (HashableObject(0), HashableObject(1), HashableObject(1))
+        let collection = SectionedCollection<HashableObject, HashableObject>([SectionData(header, items: [a])])
+        let recorder = EventRecorder<SectionedCollectionChange<HashableObject, HashableObject>>()
+        let token = collection.subscribe(on: .synchronous, recorder.handler)
+        collection.replace(with: [SectionSnapshot(section: header, items: [b])])
+        XCTAssertEqual(recorder.events.first?.changeset.itemDeletes, [ElementPath(item: 0, section: 0)])
+        XCTAssertEqual(recorder.events.first?.changeset.itemInserts, [ElementPath(item: 0, section: 0)])
+        token.cancel()
+    }
+
+    func testIdentifiableObjectsAreToldApartByID() {
+        let header = IdentifiableObject(0)
+        let collection = SectionedCollection<IdentifiableObject, IdentifiableObject>(
+            [SectionData(header, items: [IdentifiableObject(1, "a")])])
+        let recorder = EventRecorder<SectionedCollectionChange<IdentifiableObject, IdentifiableObject>>()
+        let token = collection.subscribe(on: .synchronous, recorder.handler)
+        collection.replace(with: [SectionSnapshot(section: header, items: [IdentifiableObject(1, "b")])])
+        XCTAssertEqual(
+            recorder.events.first?.changeset.itemUpdates,
+            [SectionedChangeset.PathPair(source: ElementPath(item: 0, section: 0), target: ElementPath(item: 0, section: 0))])
+        token.cancel()
+    }
+}

@@ -102,6 +102,53 @@ extension SectionedCollection {
             itemIdentifiedBy: { ObjectIdentifier($0) }, itemContentEquals: { _, _ in true })
     }
 
+    /// Replaces every section and item with `sections`, diffing `Hashable` objects: identity from
+    /// `ObjectIdentifier`, content from `==`.
+    ///
+    /// Exists so that objects that are also `Hashable` pick one rule; see
+    /// ``replace(with:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``
+    /// for the event and the threading.
+    ///
+    /// - Parameter sections: The new sections and their items.
+    /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
+    @inlinable
+    public func replace(with sections: [SectionSnapshot<Section, Item>])
+    where Section: AnyObject & Hashable, Item: AnyObject & Hashable {
+        replace(
+            with: sections, sectionIdentifiedBy: { ObjectIdentifier($0) }, sectionContentEquals: ==,
+            itemIdentifiedBy: { ObjectIdentifier($0) }, itemContentEquals: ==)
+    }
+
+    /// Replaces every section and item with `sections`, diffing `Identifiable`, `Equatable`
+    /// objects: identity from `id`, content from `==`.
+    ///
+    /// Exists so that such objects pick the `Identifiable` rule; see
+    /// ``replace(with:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``
+    /// for the event and the threading.
+    ///
+    /// - Parameter sections: The new sections and their items.
+    /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
+    @inlinable
+    public func replace(with sections: [SectionSnapshot<Section, Item>])
+    where Section: AnyObject & Identifiable & Equatable, Item: AnyObject & Identifiable & Equatable {
+        replace(with: sections) { SectionedChangeset(from: $0, to: $1) }
+    }
+
+    /// Replaces every section and item with `sections`, diffing `Identifiable`, `Hashable`
+    /// objects: identity from `id`, content from `==`.
+    ///
+    /// Exists so that such objects pick the `Identifiable` rule; see
+    /// ``replace(with:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``
+    /// for the event and the threading.
+    ///
+    /// - Parameter sections: The new sections and their items.
+    /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
+    @inlinable
+    public func replace(with sections: [SectionSnapshot<Section, Item>])
+    where Section: AnyObject & Identifiable & Hashable, Item: AnyObject & Identifiable & Hashable {
+        replace(with: sections) { SectionedChangeset(from: $0, to: $1) }
+    }
+
     /// Replaces the sections, diffing optimistically outside the lock.
     ///
     /// The public forms are inlinable so that `diff` is specialized for the caller's types; this

@@ -15,7 +15,7 @@ extension SectionedCollection {
             guard section >= 0 && section < state.entries.count else {
                 Self.sectionOutOfRange(method, section, state.entries.count)
             }
-            let inner = state.entries[section].data.items
+            let inner = state.withEntry(section) { $0.data.items }
             var mustDrain = false
             let (innerMustDrain, result) = inner.state.withLock { innerState -> (Bool, Result) in
                 let inSync = state.isInSync(section, with: innerState)
@@ -159,8 +159,8 @@ extension SectionedCollection {
             for section in [source.section, destination.section] where section < 0 || section >= count {
                 Self.sectionOutOfRange(method, section, count)
             }
-            let from = state.entries[source.section].data.items
-            let to = state.entries[destination.section].data.items
+            let from = state.withEntry(source.section) { $0.data.items }
+            let to = state.withEntry(destination.section) { $0.data.items }
             var mustDrain = false
             var drains: [ObservableCollection<Item>] = []
             // Check both paths before changing anything.

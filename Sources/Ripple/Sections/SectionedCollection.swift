@@ -256,7 +256,7 @@ extension SectionedCollection {
     /// Receives an event of an attached section's items collection.
     func absorb(_ change: CollectionChange<Item>, link: Int) {
         let mustDrain = withState { state -> Bool in
-            guard let index = state.entries.firstIndex(where: { $0.link == link }) else { return false }
+            guard let index = state.index(ofLink: link) else { return false }
             return state.absorb(change, at: index, resyncing: true)
         }
         if mustDrain { drain() }
@@ -267,6 +267,24 @@ extension SectionedCollection.State {
     /// The sectioned list now.
     var current: [SectionSnapshot<Section, Item>] {
         entries.map { SectionSnapshot(section: $0.data.section, items: $0.items) }
+    }
+
+    /// The position of the section attached as `link`, or `nil` once it has been removed.
+    ///
+    /// Reads each entry in place: copying entries to compare them would retain and release three
+    /// references per section.
+    ///
+    /// - Complexity: O(*s*) for *s* sections.
+    func index(ofLink link: Int) -> Int? {
+        entries.withUnsafeBufferPointer { entries in
+            for index in entries.indices where entries[index].link == link { return index }
+            return nil
+        }
+    }
+
+    /// Reads the entry at `index` in place, without copying it.
+    func withEntry<Result>(_ index: Int, _ read: (borrowing SectionedCollection.Entry) -> Result) -> Result {
+        entries.withUnsafeBufferPointer { read($0[index]) }
     }
 
     /// The number of items in each section now.
@@ -281,10 +299,9 @@ extension SectionedCollection.State {
     ///   gap is left for later.
     /// - Returns: Whether the caller must drain after unlocking.
     mutating func absorb(_ change: CollectionChange<Item>, at index: Int, resyncing: Bool) -> Bool {
-        let entry = entries[index]
-        guard !change.isInitial, change.version > entry.innerVersion else { return false }
-        let old = entry.items
-        let next = change.version == entry.innerVersion + 1 && !entry.needsResync
+        let (innerVersion, needsResync, old) = withEntry(index) { ($0.innerVersion, $0.needsResync, $0.items) }
+        guard !change.isInitial, change.version > innerVersion else { return false }
+        let next = change.version == innerVersion + 1 && !needsResync
             && change.changeset.sourceCount == old.count
         guard next || resyncing else { return false }
         trash.append(old)
@@ -301,7 +318,7 @@ extension SectionedCollection.State {
     /// Whether the section at `index` shows exactly what its items collection holds, so that an
     /// item mutation can be applied to both at once.
     func isInSync(_ index: Int, with inner: ObservableCollection<Item>.State) -> Bool {
-        inner.batch == nil && !entries[index].needsResync && entries[index].innerVersion == inner.version
+        inner.batch == nil && withEntry(index) { !$0.needsResync && $0.innerVersion == inner.version }
     }
 
     /// Records that the items of section `section` changed by `changes` (the entry already holds

@@ -109,24 +109,6 @@ public final class Emitter<Value: Sendable>: Sendable {
     /// The number of current subscribers.
     public var subscriberCount: Int { state.withLock { $0.core.subscribers.count } }
 
-    /// Queues `value` without delivering it, for owners that must queue events under their own
-    /// lock to keep them in order. Call ``drainQueued()`` after releasing that lock when this
-    /// returns `true`.
-    @usableFromInline
-    func enqueue(_ value: Value) -> Bool {
-        let (mustDrain, _) = state.withLock { state in
-            let previous = state.remember(value)
-            return (state.core.enqueue(value), previous)
-        }
-        return mustDrain
-    }
-
-    /// Delivers values queued by ``enqueue(_:)``.
-    @usableFromInline
-    func drainQueued() {
-        drain()
-    }
-
     /// Delivers `first`, taken together with the enqueue, then whatever else is queued.
     @inlinable
     func deliver(_ first: EmitterCore<Value>.Handoff) {

@@ -203,13 +203,6 @@ internal struct EmitterCore<Value: Sendable> {
         return taken.unsafelyUnwrapped
     }
 
-    @inlinable
-    mutating func claimDrain() -> Bool {
-        if draining { return false }
-        draining = true
-        return true
-    }
-
     /// Takes the next delivery, or ends the drain when there is none.
     ///
     /// - Complexity: Amortized O(1); O(log *s*) for *s* subscribers when subscribers came or went

@@ -319,10 +319,10 @@ final class SectionedCollectionPropertyTests: XCTestCase {
     }
 
     func testRandomOperationsMatchTheShadowAndEveryEventReplaysAndStages() {
-        runSeeds(0..<250, operations: 60)
+        runSeeds(0..<200, operations: 60)
     }
 
     func testLongRuns() {
-        runSeeds(10_000..<10_010, operations: 600)
+        runSeeds(10_000..<10_008, operations: 600)
     }
 }

@@ -1,0 +1,91 @@
+import Ripple
+import RippleDiff
+import RippleTestSupport
+import XCTest
+
+/// `SectionedChangeset(sourceItemCounts:sectionOrigins:itemOrigins:)`, the fold behind sectioned
+/// batches, on seeded random origins: the change-set is valid, replays to the target, is exact and
+/// has minimal moves inside each section; plus named cases.
+final class SectionedCollectionOriginsTests: XCTestCase {
+    func testNamedCase() {
+        // [[a, b], [c]] → [[c, a], [x]] where the second target section is new.
+        let changes = SectionedChangeset(sourceItemCounts: [2, 1], sectionOrigins: [0, -1], itemOrigins: [[2, 0], [-1]])
+        XCTAssertNil(changes.validationFailure())
+        XCTAssertEqual(changes.sections.deletes, [1])
+        XCTAssertEqual(changes.sections.inserts, [1])
+        XCTAssertEqual(changes.itemDeletes, [ElementPath(item: 1, section: 0)])
+        XCTAssertEqual(changes.itemInserts, [])
+        XCTAssertEqual(
+            changes.itemMoves,
+            [SectionedChangeset.PathPair(source: ElementPath(item: 0, section: 1), target: ElementPath(item: 0, section: 0))])
+    }
+
+    func testUpdatesFollowTheirItemsAndDeletedOnesAreDropped() {
+        let changes = SectionedChangeset(
+            sourceItemCounts: [2, 2], sectionOrigins: [1, 0], itemOrigins: [[3], [1, 0]],
+            updatedSourceSections: [1], updatedSourceItems: [3, 2, 0, 0])
+        XCTAssertNil(changes.validationFailure())
+        XCTAssertEqual(changes.sections.updates, [Changeset.OffsetPair(source: 1, target: 0)])
+        XCTAssertEqual(
+            changes.itemUpdates,
+            [
+                SectionedChangeset.PathPair(source: ElementPath(item: 0, section: 0), target: ElementPath(item: 1, section: 1)),
+                SectionedChangeset.PathPair(source: ElementPath(item: 1, section: 1), target: ElementPath(item: 0, section: 0)),
+            ])
+    }
+
+    func testRandomOrigins() {
+        forEachSeed(0..<2_000) { seed, random in
+            // A source of unique items, and a target built by picking survivors and new items.
+            let sourceCounts = (0..<random.int(in: 0...5)).map { _ in random.int(in: 0...5) }
+            let total = sourceCounts.reduce(0, +)
+            var starts: [Int] = []
+            var running = 0
+            for count in sourceCounts {
+                starts.append(running)
+                running += count
+            }
+            let source: SectionedList = sourceCounts.indices.map { s in
+                SectionSnapshot(section: Header(id: s), items: [TestItem](ids: Array(starts[s]..<(starts[s] + sourceCounts[s]))))
+            }
+            var survivingSections = sourceCounts.indices.filter { _ in !random.chance(1, in: 4) }
+            random.shuffle(&survivingSections)
+            var sectionOrigins = survivingSections
+            for _ in 0..<random.int(in: 0...2) { sectionOrigins.insert(-1, at: random.int(in: 0...sectionOrigins.count)) }
+            var pool = Array(0..<total).filter { _ in !random.chance(1, in: 4) }
+            random.shuffle(&pool)
+            var itemOrigins = sectionOrigins.map { _ in [Int]() }
+            var nextNew = 1_000
+            var target: SectionedList = sectionOrigins.enumerated().map { offset, origin in
+                SectionSnapshot(section: Header(id: origin >= 0 ? origin : 100 + offset), items: [])
+            }
+            guard !target.isEmpty else { return nil }
+            let sectionOf = sourceCounts.indices.flatMap { repeatElement($0, count: sourceCounts[$0]) }
+            for flat in pool {
+                // Mostly back to its own section (if it survived), sometimes anywhere.
+                var t = sectionOrigins.firstIndex(of: sectionOf[flat]) ?? random.int(below: target.count)
+                if random.chance(1, in: 5) { t = random.int(below: target.count) }
+                let at = random.int(in: 0...itemOrigins[t].count)
+                itemOrigins[t].insert(flat, at: at)
+                target[t].items.insert(TestItem(id: flat), at: at)
+            }
+            for _ in 0..<random.int(in: 0...3) {
+                let t = random.int(below: target.count)
+                let at = random.int(in: 0...itemOrigins[t].count)
+                itemOrigins[t].insert(-1, at: at)
+                target[t].items.insert(TestItem(id: nextNew), at: at)
+                nextNew += 1
+            }
+            let changes = SectionedChangeset(
+                sourceItemCounts: sourceCounts, sectionOrigins: sectionOrigins, itemOrigins: itemOrigins)
+            if let failure = changes.validationFailure() { return "invalid \(changes): \(failure)" }
+            let replayed = changes.applied(
+                to: source, section: { target[$0].section }, item: { target[$0.section].items[$0.item] })
+            if replayed != target { return "\(changes) on \(source.shape) gives \(replayed.shape), not \(target.shape)" }
+            let event = SectionedCollectionChange<TestItem, Header>(changeset: changes, snapshot: target, version: 1)
+            if let failure = sectionedExactnessFailure(event, after: source) { return failure }
+            if let failure = sectionedStagingFailure(event, after: source) { return failure }
+            return nil
+        }
+    }
+}

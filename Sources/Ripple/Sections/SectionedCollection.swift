@@ -265,8 +265,17 @@ extension SectionedCollection {
 
 extension SectionedCollection.State {
     /// The sectioned list now.
+    ///
+    /// - Complexity: O(*s*) for *s* sections; entries are read in place and item arrays shared.
     var current: [SectionSnapshot<Section, Item>] {
-        entries.map { SectionSnapshot(section: $0.data.section, items: $0.items) }
+        entries.withUnsafeBufferPointer { entries in
+            var snapshot: [SectionSnapshot<Section, Item>] = []
+            snapshot.reserveCapacity(entries.count)
+            for index in entries.indices {
+                snapshot.append(SectionSnapshot(section: entries[index].data.section, items: entries[index].items))
+            }
+            return snapshot
+        }
     }
 
     /// The position of the section attached as `link`, or `nil` once it has been removed.
@@ -288,7 +297,9 @@ extension SectionedCollection.State {
     }
 
     /// The number of items in each section now.
-    var itemCounts: [Int] { entries.map(\.items.count) }
+    var itemCounts: [Int] {
+        entries.withUnsafeBufferPointer { entries in entries.indices.map { entries[$0].items.count } }
+    }
 
     /// Applies an event of the items collection of the section at `index`, and records it.
     ///

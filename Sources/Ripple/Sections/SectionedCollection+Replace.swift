@@ -183,22 +183,25 @@ extension SectionedCollection {
         }
     }
 
-    /// Applies a diff of the whole list under the lock: keeps, updates, attaches and detaches
-    /// sections, hands each kept section's item changes to its items collection, and records the
-    /// change-set.
+    /// A sectioned change-set split for applying: which section goes where, one flat change-set per
+    /// kept section, and the moves between sections.
+    struct ReplacePlan {
+        var sourceOf: [Int]
+        var targetOf: [Int]
+        /// For each target section, the flat change of its items, or `nil` for an inserted section.
+        var flats: [Changeset?]
+        var crossMoves: [SectionedChangeset.PathPair]
+        var updatedSections: Set<Int>
+    }
+
+    /// Splits `changes` for applying.
     ///
-    /// - Returns: Whether the caller must drain after unlocking.
-    func apply(
-        _ changes: SectionedChangeset,
-        target: [SectionSnapshot<Section, Item>],
-        to state: inout State,
-        drains: inout [ObservableCollection<Item>]
-    ) -> Bool {
+    /// - Complexity: O(*s* + *t* + *c*) for *s* and *t* sections and *c* item changes, plus the
+    ///   sorting of the deletes and inserts of sections that items moved out of or into.
+    func plan(_ changes: SectionedChangeset) -> ReplacePlan {
         let sourceCount = changes.sections.sourceCount
         let targetCount = changes.sections.targetCount
         let (sourceOf, targetOf) = sectionMapping(changes.sections)
-
-        // Split the item changes into one flat change-set per kept section.
         var deletes = [[Int]](repeating: [], count: sourceCount)
         var inserts = [[Int]](repeating: [], count: targetCount)
         var moves = [[Changeset.OffsetPair]](repeating: [], count: targetCount)
@@ -229,25 +232,44 @@ extension SectionedCollection {
             updates[update.target.section].append(
                 Changeset.OffsetPair(source: update.source.item, target: update.target.item))
         }
-        let updatedSections = Set(changes.sections.updates.map(\.source))
-
-        var entries: [Entry] = []
-        entries.reserveCapacity(targetCount)
         var flats = [Changeset?](repeating: nil, count: targetCount)
-        for t in 0..<targetCount {
+        for t in 0..<targetCount where sourceOf[t] >= 0 {
             let s = sourceOf[t]
-            guard s >= 0 else {
+            if unsortedDeletes[s] { deletes[s].sort() }
+            if unsortedInserts[t] { inserts[t].sort() }
+            flats[t] = Changeset(
+                sourceCount: changes.sourceItemCounts[s], targetCount: changes.targetItemCounts[t],
+                deletes: deletes[s], inserts: inserts[t], moves: moves[t], updates: updates[t])
+        }
+        return ReplacePlan(
+            sourceOf: sourceOf, targetOf: targetOf, flats: flats, crossMoves: crossMoves,
+            updatedSections: Set(changes.sections.updates.map(\.source)))
+    }
+
+    /// Applies a diff of the whole list under the lock: keeps, updates, attaches and detaches
+    /// sections, hands each kept section's item changes to its items collection, and records the
+    /// change-set.
+    ///
+    /// - Returns: Whether the caller must drain after unlocking.
+    func apply(
+        _ changes: SectionedChangeset,
+        target: [SectionSnapshot<Section, Item>],
+        to state: inout State,
+        drains: inout [ObservableCollection<Item>]
+    ) -> Bool {
+        let plan = plan(changes)
+        var entries: [Entry] = []
+        entries.reserveCapacity(target.count)
+        for t in target.indices {
+            let s = plan.sourceOf[t]
+            guard s >= 0, let flat = plan.flats[t] else {
                 entries.append(attach(SectionData(target[t].section, items: target[t].items), state: &state))
                 continue
             }
             var entry = state.entries[s]
-            if updatedSections.contains(s) { entry.data = entry.data.replacingSection(with: target[t].section) }
-            if unsortedDeletes[s] { deletes[s].sort() }
-            if unsortedInserts[t] { inserts[t].sort() }
-            let flat = Changeset(
-                sourceCount: entry.items.count, targetCount: target[t].items.count,
-                deletes: deletes[s], inserts: inserts[t], moves: moves[t], updates: updates[t])
-            flats[t] = flat
+            if plan.updatedSections.contains(s) {
+                entry.data = entry.data.replacingSection(with: target[t].section)
+            }
             let items = target[t].items
             let inner = entry.data.items
             let innerMustDrain = inner.state.withLock { innerState -> Bool in
@@ -278,26 +300,35 @@ extension SectionedCollection {
             entry.items = items
             entries.append(entry)
         }
-        for s in 0..<sourceCount where targetOf[s] < 0 { Self.detach(state.entries[s]) }
+        for s in plan.targetOf.indices where plan.targetOf[s] < 0 { Self.detach(state.entries[s]) }
         state.trash.append(state.entries)
         state.entries = entries
-        state.mutations &+= 1
+        return record(changes, plan, in: &state)
+    }
 
+    /// Records an applied diff of the whole list (`state.entries` already holds the result):
+    /// publishes it, or folds it into the open batch's origins.
+    ///
+    /// - Returns: Whether the caller must drain after unlocking.
+    func record(_ changes: SectionedChangeset, _ plan: ReplacePlan, in state: inout State) -> Bool {
+        state.mutations &+= 1
         guard var batch = state.batch else { return state.publish(changes) }
         let oldSections = batch.sectionOrigins
         let oldItems = batch.itemOrigins
-        batch.sectionOrigins = sourceOf.map { $0 >= 0 ? oldSections[$0] : -1 }
+        batch.sectionOrigins = plan.sourceOf.map { $0 >= 0 ? oldSections[$0] : -1 }
         for update in changes.sections.updates where oldSections[update.source] >= 0 {
             batch.updatedSections.append(oldSections[update.source])
         }
-        batch.itemOrigins = (0..<targetCount).map { t in
-            guard let flat = flats[t] else { return [Int](repeating: -1, count: target[t].items.count) }
-            return SectionedBatchRecorder.fold(flat, into: oldItems[sourceOf[t]], updated: &batch.updatedItems)
+        batch.itemOrigins = plan.flats.indices.map { t in
+            guard let flat = plan.flats[t] else {
+                return [Int](repeating: -1, count: changes.targetItemCounts[t])
+            }
+            return SectionedBatchRecorder.fold(flat, into: oldItems[plan.sourceOf[t]], updated: &batch.updatedItems)
         }
-        for move in crossMoves {
+        for move in plan.crossMoves {
             batch.itemOrigins[move.target.section][move.target.item] = oldItems[move.source.section][move.source.item]
         }
-        for update in changes.itemUpdates where sourceOf[update.target.section] != update.source.section {
+        for update in changes.itemUpdates where plan.sourceOf[update.target.section] != update.source.section {
             let origin = oldItems[update.source.section][update.source.item]
             if origin >= 0 { batch.updatedItems.append(origin) }
         }

@@ -83,7 +83,7 @@ final class SectionedCollectionPropertyTests: XCTestCase {
 
         /// One random operation on both the collection and the shadow.
         mutating func operation(nesting: Int) {
-            var choice = random.int(below: 24)
+            var choice = random.int(below: 25)
             if shadow.count > 8 && choice < 2 { choice = 2 }
             switch choice {
             case 0, 1:
@@ -228,6 +228,15 @@ final class SectionedCollectionPropertyTests: XCTestCase {
                 }
                 log.append("}")
                 shadow[section].items = live
+            case 23:
+                let (sections, target) = rebuiltSections()
+                log.append("replace(withSections: \(target))")
+                collection.replace(withSections: sections)
+                let now = collection.sections
+                if now.count != sections.count || zip(now, sections).contains(where: { $0 !== $1 }) {
+                    fail("replace(withSections:) did not install the given sections")
+                }
+                shadow = target
             case 22:
                 guard nesting == 0 else { return operation(nesting: nesting) }
                 if openBatches < 2 && random.chance(1, in: 2) {
@@ -240,12 +249,64 @@ final class SectionedCollectionPropertyTests: XCTestCase {
                     openBatches -= 1
                 }
             default:
-                if random.chance(1, in: 6) {
+                if random.chance(1, in: 4) {
                     log.append("removeAllSections()")
                     collection.removeAllSections()
                     shadow.removeAll()
                 }
             }
+        }
+
+        /// New `SectionData` for `replace(withSections:)`: each section is kept as it is, kept
+        /// with a new title (sharing its items), rebuilt as a new object with the same identity
+        /// (some of its items, some items of dropped sections, some new ones), or dropped; new
+        /// sections are added; a few change place.
+        mutating func rebuiltSections() -> ([SectionData<TestItem, Header>], SectionedList) {
+            let current = collection.sections
+            var fates = current.map { _ in random.int(below: 5) }  // 0, 1: keep; 2: retitle; 3: rebuild; 4: drop
+            var loose: [TestItem] = []
+            for index in current.indices where fates[index] == 4 {
+                loose.append(contentsOf: shadow[index].items.filter { _ in random.chance(1, in: 2) })
+            }
+            var sections: [SectionData<TestItem, Header>] = []
+            var target: SectionedList = []
+            for index in current.indices {
+                var header = shadow[index].section
+                switch fates[index] {
+                case 0, 1:
+                    sections.append(current[index])
+                    target.append(shadow[index])
+                case 2:
+                    header.title = freshContent()
+                    sections.append(current[index].replacingSection(with: header))
+                    target.append(SectionSnapshot(section: header, items: shadow[index].items))
+                case 3:
+                    var items = shadow[index].items.filter { _ in !random.chance(1, in: 4) }
+                    random.shuffle(&items)
+                    if !loose.isEmpty && random.chance(1, in: 2) { items.append(loose.removeLast()) }
+                    for _ in 0..<random.int(in: 0...2) { items.insert(freshItem(), at: random.int(in: 0...items.count)) }
+                    if random.chance(1, in: 3) { header.title = freshContent() }
+                    sections.append(SectionData(header, items: items))
+                    target.append(SectionSnapshot(section: header, items: items))
+                default:
+                    break
+                }
+            }
+            for _ in 0..<random.int(in: 0...1) {
+                var section = freshSection()
+                section.items.append(contentsOf: loose)
+                loose = []
+                let at = random.int(in: 0...target.count)
+                sections.insert(SectionData(section.section, items: section.items), at: at)
+                target.insert(section, at: at)
+            }
+            if target.count > 1 && random.chance(1, in: 2) {
+                let (from, to) = (random.int(below: target.count), random.int(below: target.count))
+                sections.insert(sections.remove(at: from), at: to)
+                target.insert(target.remove(at: from), at: to)
+            }
+            fates.removeAll()
+            return (sections, target)
         }
 
         /// The shadow with random edits at both levels: sections deleted, inserted, moved and

@@ -476,3 +476,31 @@ final class SectionedCollectionOverloadTests: XCTestCase {
         token.cancel()
     }
 }
+
+/// `replace(withSections:)`: the given `SectionData` objects become the sections.
+final class SectionedCollectionReplaceSectionsTests: XCTestCase {
+    func testTheGivenSectionsAreInstalledAndTheEventIsTheDiff() {
+        let collection = Sections(sectionedList([(1, [1, 2]), (2, [3]), (3, [4])]))
+        let checker = SectionedChangeChecker(initial: collection.snapshot, exact: true)
+        let token = collection.subscribe(on: .synchronous, checker.handler)
+        let old = collection.sections
+        let rebuilt = Section(Header(id: 2), items: [TestItem(id: 6), TestItem(id: 3)])
+        let added = Section(Header(id: 4), items: [TestItem(id: 5)])
+        collection.replace(withSections: [rebuilt, old[0].replacingSection(with: Header(id: 1, title: 1)), added])
+        XCTAssertEqual(collection.snapshot.shape, [[6, 3], [1, 2], [5]])
+        XCTAssertTrue(collection.sections[0] === rebuilt)
+        XCTAssertTrue(collection.sections[2] === added)
+        XCTAssertTrue(collection.sections[1].items === old[0].items)
+        checker.assertConsistent(finalSnapshot: collection.snapshot)
+        XCTAssertEqual(checker.eventCount, 1)
+        // The replaced and dropped sections no longer publish here; the new ones do.
+        old[1].items.append(TestItem(id: 9))
+        old[2].items.append(TestItem(id: 10))
+        XCTAssertEqual(checker.eventCount, 1)
+        added.items.append(TestItem(id: 11))
+        XCTAssertEqual(checker.eventCount, 2)
+        XCTAssertEqual(collection.snapshot[2].items.ids, [5, 11])
+        checker.assertConsistent(finalSnapshot: collection.snapshot)
+        token.cancel()
+    }
+}

@@ -1,0 +1,234 @@
+import RippleDiff
+
+// `replace(withSections:)`: the list becomes the given `SectionData` objects themselves, as when a
+// presenter rebuilds its sections; the event is still the difference found by identity.
+
+extension SectionedCollection {
+    /// Makes `sections` the collection's sections, publishing the difference found by identity,
+    /// with the identity and content of sections and items given by closures.
+    ///
+    /// Afterwards `self.sections` holds exactly these `SectionData` objects, and this collection
+    /// follows their `items` collections. The event is the sectioned diff of the list before and
+    /// the list these sections show: section and item inserts, deletes, moves and updates, never a
+    /// blanket reload. A section that was already here keeps its subscription; the items
+    /// collections of the new objects are not changed.
+    ///
+    /// ```swift
+    /// mail.replace(
+    ///     withSections: folders.map { SectionData($0.header, items: $0.messages) },
+    ///     sectionIdentifiedBy: { $0.folderID }, sectionContentEquals: { $0.title == $1.title },
+    ///     itemIdentifiedBy: { $0.messageID }, itemContentEquals: { $0.isRead == $1.isRead })
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - sections: The new sections.
+    ///   - sectionIdentifier: Returns the identity of a section.
+    ///   - sectionContentEquals: Returns whether two sections with the same identity show the same
+    ///     content; when it returns `false`, the section is updated.
+    ///   - itemIdentifier: Returns the identity of an item, global across sections.
+    ///   - itemContentEquals: Returns whether two items with the same identity show the same
+    ///     content; when it returns `false`, the item is updated.
+    /// - Complexity: One sectioned diff, expected O(*s* + *t* + *n* + *m*) for *s* and *t* sections
+    ///   holding *n* and *m* items, plus O(*s* + *t* + *c*) to apply its *c* changes.
+    @inlinable
+    public func replace<SectionID: Hashable, ItemID: Hashable>(
+        withSections sections: [SectionData<Item, Section>],
+        sectionIdentifiedBy sectionIdentifier: (Section) -> SectionID,
+        sectionContentEquals: (Section, Section) -> Bool,
+        itemIdentifiedBy itemIdentifier: (Item) -> ItemID,
+        itemContentEquals: (Item, Item) -> Bool
+    ) {
+        replace(withSections: sections) {
+            SectionedChangeset(
+                from: $0, to: $1, sectionIdentifiedBy: sectionIdentifier, sectionContentEquals: sectionContentEquals,
+                itemIdentifiedBy: itemIdentifier, itemContentEquals: itemContentEquals)
+        }
+    }
+
+    /// Makes `sections` the collection's sections, diffing `Identifiable`, `Equatable` sections
+    /// and items: identity from `id`, content from `==`.
+    ///
+    /// See ``replace(withSections:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``.
+    ///
+    /// - Parameter sections: The new sections.
+    /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
+    @inlinable
+    public func replace(withSections sections: [SectionData<Item, Section>])
+    where Section: Identifiable & Equatable, Item: Identifiable & Equatable {
+        replace(withSections: sections) { SectionedChangeset(from: $0, to: $1) }
+    }
+
+    /// Makes `sections` the collection's sections, diffing `Identifiable`, `Hashable` sections
+    /// and items: identity from `id`, content from `==`.
+    ///
+    /// See ``replace(withSections:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``.
+    ///
+    /// - Parameter sections: The new sections.
+    /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
+    @inlinable
+    public func replace(withSections sections: [SectionData<Item, Section>])
+    where Section: Identifiable & Hashable, Item: Identifiable & Hashable {
+        replace(withSections: sections) { SectionedChangeset(from: $0, to: $1) }
+    }
+
+    /// Makes `sections` the collection's sections, diffing `Hashable` values: each value is its
+    /// own identity.
+    ///
+    /// See ``replace(withSections:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``.
+    ///
+    /// - Parameter sections: The new sections.
+    /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
+    @inlinable
+    public func replace(withSections sections: [SectionData<Item, Section>])
+    where Section: Hashable, Item: Hashable {
+        replace(withSections: sections) { SectionedChangeset(from: $0, to: $1) }
+    }
+
+    /// Makes `sections` the collection's sections, diffing objects, such as section and cell
+    /// presenters: identity from `ObjectIdentifier`.
+    ///
+    /// See ``replace(withSections:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``.
+    ///
+    /// - Parameter sections: The new sections.
+    /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
+    @inlinable
+    public func replace(withSections sections: [SectionData<Item, Section>])
+    where Section: AnyObject, Item: AnyObject {
+        replace(
+            withSections: sections, sectionIdentifiedBy: { ObjectIdentifier($0) },
+            sectionContentEquals: { _, _ in true }, itemIdentifiedBy: { ObjectIdentifier($0) },
+            itemContentEquals: { _, _ in true })
+    }
+
+    /// Makes `sections` the collection's sections, diffing `Hashable` objects: identity from
+    /// `ObjectIdentifier`, content from `==`.
+    ///
+    /// See ``replace(withSections:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``.
+    ///
+    /// - Parameter sections: The new sections.
+    /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
+    @inlinable
+    public func replace(withSections sections: [SectionData<Item, Section>])
+    where Section: AnyObject & Hashable, Item: AnyObject & Hashable {
+        replace(
+            withSections: sections, sectionIdentifiedBy: { ObjectIdentifier($0) }, sectionContentEquals: ==,
+            itemIdentifiedBy: { ObjectIdentifier($0) }, itemContentEquals: ==)
+    }
+
+    /// Makes `sections` the collection's sections, diffing `Identifiable`, `Equatable` objects:
+    /// identity from `id`, content from `==`.
+    ///
+    /// See ``replace(withSections:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``.
+    ///
+    /// - Parameter sections: The new sections.
+    /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
+    @inlinable
+    public func replace(withSections sections: [SectionData<Item, Section>])
+    where Section: AnyObject & Identifiable & Equatable, Item: AnyObject & Identifiable & Equatable {
+        replace(withSections: sections) { SectionedChangeset(from: $0, to: $1) }
+    }
+
+    /// Makes `sections` the collection's sections, diffing `Identifiable`, `Hashable` objects:
+    /// identity from `id`, content from `==`.
+    ///
+    /// See ``replace(withSections:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``.
+    ///
+    /// - Parameter sections: The new sections.
+    /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
+    @inlinable
+    public func replace(withSections sections: [SectionData<Item, Section>])
+    where Section: AnyObject & Identifiable & Hashable, Item: AnyObject & Identifiable & Hashable {
+        replace(withSections: sections) { SectionedChangeset(from: $0, to: $1) }
+    }
+
+    /// Makes `sections` the collection's sections, diffing optimistically outside the lock.
+    ///
+    /// Each new section's items are read together with their collection's version; the diff runs
+    /// on them, and runs again if this collection changed meanwhile.
+    @usableFromInline
+    func replace(
+        withSections target: [SectionData<Item, Section>],
+        diff: ([SectionSnapshot<Section, Item>], [SectionSnapshot<Section, Item>]) -> SectionedChangeset
+    ) {
+        while true {
+            let (current, mutations) = state.withLock { ($0.current, $0.mutations) }
+            let reads = target.map { data in data.items.state.withLock { ($0.published, $0.version) } }
+            let shown = zip(target, reads).map { SectionSnapshot(section: $0.section, items: $1.0) }
+            let changes = diff(current, shown)
+            let outcome = withState { state -> Bool? in
+                guard state.mutations == mutations else { return nil }
+                return apply(changes, sections: target, reads: reads, to: &state)
+            }
+            guard let mustDrain = outcome else { continue }
+            if mustDrain { drain() }
+            if changes.hasDuplicates {
+                Diagnostics.report(
+                    Diagnostic(
+                        kind: .duplicateIdentifiers, source: "SectionedCollection.replace(withSections:)",
+                        message: "repeated section identifiers at old offsets "
+                            + "\(changes.sections.duplicates.sourceOffsets) and new offsets "
+                            + "\(changes.sections.duplicates.targetOffsets), repeated item identifiers at old "
+                            + "paths \(changes.itemDuplicates.sourcePaths) and new paths "
+                            + "\(changes.itemDuplicates.targetPaths); paired in order"))
+            }
+            return
+        }
+    }
+
+    /// Makes `sections` the entries under the lock, keeping the subscription of every section
+    /// whose items collection stays, and records the change-set.
+    ///
+    /// A new section whose items collection changed since it was read is shown as read, then
+    /// brought up to date by a second event.
+    ///
+    /// - Returns: Whether the caller must drain after unlocking.
+    func apply(
+        _ changes: SectionedChangeset,
+        sections target: [SectionData<Item, Section>],
+        reads: [(items: [Item], version: Int)],
+        to state: inout State
+    ) -> Bool {
+        let plan = plan(changes)
+        var entries: [Entry] = []
+        entries.reserveCapacity(target.count)
+        var kept = [Bool](repeating: false, count: state.entries.count)
+        var behind: [(section: Int, items: [Item])] = []
+        for t in target.indices {
+            let s = plan.sourceOf[t]
+            if s >= 0 && state.entries[s].data.items === target[t].items {
+                // Same items collection: keep following it, from the items the diff saw.
+                var entry = state.entries[s]
+                state.trash.append(entry.data)
+                state.trash.append(entry.items)
+                entry.data = target[t]
+                entry.items = reads[t].items
+                entry.innerVersion = reads[t].version
+                entry.needsResync = false
+                kept[s] = true
+                entries.append(entry)
+                continue
+            }
+            var entry = attach(target[t], state: &state)
+            if entry.innerVersion != reads[t].version {
+                // Changed since it was read: show the items the diff saw, then the ones attached.
+                behind.append((t, entry.items))
+                entry.items = reads[t].items
+            }
+            entries.append(entry)
+        }
+        for s in state.entries.indices where !kept[s] { Self.detach(state.entries[s]) }
+        state.trash.append(state.entries)
+        state.entries = entries
+        var mustDrain = record(changes, plan, in: &state)
+        for (t, attached) in behind {
+            let old = state.entries[t].items
+            state.trash.append(old)
+            state.entries[t].items = attached
+            let wholesale = Changeset(
+                sourceCount: old.count, targetCount: attached.count,
+                deletes: Array(old.indices), inserts: Array(attached.indices))
+            if state.recordItems(wholesale, inSection: t) { mustDrain = true }
+        }
+        return mustDrain
+    }
+}

@@ -6,21 +6,21 @@ import XCTest
 /// `SectionData`: a section value over its own live list of items.
 final class SectionDataTests: XCTestCase {
     func testHoldsItsValueAndItsOwnItems() {
-        let data = SectionData(Header(id: 1), items: [TestItem(id: 1)])
-        XCTAssertEqual(data.section, Header(id: 1))
+        let data = SectionData(TestHeader(id: 1), items: [TestItem(id: 1)])
+        XCTAssertEqual(data.section, TestHeader(id: 1))
         XCTAssertEqual(data.items.snapshot, [TestItem(id: 1)])
         XCTAssertEqual(data.id, 1)
-        XCTAssertEqual(data.snapshot, SectionSnapshot(section: Header(id: 1), items: [TestItem(id: 1)]))
+        XCTAssertEqual(data.snapshot, SectionSnapshot(section: TestHeader(id: 1), items: [TestItem(id: 1)]))
         XCTAssertEqual(data.description, "S1·0: [1:0]")
     }
 
     func testReplacingTheSectionSharesTheItems() {
-        let data = SectionData(Header(id: 1), items: [TestItem(id: 1)])
-        let retitled = data.replacingSection(with: Header(id: 1, title: 2))
+        let data = SectionData(TestHeader(id: 1), items: [TestItem(id: 1)])
+        let retitled = data.replacingSection(with: TestHeader(id: 1, title: 2))
         XCTAssertFalse(retitled === data)
         XCTAssertTrue(retitled.items === data.items)
         XCTAssertEqual(retitled.section.title, 2)
-        let shared = SectionData(Header(id: 2), sharing: data.items)
+        let shared = SectionData(TestHeader(id: 2), sharing: data.items)
         data.items.append(TestItem(id: 2))
         XCTAssertEqual(shared.items.snapshot.ids, [1, 2])
     }

@@ -11,7 +11,7 @@ final class SectionedCollectionConcurrencyTests: XCTestCase {
     func testFourThreadsMutatingDifferentSections() {
         let threads = 4
         let operations = 300
-        let collection = Sections(sectionedList((0..<threads).map { ($0, []) }))
+        let collection = TestSections(makeSectionedList((0..<threads).map { ($0, []) }))
         let checker = SectionedChangeChecker(initial: collection.snapshot, light: true)
         let token = collection.subscribe(on: .synchronous, checker.handler)
         let queued = SectionedChangeChecker(initial: collection.snapshot, light: true)
@@ -61,7 +61,7 @@ final class SectionedCollectionConcurrencyTests: XCTestCase {
     func testConcurrentMutationsOfOneSectionStayValid() {
         // Mutations of the same section through its own collection and by path at once may reach
         // the sectioned collection in either order; the events must stay valid and end right.
-        let collection = Sections(sectionedList([(0, [1, 2, 3]), (1, [])]))
+        let collection = TestSections(makeSectionedList([(0, [1, 2, 3]), (1, [])]))
         let checker = SectionedChangeChecker(initial: collection.snapshot, light: true)
         let token = collection.subscribe(on: .synchronous, checker.handler)
         let items = collection.sections[0].items

@@ -4,17 +4,17 @@ import RippleDiff
 import RippleTestSupport
 import XCTest
 
-/// Sections removed from a sectioned collection deallocate and stop publishing into it; the
+/// TestSections removed from a sectioned collection deallocate and stop publishing into it; the
 /// collection itself, its sections and its subscriptions create no retain cycles.
 final class SectionedCollectionLeakTests: XCTestCase {
     func testCollectionAndSectionsDeallocate() {
         assertDeallocated {
-            let collection = Sections(sectionedList([(1, [1]), (2, [2])]))
+            let collection = TestSections(makeSectionedList([(1, [1]), (2, [2])]))
             let sections = collection.sections
             let token = collection.subscribe(on: .synchronous) { _ in }
             collection.appendItem(TestItem(id: 3), toSection: 0)
             collection.performBatchUpdates { collection.moveSection(from: 0, to: 1) }
-            collection.replace(with: sectionedList([(2, [2]), (3, [3])]))
+            collection.replace(with: makeSectionedList([(2, [2]), (3, [3])]))
             token.cancel()
             return [WeakReference(collection)] + sections.map { WeakReference($0) }
                 + collection.sections.map { WeakReference($0) }
@@ -22,30 +22,30 @@ final class SectionedCollectionLeakTests: XCTestCase {
     }
 
     func testRemovedSectionDeallocates() {
-        let collection = Sections(sectionedList([(1, [1]), (2, [2])]))
+        let collection = TestSections(makeSectionedList([(1, [1]), (2, [2])]))
         assertDeallocated {
             let removed = collection.removeSection(at: 0)
             return weakReferences(removed, removed.items)
         }
         assertDeallocated {
             let dropped = collection.sections[0]
-            collection.replace(with: sectionedList([(3, [])]))
+            collection.replace(with: makeSectionedList([(3, [])]))
             return weakReferences(dropped, dropped.items)
         }
         XCTAssertEqual(collection.numberOfSections, 1)
     }
 
     func testRemovedSectionStopsPublishing() {
-        let collection = Sections(sectionedList([(1, [1]), (2, [2]), (3, [3])]))
-        let recorder = EventRecorder<SectionedCollectionChange<TestItem, Header>>()
+        let collection = TestSections(makeSectionedList([(1, [1]), (2, [2]), (3, [3])]))
+        let recorder = EventRecorder<SectionedCollectionChange<TestItem, TestHeader>>()
         let token = collection.subscribe(on: .synchronous, recorder.handler)
         let removed = collection.removeSection(at: 0)
         let replaced = collection.sections[0]
-        collection.replaceSection(at: 0, with: Section(Header(id: 4)))
+        collection.replaceSection(at: 0, with: TestSection(TestHeader(id: 4)))
         let dropped = collection.sections[1]
-        collection.replace(with: sectionedList([(4, [])]))
+        collection.replace(with: makeSectionedList([(4, [])]))
         collection.performBatchUpdates {
-            collection.appendSection(Section(Header(id: 5)))
+            collection.appendSection(TestSection(TestHeader(id: 5)))
             collection.removeAllSections()
         }
         let before = recorder.count
@@ -60,9 +60,9 @@ final class SectionedCollectionLeakTests: XCTestCase {
     }
 
     func testSharedSectionOutlivesTheCollectionWithoutSubscribers() {
-        let shared = Section(Header(id: 1), items: [TestItem(id: 1)])
+        let shared = TestSection(TestHeader(id: 1), items: [TestItem(id: 1)])
         assertDeallocated {
-            let collection = Sections([shared])
+            let collection = TestSections([shared])
             shared.items.append(TestItem(id: 2))
             XCTAssertEqual(shared.items.subscriberCount, 1)
             return WeakReference(collection)
@@ -73,7 +73,7 @@ final class SectionedCollectionLeakTests: XCTestCase {
 
     func testSubscriberCapturingTheCollectionWeaklyDoesNotLeak() {
         assertDeallocated {
-            let collection = Sections(sectionedList([(1, [])]))
+            let collection = TestSections(makeSectionedList([(1, [])]))
             let token = collection.subscribe(on: .synchronous) { [weak collection] change in
                 if change.version == 1 { collection?.appendItem(TestItem(id: 2), toSection: 0) }
             }
@@ -91,7 +91,7 @@ final class SectionedCollectionLeakTests: XCTestCase {
     }
 
     func testItemsAndSectionsAreReleasedOutsideTheLock() {
-        let collection = SectionedCollection<Tracer, Header>()
+        let collection = SectionedCollection<Tracer, TestHeader>()
         let released = Locked(0)
         func tracers(_ count: Int) -> [Tracer] {
             (0..<count).map { _ in
@@ -103,8 +103,8 @@ final class SectionedCollectionLeakTests: XCTestCase {
             }
         }
         let token = collection.subscribe(on: .synchronous) { _ in }
-        collection.appendSection(SectionData(Header(id: 1), items: tracers(4)))
-        collection.appendSection(SectionData(Header(id: 2), items: tracers(2)))
+        collection.appendSection(SectionData(TestHeader(id: 1), items: tracers(4)))
+        collection.appendSection(SectionData(TestHeader(id: 2), items: tracers(2)))
         collection.removeItem(at: ElementPath(item: 0, section: 0))
         collection[ElementPath(item: 0, section: 0)] = tracers(1)[0]
         collection.performBatchUpdates {
@@ -112,10 +112,10 @@ final class SectionedCollectionLeakTests: XCTestCase {
             collection.sections[0].items.remove(at: 0)
         }
         collection.replace(
-            with: [SectionSnapshot(section: Header(id: 1), items: Array(collection.snapshot[0].items.prefix(1)))],
+            with: [SectionSnapshot(section: TestHeader(id: 1), items: Array(collection.snapshot[0].items.prefix(1)))],
             sectionIdentifiedBy: \.id, sectionContentEquals: ==, itemIdentifiedBy: { ObjectIdentifier($0) },
             itemContentEquals: { _, _ in true })
-        collection.replaceSection(at: 0, with: SectionData(Header(id: 3), items: tracers(1)))
+        collection.replaceSection(at: 0, with: SectionData(TestHeader(id: 3), items: tracers(1)))
         collection.removeAllSections()
         token.cancel()
         XCTAssertEqual(released.current, 8, "every item was released, none under the lock")

@@ -45,8 +45,8 @@ final class SectionedCollectionOriginsTests: XCTestCase {
                 starts.append(running)
                 running += count
             }
-            let source: SectionedList = sourceCounts.indices.map { s in
-                SectionSnapshot(section: Header(id: s), items: [TestItem](ids: Array(starts[s]..<(starts[s] + sourceCounts[s]))))
+            let source: TestSectionedList = sourceCounts.indices.map { s in
+                SectionSnapshot(section: TestHeader(id: s), items: [TestItem](ids: Array(starts[s]..<(starts[s] + sourceCounts[s]))))
             }
             var survivingSections = sourceCounts.indices.filter { _ in !random.chance(1, in: 4) }
             random.shuffle(&survivingSections)
@@ -56,8 +56,8 @@ final class SectionedCollectionOriginsTests: XCTestCase {
             random.shuffle(&pool)
             var itemOrigins = sectionOrigins.map { _ in [Int]() }
             var nextNew = 1_000
-            var target: SectionedList = sectionOrigins.enumerated().map { offset, origin in
-                SectionSnapshot(section: Header(id: origin >= 0 ? origin : 100 + offset), items: [])
+            var target: TestSectionedList = sectionOrigins.enumerated().map { offset, origin in
+                SectionSnapshot(section: TestHeader(id: origin >= 0 ? origin : 100 + offset), items: [])
             }
             guard !target.isEmpty else { return nil }
             let sectionOf = sourceCounts.indices.flatMap { repeatElement($0, count: sourceCounts[$0]) }
@@ -82,7 +82,7 @@ final class SectionedCollectionOriginsTests: XCTestCase {
             let replayed = changes.applied(
                 to: source, section: { target[$0].section }, item: { target[$0.section].items[$0.item] })
             if replayed != target { return "\(changes) on \(source.shape) gives \(replayed.shape), not \(target.shape)" }
-            let event = SectionedCollectionChange<TestItem, Header>(changeset: changes, snapshot: target, version: 1)
+            let event = SectionedCollectionChange<TestItem, TestHeader>(changeset: changes, snapshot: target, version: 1)
             if let failure = sectionedExactnessFailure(event, after: source) { return failure }
             if let failure = sectionedStagingFailure(event, after: source) { return failure }
             return nil

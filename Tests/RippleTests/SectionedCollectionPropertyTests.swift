@@ -20,10 +20,10 @@ import XCTest
 /// Batches publish at most one event, and nothing while they are open.
 final class SectionedCollectionPropertyTests: XCTestCase {
     private struct Run {
-        let collection: Sections
+        let collection: TestSections
         let checker: SectionedChangeChecker
         let token: SubscriptionToken
-        var shadow: SectionedList
+        var shadow: TestSectionedList
         var random: SplitMix64
         var nextID = 1_000
         var nextSection = 100
@@ -34,16 +34,16 @@ final class SectionedCollectionPropertyTests: XCTestCase {
 
         init(random: SplitMix64) {
             self.random = random
-            var list: SectionedList = []
+            var list: TestSectionedList = []
             for section in 0..<self.random.int(in: 0...4) {
                 let count = self.random.int(in: 0...4)
                 list.append(
                     SectionSnapshot(
-                        section: Header(id: section),
+                        section: TestHeader(id: section),
                         items: [TestItem](ids: Array((section * 10)..<(section * 10 + count)))))
             }
             shadow = list
-            collection = Sections(list)
+            collection = TestSections(list)
             checker = SectionedChangeChecker(initial: list, exact: true)
             token = collection.subscribe(on: .synchronous, checker.handler)
         }
@@ -58,10 +58,10 @@ final class SectionedCollectionPropertyTests: XCTestCase {
             return nextContent
         }
 
-        mutating func freshSection() -> SectionSnapshot<Header, TestItem> {
+        mutating func freshSection() -> SectionSnapshot<TestHeader, TestItem> {
             defer { nextSection += 1 }
             return SectionSnapshot(
-                section: Header(id: nextSection), items: (0..<random.int(in: 0...3)).map { _ in freshItem() })
+                section: TestHeader(id: nextSection), items: (0..<random.int(in: 0...3)).map { _ in freshItem() })
         }
 
         mutating func fail(_ message: String) {
@@ -261,15 +261,15 @@ final class SectionedCollectionPropertyTests: XCTestCase {
         /// with a new title (sharing its items), rebuilt as a new object with the same identity
         /// (some of its items, some items of dropped sections, some new ones), or dropped; new
         /// sections are added; a few change place.
-        mutating func rebuiltSections() -> ([SectionData<TestItem, Header>], SectionedList) {
+        mutating func rebuiltSections() -> ([SectionData<TestItem, TestHeader>], TestSectionedList) {
             let current = collection.sections
             var fates = current.map { _ in random.int(below: 5) }  // 0, 1: keep; 2: retitle; 3: rebuild; 4: drop
             var loose: [TestItem] = []
             for index in current.indices where fates[index] == 4 {
                 loose.append(contentsOf: shadow[index].items.filter { _ in random.chance(1, in: 2) })
             }
-            var sections: [SectionData<TestItem, Header>] = []
-            var target: SectionedList = []
+            var sections: [SectionData<TestItem, TestHeader>] = []
+            var target: TestSectionedList = []
             for index in current.indices {
                 var header = shadow[index].section
                 switch fates[index] {
@@ -311,7 +311,7 @@ final class SectionedCollectionPropertyTests: XCTestCase {
 
         /// The shadow with random edits at both levels: sections deleted, inserted, moved and
         /// retitled; items deleted, inserted, moved inside and across sections, and changed.
-        mutating func editedShadow() -> SectionedList {
+        mutating func editedShadow() -> TestSectionedList {
             var target = shadow.filter { _ in !random.chance(1, in: 6) }
             for _ in 0..<random.int(in: 0...1) { target.insert(freshSection(), at: random.int(in: 0...target.count)) }
             if target.count > 1 && random.chance(1, in: 3) {

@@ -9,29 +9,29 @@ import RippleTesting
 import XCTest
 
 /// A section's own value: `id` is its identity, `title` its header (a change is a reload).
-struct Header: Identifiable, Hashable, Sendable, CustomStringConvertible {
+struct TestHeader: Identifiable, Hashable, Sendable, CustomStringConvertible {
     var id: Int
     var title: Int = 0
     var description: String { "S\(id)·\(title)" }
 }
 
-typealias Sections = SectionedCollection<TestItem, Header>
-typealias Section = SectionData<TestItem, Header>
-typealias SectionedList = [SectionSnapshot<Header, TestItem>]
+typealias TestSections = SectionedCollection<TestItem, TestHeader>
+typealias TestSection = SectionData<TestItem, TestHeader>
+typealias TestSectionedList = [SectionSnapshot<TestHeader, TestItem>]
 
-extension Array where Element == SectionSnapshot<Header, TestItem> {
+extension Array where Element == SectionSnapshot<TestHeader, TestItem> {
     /// The list as `[[ids]]`, for short failure messages.
     var shape: [[Int]] { map(\.items.ids) }
 }
 
 /// Builds a list from `(section id, item ids)` pairs.
-func sectionedList(_ sections: [(Int, [Int])]) -> SectionedList {
-    sections.map { SectionSnapshot(section: Header(id: $0.0), items: [TestItem](ids: $0.1)) }
+func makeSectionedList(_ sections: [(Int, [Int])]) -> TestSectionedList {
+    sections.map { SectionSnapshot(section: TestHeader(id: $0.0), items: [TestItem](ids: $0.1)) }
 }
 
 /// Checks one event against the list before it: the change-set is valid, its counts match both
 /// lists, and it replays to the event's snapshot.
-func sectionedEventFailure(_ change: SectionedCollectionChange<TestItem, Header>, after previous: SectionedList) -> String? {
+func sectionedEventFailure(_ change: SectionedCollectionChange<TestItem, TestHeader>, after previous: TestSectionedList) -> String? {
     let changes = change.changeset
     let snapshot = change.snapshot
     if let failure = changes.validationFailure() { return "v\(change.version): invalid \(changes): \(failure)" }
@@ -52,7 +52,7 @@ func sectionedEventFailure(_ change: SectionedCollectionChange<TestItem, Header>
 /// Stages `change` from `previous`, checks every stage with the table and collection validators,
 /// and applies it to headless views, setting their data inside each batch; the views must end
 /// showing the snapshot.
-func sectionedStagingFailure(_ change: SectionedCollectionChange<TestItem, Header>, after previous: SectionedList) -> String? {
+func sectionedStagingFailure(_ change: SectionedCollectionChange<TestItem, TestHeader>, after previous: TestSectionedList) -> String? {
     let staged = change.staged(from: previous)
     var tableData = previous.map(\.items)
     let tableView = HeadlessTableView { tableData }
@@ -95,7 +95,7 @@ func sectionedStagingFailure(_ change: SectionedCollectionChange<TestItem, Heade
 final class SectionedChangeChecker: @unchecked Sendable {
     // @unchecked: everything below is guarded by `lock`.
     private let lock = NSLock()
-    private var rendered: SectionedList
+    private var rendered: TestSectionedList
     private var version: Int
     private var expectingInitial: Bool
     private var failures: [String] = []
@@ -104,7 +104,7 @@ final class SectionedChangeChecker: @unchecked Sendable {
     private let exact: Bool
 
     init(
-        initial: SectionedList = [], version: Int = 0, expectingInitial: Bool = false, light: Bool = false,
+        initial: TestSectionedList = [], version: Int = 0, expectingInitial: Bool = false, light: Bool = false,
         exact: Bool = false
     ) {
         rendered = initial
@@ -114,11 +114,11 @@ final class SectionedChangeChecker: @unchecked Sendable {
         self.exact = exact
     }
 
-    var handler: @Sendable (SectionedCollectionChange<TestItem, Header>) -> Void {
+    var handler: @Sendable (SectionedCollectionChange<TestItem, TestHeader>) -> Void {
         { [self] change in check(change) }
     }
 
-    func check(_ change: SectionedCollectionChange<TestItem, Header>) {
+    func check(_ change: SectionedCollectionChange<TestItem, TestHeader>) {
         lock.lock()
         defer { lock.unlock() }
         received += 1
@@ -144,7 +144,7 @@ final class SectionedChangeChecker: @unchecked Sendable {
     }
 
     /// The list as replayed so far.
-    var replayed: SectionedList {
+    var replayed: TestSectionedList {
         lock.lock()
         defer { lock.unlock() }
         return rendered
@@ -166,7 +166,7 @@ final class SectionedChangeChecker: @unchecked Sendable {
 
     /// Fails the test for every problem found, and checks the replayed list.
     func assertConsistent(
-        finalSnapshot: SectionedList? = nil, _ message: @autoclosure () -> String = "",
+        finalSnapshot: TestSectionedList? = nil, _ message: @autoclosure () -> String = "",
         file: StaticString = #filePath, line: UInt = #line
     ) {
         let context = message()
@@ -183,7 +183,7 @@ final class SectionedChangeChecker: @unchecked Sendable {
 /// inserted, an item that survives out of a deleted section or into an inserted one is a move, and
 /// the moves inside each pair of matched sections are minimal.
 func sectionedExactnessFailure(
-    _ change: SectionedCollectionChange<TestItem, Header>, after previous: SectionedList
+    _ change: SectionedCollectionChange<TestItem, TestHeader>, after previous: TestSectionedList
 ) -> String? {
     let changes = change.changeset
     let snapshot = change.snapshot

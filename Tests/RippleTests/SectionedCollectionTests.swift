@@ -13,16 +13,16 @@ final class SectionedCollectionTests: XCTestCase {
     private func path(_ section: Int, _ item: Int) -> ElementPath { ElementPath(item: item, section: section) }
 
     /// A collection with sections `(id, items)` and a synchronous checker subscribed to it.
-    private func make(_ sections: [(Int, [Int])]) -> (Sections, SectionedChangeChecker, SubscriptionToken) {
-        let list = sectionedList(sections)
-        let collection = Sections(list)
+    private func make(_ sections: [(Int, [Int])]) -> (TestSections, SectionedChangeChecker, SubscriptionToken) {
+        let list = makeSectionedList(sections)
+        let collection = TestSections(list)
         let checker = SectionedChangeChecker(initial: list)
         let token = collection.subscribe(on: .synchronous, checker.handler)
         return (collection, checker, token)
     }
 
-    private func events(_ collection: Sections, _ body: () -> Void) -> [SectionedCollectionChange<TestItem, Header>] {
-        let recorder = EventRecorder<SectionedCollectionChange<TestItem, Header>>()
+    private func events(_ collection: TestSections, _ body: () -> Void) -> [SectionedCollectionChange<TestItem, TestHeader>] {
+        let recorder = EventRecorder<SectionedCollectionChange<TestItem, TestHeader>>()
         let token = collection.subscribe(on: .synchronous, recorder.handler)
         body()
         token.cancel()
@@ -69,18 +69,18 @@ final class SectionedCollectionTests: XCTestCase {
     func testSectionMutationsPublishSectionChanges() {
         let (collection, checker, token) = make([(1, [1]), (2, [2, 3])])
         let recorded = events(collection) {
-            collection.appendSection(Section(Header(id: 3), items: [TestItem(id: 4)]))
-            collection.insertSection(Section(Header(id: 4)), at: 0)
+            collection.appendSection(TestSection(TestHeader(id: 3), items: [TestItem(id: 4)]))
+            collection.insertSection(TestSection(TestHeader(id: 4)), at: 0)
             collection.moveSection(from: 0, to: 3)
             collection.removeSection(at: 1)
-            collection.replaceSection(at: 0, with: collection.sections[0].replacingSection(with: Header(id: 2, title: 1)))
-            collection.replaceSection(at: 1, with: Section(Header(id: 5), items: [TestItem(id: 5)]))
+            collection.replaceSection(at: 0, with: collection.sections[0].replacingSection(with: TestHeader(id: 2, title: 1)))
+            collection.replaceSection(at: 1, with: TestSection(TestHeader(id: 5), items: [TestItem(id: 5)]))
         }
         XCTAssertEqual(recorded.map(\.changeset.sections.inserts), [[2], [0], [], [], [], [1]])
         XCTAssertEqual(recorded.map(\.changeset.sections.deletes), [[], [], [], [1], [], [1]])
         XCTAssertEqual(recorded[2].changeset.sections.moves, [Changeset.OffsetPair(source: 0, target: 3)])
         XCTAssertEqual(recorded[4].changeset.sections.updates, [Changeset.OffsetPair(source: 0, target: 0)])
-        XCTAssertEqual(collection.snapshot.map(\.section), [Header(id: 2, title: 1), Header(id: 5), Header(id: 4)])
+        XCTAssertEqual(collection.snapshot.map(\.section), [TestHeader(id: 2, title: 1), TestHeader(id: 5), TestHeader(id: 4)])
         XCTAssertEqual(collection.snapshot.shape, [[1], [5], []])
         checker.assertConsistent(finalSnapshot: collection.snapshot)
         collection.removeAllSections()
@@ -152,7 +152,7 @@ final class SectionedCollectionTests: XCTestCase {
             collection.performBatchUpdates {
                 collection.moveSection(from: 2, to: 0)
                 first.items.remove(at: 0)
-                collection.insertSection(Section(Header(id: 4), items: [TestItem(id: 7)]), at: 1)
+                collection.insertSection(TestSection(TestHeader(id: 4), items: [TestItem(id: 7)]), at: 1)
                 third.items.append(TestItem(id: 8))
                 collection.performBatchUpdates {
                     collection.moveItem(from: path(2, 0), to: path(0, 0))
@@ -212,7 +212,7 @@ final class SectionedCollectionTests: XCTestCase {
         let (collection, checker, token) = make([(1, [1, 2]), (2, [3, 4]), (3, [5])])
         let first = collection.sections[0]
         let second = collection.sections[1]
-        var target = sectionedList([(2, [4, 1]), (4, [6]), (1, [2, 3])])
+        var target = makeSectionedList([(2, [4, 1]), (4, [6]), (1, [2, 3])])
         target[0].section.title = 1
         let recorded = events(collection) { collection.replace(with: target) }
         XCTAssertEqual(recorded.count, 1)
@@ -239,7 +239,7 @@ final class SectionedCollectionTests: XCTestCase {
         let (collection, checker, token) = make([(1, [1, 2]), (2, [3])])
         collection.performBatchUpdates {
             collection.appendItem(TestItem(id: 9), toSection: 1)
-            collection.replace(with: sectionedList([(2, [3, 1, 9]), (5, [2])]))
+            collection.replace(with: makeSectionedList([(2, [3, 1, 9]), (5, [2])]))
             collection.moveSection(from: 1, to: 0)
         }
         XCTAssertEqual(collection.snapshot.shape, [[2], [3, 1, 9]])
@@ -255,7 +255,7 @@ final class SectionedCollectionTests: XCTestCase {
         let items = collection.sections[0].items
         items.performBatchUpdates {
             items.append(TestItem(id: 4))
-            collection.replace(with: sectionedList([(1, [2, 5]), (2, [3, 1])]))
+            collection.replace(with: makeSectionedList([(1, [2, 5]), (2, [3, 1])]))
             XCTAssertEqual(collection.snapshot.shape, [[2, 5], [3, 1]])
             items.append(TestItem(id: 6))
         }
@@ -270,7 +270,7 @@ final class SectionedCollectionTests: XCTestCase {
         Diagnostics.setHandler { diagnostic in reported.withLock { $0.append(diagnostic) } }
         defer { Diagnostics.setHandler(nil) }
         let (collection, checker, token) = make([(1, [1])])
-        collection.replace(with: sectionedList([(1, [1, 1]), (2, [1])]))
+        collection.replace(with: makeSectionedList([(1, [1, 1]), (2, [1])]))
         XCTAssertEqual(collection.snapshot.shape, [[1, 1], [1]])
         let diagnostics = reported.current.filter { $0.source == "SectionedCollection.replace(with:)" }
         XCTAssertEqual(diagnostics.count, 1)
@@ -315,7 +315,7 @@ final class SectionedCollectionTests: XCTestCase {
     }
 
     func testMainQueueDeliveryByDefault() {
-        let collection = Sections(sectionedList([(1, [1])]))
+        let collection = TestSections(makeSectionedList([(1, [1])]))
         let onMain = Locked<[Bool]>([])
         let done = expectation(description: "delivered")
         let token = collection.subscribe { _ in
@@ -329,7 +329,7 @@ final class SectionedCollectionTests: XCTestCase {
     }
 
     func testAsyncSequenceOfChanges() async {
-        let collection = Sections(sectionedList([(1, [])]))
+        let collection = TestSections(makeSectionedList([(1, [])]))
         let stream = collection.changes
         collection.appendItem(TestItem(id: 1), toSection: 0)
         for await change in stream {
@@ -341,7 +341,7 @@ final class SectionedCollectionTests: XCTestCase {
     // MARK: - Re-entrancy
 
     func testMutationFromAHandlerIsPublishedAfterTheCurrentEvent() {
-        let collection = Sections(sectionedList([(1, [1]), (2, [2])]))
+        let collection = TestSections(makeSectionedList([(1, [1]), (2, [2])]))
         let checker = SectionedChangeChecker(initial: collection.snapshot)
         let order = Locked<[Int]>([])
         let token = collection.subscribe(on: .synchronous) { change in
@@ -364,7 +364,7 @@ final class SectionedCollectionTests: XCTestCase {
     func testSectionHandlerCallingBackStaysConsistent() {
         // A subscriber of a section's own collection that mutates it and calls the sectioned
         // collection from its handler, while that event is still on its way here.
-        let collection = Sections(sectionedList([(1, [1]), (2, [])]))
+        let collection = TestSections(makeSectionedList([(1, [1]), (2, [])]))
         let checker = SectionedChangeChecker(initial: collection.snapshot)
         let checking = collection.subscribe(on: .synchronous, checker.handler)
         let items = collection.sections[0].items
@@ -387,12 +387,12 @@ final class SectionedCollectionTests: XCTestCase {
     /// The entry point of the child processes; does nothing in a normal run.
     func test_childProcessEntry() {
         guard let name = childCase else { return }
-        let collection = Sections(sectionedList([(1, [1, 2]), (2, [])]))
+        let collection = TestSections(makeSectionedList([(1, [1, 2]), (2, [])]))
         switch name {
-        case "insertSection": collection.insertSection(Section(Header(id: 3)), at: 3)
+        case "insertSection": collection.insertSection(TestSection(TestHeader(id: 3)), at: 3)
         case "removeSection": collection.removeSection(at: 2)
         case "moveSection": collection.moveSection(from: 0, to: -1)
-        case "replaceSection": collection.replaceSection(at: 5, with: Section(Header(id: 3)))
+        case "replaceSection": collection.replaceSection(at: 5, with: TestSection(TestHeader(id: 3)))
         case "itemSection": collection.appendItem(TestItem(id: 3), toSection: 2)
         case "insertItem": collection.insertItem(TestItem(id: 3), at: ElementPath(item: 3, section: 0))
         case "removeItem": collection.removeItem(at: ElementPath(item: 0, section: 1))
@@ -480,13 +480,13 @@ final class SectionedCollectionOverloadTests: XCTestCase {
 /// `replace(withSections:)`: the given `SectionData` objects become the sections.
 final class SectionedCollectionReplaceSectionsTests: XCTestCase {
     func testTheGivenSectionsAreInstalledAndTheEventIsTheDiff() {
-        let collection = Sections(sectionedList([(1, [1, 2]), (2, [3]), (3, [4])]))
+        let collection = TestSections(makeSectionedList([(1, [1, 2]), (2, [3]), (3, [4])]))
         let checker = SectionedChangeChecker(initial: collection.snapshot, exact: true)
         let token = collection.subscribe(on: .synchronous, checker.handler)
         let old = collection.sections
-        let rebuilt = Section(Header(id: 2), items: [TestItem(id: 6), TestItem(id: 3)])
-        let added = Section(Header(id: 4), items: [TestItem(id: 5)])
-        collection.replace(withSections: [rebuilt, old[0].replacingSection(with: Header(id: 1, title: 1)), added])
+        let rebuilt = TestSection(TestHeader(id: 2), items: [TestItem(id: 6), TestItem(id: 3)])
+        let added = TestSection(TestHeader(id: 4), items: [TestItem(id: 5)])
+        collection.replace(withSections: [rebuilt, old[0].replacingSection(with: TestHeader(id: 1, title: 1)), added])
         XCTAssertEqual(collection.snapshot.shape, [[6, 3], [1, 2], [5]])
         XCTAssertTrue(collection.sections[0] === rebuilt)
         XCTAssertTrue(collection.sections[2] === added)

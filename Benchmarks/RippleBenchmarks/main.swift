@@ -10,6 +10,7 @@ import Foundation
 let suites: [BenchmarkSuite] = [
     DiffBenchmarks.suite,
     SectionsBenchmarks.suite,
+    SectionsLiveBenchmarks.suite,
     PublishBenchmarks.suite,
     CommandBenchmarks.suite,
 ]

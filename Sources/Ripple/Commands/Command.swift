@@ -48,9 +48,7 @@ extension CommandWithParameter where Parameter == Void {
             predicate = { _, _ in true }
         }
         self.init(
-            body: .sync(body), policy: policy, predicate: predicate, resolveOwner: { owner.value },
-            syncInvoker: Self.syncInvoker(
-                resolve: { owner.value }, predicate: predicate, body: body))
+            body: .sync(body), policy: policy, predicate: predicate, resolveOwner: { owner.value })
     }
 
     /// The predicate of a command without a parameter, in the parameterized shape. Not built with

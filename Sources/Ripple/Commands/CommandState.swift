@@ -50,6 +50,46 @@ struct CommandState {
         if runEnded || now != before, canExecuteEvents.enqueue(()) { drains.insert(.canExecute) }
     }
 
+    /// Whether `executingChanges` or `canExecuteChanges` has a subscriber.
+    private var observesVisibility: Bool {
+        !(executingEvents.subscribers.isEmpty && canExecuteEvents.subscribers.isEmpty)
+    }
+
+    /// The check-and-start of a sync run under `.ignoreWhileRunning` or `.concurrent`, the policies
+    /// that neither queue nor cancel: registers the run if the policy admits it.
+    ///
+    /// - Returns: `nil` when the policy refuses the run; otherwise the event queues to drain once
+    ///   unlocked (none when nobody observes the executing state or `canExecute`).
+    mutating func startSyncRun() -> CommandDrains? {
+        guard admitsAnotherRun else { return nil }
+        var drains: CommandDrains = []
+        if observesVisibility {
+            let before = visible
+            syncRunning += 1
+            publishChanges(since: before, into: &drains)
+        } else {
+            syncRunning += 1
+        }
+        return drains
+    }
+
+    /// The end of a sync run started by ``startSyncRun()`` whose body returned without throwing.
+    /// (Under these policies nothing is queued, so no run takes over.)
+    ///
+    /// - Returns: The event queues to drain once unlocked.
+    mutating func endSyncRunSucceeded() -> CommandDrains {
+        var drains: CommandDrains = []
+        if !outcomeEvents.subscribers.isEmpty, outcomeEvents.enqueue(.succeeded) { drains.insert(.outcomes) }
+        if observesVisibility {
+            let before = visible
+            syncRunning -= 1
+            publishChanges(since: before, runEnded: true, into: &drains)
+        } else {
+            syncRunning -= 1
+        }
+        return drains
+    }
+
     /// Registers a new run. The caller publishes the change.
     mutating func start(sync: Bool, finish: (Int) -> CommandRun) -> CommandAdmission {
         if sync {

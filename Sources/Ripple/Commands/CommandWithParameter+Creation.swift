@@ -33,9 +33,7 @@ extension CommandWithParameter {
         }
         let predicate = Self.erasingOwner(canExecute)
         self.init(
-            body: .sync(body), policy: policy, predicate: predicate, resolveOwner: { owner.value },
-            syncInvoker: Self.syncInvoker(
-                resolve: { owner.value }, predicate: predicate, body: body))
+            body: .sync(body), policy: policy, predicate: predicate, resolveOwner: { owner.value })
     }
 
     /// Creates a command whose body runs on a Dispatch queue and reports its end through a
@@ -120,9 +118,7 @@ extension CommandWithParameter {
         let body: (AnyObject, Parameter) throws -> Void = { _, parameter in try handler(parameter) }
         let predicate = Self.ownerless(canExecute)
         self.init(
-            body: .sync(body), policy: policy, predicate: predicate, resolveOwner: { OwnerlessPlaceholder.shared },
-            syncInvoker: Self.syncInvoker(
-                resolve: { OwnerlessPlaceholder.shared }, predicate: predicate, body: body))
+            body: .sync(body), policy: policy, predicate: predicate, resolveOwner: { OwnerlessPlaceholder.shared })
     }
 
     /// Creates a command whose body runs on a Dispatch queue and reports its end through a

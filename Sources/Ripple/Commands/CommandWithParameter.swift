@@ -51,22 +51,16 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
         case async(TaskPriority?, (AnyObject, Parameter) async throws -> Void)
     }
 
-    /// A sync body fused with its owner and predicate, for `execute`'s hot path: it resolves the
-    /// owner once, checks the predicate, asks the command to admit the run (under its lock), then
-    /// runs the body with the owner held, and again for each parameter the command hands back when
-    /// the run ends (under `.enqueue`). Returns what `execute` returns.
-    ///
-    /// The command comes in as an argument, not as closures: closures passed through this
-    /// generic-abstracted type would need reabstraction thunks, allocated on every call.
-    typealias SyncInvoker = (_ command: CommandWithParameter, _ parameter: Parameter) -> Bool
-
     private let body: Body
-    /// The sync body, if any, kept apart from `body` so that the hot path does not unpack an enum.
-    private let syncBody: ((AnyObject, Parameter) throws -> Void)?
-    /// Whether `execute` takes the fused sync path (`syncInvoker`); kept apart from the closure so
-    /// that the hot path reads a `let` closure without copying it out of an optional.
-    private let hasSyncInvoker: Bool
-    private let syncInvoker: SyncInvoker
+    /// The sync body, kept apart from `body` so that the hot path does not unpack an enum (a
+    /// placeholder that is never called when the body is not sync).
+    private let syncBody: (AnyObject, Parameter) throws -> Void
+    /// Whether the body is sync.
+    private let isSync: Bool
+    /// Whether `execute` takes the sync fast path: a sync body under a policy that neither queues
+    /// nor cancels (`.ignoreWhileRunning`, `.concurrent`), so that a run is one critical section to
+    /// start and one to end, with nothing to hand over.
+    private let isFastSync: Bool
     private let predicate: (AnyObject, Parameter) -> Bool
     /// The owner, strongly, for the length of one call; `nil` once it is gone.
     private let resolveOwner: () -> AnyObject?
@@ -81,8 +75,7 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
 
     init(
         body: Body, policy: CommandPolicy,
-        predicate: @escaping (AnyObject, Parameter) -> Bool, resolveOwner: @escaping () -> AnyObject?,
-        syncInvoker: SyncInvoker? = nil
+        predicate: @escaping (AnyObject, Parameter) -> Bool, resolveOwner: @escaping () -> AnyObject?
     ) {
         let runLimit: Int
         switch policy {
@@ -96,9 +89,17 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
             runLimit = limit
         }
         self.body = body
-        if case .sync(let work) = body { syncBody = work } else { syncBody = nil }
-        hasSyncInvoker = syncInvoker != nil
-        self.syncInvoker = syncInvoker ?? { _, _ in false }
+        if case .sync(let work) = body {
+            syncBody = work
+            isSync = true
+        } else {
+            syncBody = { _, _ in preconditionFailure("CommandWithParameter: a body that is not sync ran as sync") }
+            isSync = false
+        }
+        switch policy {
+        case .ignoreWhileRunning, .concurrent: isFastSync = isSync
+        case .cancelRunning, .enqueue: isFastSync = false
+        }
         self.policy = policy
         self.predicate = predicate
         self.resolveOwner = resolveOwner
@@ -186,10 +187,8 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
     ///   it cancels; plus the body.
     @discardableResult
     public func execute(parameter: Parameter) -> Bool {
-        if hasSyncInvoker {
-            return syncInvoker(self, parameter)
-        }
         guard let owner = resolveOwner(), predicate(owner, parameter) else { return false }
+        if isFastSync { return executeFastSync(owner, parameter) }
         switch admit(parameter) {
         case .refused: return false
         case .queued: return true
@@ -199,12 +198,30 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
         return true
     }
 
+    /// A sync run under `.ignoreWhileRunning` or `.concurrent`: one critical section to start it
+    /// (check-and-start), the body on this thread with the owner held, one to end it. A body that
+    /// throws ends through ``end(_:remove:takeOver:)``, which reports the error.
+    private func executeFastSync(_ owner: AnyObject, _ parameter: Parameter) -> Bool {
+        guard let drains = state.withLock({ $0.startSyncRun() }) else { return false }
+        if !drains.isEmpty { drain(drains) }
+        do {
+            try syncBody(owner, parameter)
+        } catch {
+            var unused = parameter
+            _ = endSync(.failure(error), next: &unused)
+            return true
+        }
+        let ended = state.withLock { $0.endSyncRunSucceeded() }
+        if !ended.isEmpty { drain(ended) }
+        return true
+    }
+
     /// The atomic check-and-start: applies the policy under the lock, registers the run (or queues
     /// the parameter), publishes the change, and cancels what `.cancelRunning` replaces.
-    fileprivate func admit(_ parameter: Parameter) -> CommandAdmission {
+    private func admit(_ parameter: Parameter) -> CommandAdmission {
         var toCancel: [CommandRun] = []
         var drains: CommandDrains = []
-        let isSync = syncBody != nil
+        let isSync = self.isSync
         let admission = state.withLock { state -> CommandAdmission in
             switch policy {
             case .ignoreWhileRunning, .concurrent:
@@ -235,7 +252,7 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
 
     /// Ends a sync run. When a parameter queued under `.enqueue` takes over, stores it in `next`
     /// and returns `true`: the caller runs it, on this thread.
-    fileprivate func endSync(_ result: Result<Void, any Error>, next: inout Parameter) -> Bool {
+    private func endSync(_ result: Result<Void, any Error>, next: inout Parameter) -> Bool {
         end(result) { state in
             state.syncRunning -= 1
             return false
@@ -248,7 +265,8 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
     /// to end each run. A `nil` owner (it has gone) ends each run as cancelled without running the
     /// body.
     private func runSync(_ owner: AnyObject?, _ first: Parameter) {
-        guard let work = syncBody else { return }
+        guard isSync else { return }
+        let work = syncBody
         var parameter = first
         while true {
             let result: Result<Void, any Error>
@@ -328,7 +346,7 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
         var drains: CommandDrains = []
         var unobserved: (any Error)?
         var tookOver = false
-        let isSync = syncBody != nil
+        let isSync = self.isSync
         state.withLock { state in
             let before = state.visible
             let cancelled = remove(&state)
@@ -429,43 +447,6 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
     public func raiseCanExecuteChanged<Value>(whenever trigger: EventStream<Value>) {
         trigger.subscribe(on: .synchronous) { [weak self] _ in self?.raiseCanExecuteChanged() }
             .store(in: triggers)
-    }
-}
-
-extension CommandWithParameter {
-    /// Builds the ``SyncInvoker`` of a sync body.
-    ///
-    /// Not generic over the owner's type, so that the closure it returns needs no generic metadata
-    /// on each call: the owner comes in as `AnyObject`, and the closures passed in cast it back
-    /// with `unsafeDowncast`.
-    ///
-    /// - Parameters:
-    ///   - resolve: Returns the owner, strongly, or `nil` once it has gone.
-    ///   - predicate: The predicate.
-    ///   - body: The sync body.
-    static func syncInvoker(
-        resolve: @escaping () -> AnyObject?, predicate: @escaping (AnyObject, Parameter) -> Bool,
-        body: @escaping (AnyObject, Parameter) throws -> Void
-    ) -> SyncInvoker {
-        { command, first in
-            guard let owner = resolve(), predicate(owner, first) else { return false }
-            switch command.admit(first) {
-            case .refused: return false
-            case .queued: return true
-            case .sync, .run: break
-            }
-            var parameter = first
-            while true {
-                let result: Result<Void, any Error>
-                do {
-                    try body(owner, parameter)
-                    result = .success(())
-                } catch {
-                    result = .failure(error)
-                }
-                guard command.endSync(result, next: &parameter) else { return true }
-            }
-        }
     }
 }
 

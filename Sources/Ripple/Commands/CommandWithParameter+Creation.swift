@@ -118,7 +118,7 @@ extension CommandWithParameter {
         let body: (AnyObject, Parameter) throws -> Void = { _, parameter in try handler(parameter) }
         let predicate = Self.ownerless(canExecute)
         self.init(
-            body: .sync(body), policy: policy, predicate: predicate, resolveOwner: { OwnerlessPlaceholder.shared })
+            body: .sync(body), policy: policy, predicate: predicate, resolveOwner: nil)
     }
 
     /// Creates a command whose body runs on a Dispatch queue and reports its end through a
@@ -137,7 +137,7 @@ extension CommandWithParameter {
     ) {
         self.init(
             body: .dispatch(queue) { _, parameter, run in try handler(parameter, run) }, policy: policy,
-            predicate: Self.ownerless(canExecute), resolveOwner: { OwnerlessPlaceholder.shared })
+            predicate: Self.ownerless(canExecute), resolveOwner: nil)
     }
 
     /// Creates a command with an `async` body. `cancel()` cancels the body's task.
@@ -155,6 +155,6 @@ extension CommandWithParameter {
     ) {
         self.init(
             body: .async(priority) { _, parameter in try await handler(parameter) }, policy: policy,
-            predicate: Self.ownerless(canExecute), resolveOwner: { OwnerlessPlaceholder.shared })
+            predicate: Self.ownerless(canExecute), resolveOwner: nil)
     }
 }

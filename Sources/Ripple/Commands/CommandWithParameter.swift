@@ -62,8 +62,13 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
     /// start and one to end, with nothing to hand over.
     private let isFastSync: Bool
     private let predicate: (AnyObject, Parameter) -> Bool
-    /// The owner, strongly, for the length of one call; `nil` once it is gone.
+    /// The owner, strongly, for the length of one call; `nil` once it is gone. Ownerless commands
+    /// return ``OwnerlessPlaceholder/shared``.
     private let resolveOwner: () -> AnyObject?
+    /// The owner passed to the bodies of an ownerless command, or `nil` when the command has an
+    /// owner: `execute` passes it without resolving or retaining anything (it is
+    /// ``OwnerlessPlaceholder/shared``, which lives as long as the process).
+    private let placeholder: Unmanaged<OwnerlessPlaceholder>?
     private let state: LockedState<CommandState>
     /// The parameters waiting under `.enqueue`, oldest first. Guarded by `state`'s lock: read and
     /// written only inside `state.withLock`, with `CommandState.queuedCount` kept equal to its count.
@@ -75,7 +80,7 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
 
     init(
         body: Body, policy: CommandPolicy,
-        predicate: @escaping (AnyObject, Parameter) -> Bool, resolveOwner: @escaping () -> AnyObject?
+        predicate: @escaping (AnyObject, Parameter) -> Bool, resolveOwner: (() -> AnyObject?)?
     ) {
         let runLimit: Int
         switch policy {
@@ -102,7 +107,14 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
         }
         self.policy = policy
         self.predicate = predicate
-        self.resolveOwner = resolveOwner
+        if let resolveOwner {
+            self.resolveOwner = resolveOwner
+            placeholder = nil
+        } else {
+            let placeholder = OwnerlessPlaceholder.shared
+            self.resolveOwner = { placeholder }
+            self.placeholder = Unmanaged.passUnretained(placeholder)
+        }
         state = LockedState(CommandState(runLimit: runLimit))
     }
 
@@ -187,7 +199,16 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
     ///   it cancels; plus the body.
     @discardableResult
     public func execute(parameter: Parameter) -> Bool {
-        guard let owner = resolveOwner(), predicate(owner, parameter) else { return false }
+        if let placeholder {
+            return placeholder._withUnsafeGuaranteedRef { execute(owner: $0, parameter) }
+        }
+        guard let owner = resolveOwner() else { return false }
+        return execute(owner: owner, parameter)
+    }
+
+    /// `execute(parameter:)` once the owner is resolved (and held by the caller).
+    private func execute(owner: AnyObject, _ parameter: Parameter) -> Bool {
+        guard predicate(owner, parameter) else { return false }
         if isFastSync { return executeFastSync(owner, parameter) }
         switch admit(parameter) {
         case .refused: return false

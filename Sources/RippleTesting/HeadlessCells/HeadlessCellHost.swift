@@ -59,6 +59,9 @@ public final class HeadlessCellHost<Source: ListDataSource> {
         registry[identifier] = cellClass
     }
 
+    /// Whether any cell class is registered.
+    public var hasRegisteredCells: Bool { !registry.isEmpty }
+
     /// The paths on screen, top to bottom.
     public var visiblePaths: [ElementPath] { visibleCells.map(\.path) }
 

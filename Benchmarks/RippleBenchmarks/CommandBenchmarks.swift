@@ -8,6 +8,11 @@ import Ripple
 ///   it, which on a weakly referenced object goes through the runtime's side table.
 /// - `sync-ownerless`: `Command(handler:canExecute:)`, the same body and predicate capturing the
 ///   owner themselves: the command's own machinery, without the weak owner.
+///
+/// The `sync` kind has a third engine, `weak-closure`: the same direct call, made the way any
+/// command that holds its owner weakly must make it, loading the owner strongly through a weak
+/// reference, checking the predicate, and releasing the owner. It is the floor of `sync`, not a
+/// baseline; ratios stay against `closure`.
 enum CommandBenchmarks {
     static let suite = BenchmarkSuite(
         name: "command",
@@ -18,7 +23,7 @@ enum CommandBenchmarks {
         let sizes: [(String, Int)] = quick ? [("10k", 10_000)] : [("10k", 10_000), ("100k", 100_000)]
         return sizes.flatMap { name, count in
             [
-                group(name, count, element: "sync") { owner in
+                group(name, count, element: "sync", weakFloor: true) { owner in
                     Command(delegate: owner, handler: { $0.work() }, canExecute: { $0.enabled })
                 },
                 group(name, count, element: "sync-ownerless") { owner in
@@ -30,7 +35,8 @@ enum CommandBenchmarks {
 
     /// The `closure` and `ripple` tasks of one element kind, on a fresh owner.
     private static func group(
-        _ scenario: String, _ count: Int, element: String, makeCommand: (Owner) -> Command
+        _ scenario: String, _ count: Int, element: String, weakFloor: Bool = false,
+        makeCommand: (Owner) -> Command
     ) -> BenchmarkGroup {
         let owner = Owner()
         let command = makeCommand(owner)
@@ -38,6 +44,14 @@ enum CommandBenchmarks {
         func task(_ engine: String, _ body: @escaping () -> Int?) -> BenchmarkTask {
             BenchmarkTask(suite: "command", scenario: scenario, element: element, engine: engine, n: count, body: body)
         }
+        let reference = WeakReference(owner)
+        let floor = weakFloor ? [
+            task("weak-closure") {
+                for _ in 0..<count { Owner.callWeakly(closure, reference) }
+                blackHole(owner.count)
+                return nil
+            }
+        ] : []
         return BenchmarkGroup(tasks: [
             task("closure") {
                 for _ in 0..<count { Owner.call(closure, owner) }
@@ -49,7 +63,7 @@ enum CommandBenchmarks {
                 blackHole(owner.count)
                 return nil
             },
-        ])
+        ] + floor)
     }
 
     /// The work both engines run: one increment.
@@ -63,5 +77,20 @@ enum CommandBenchmarks {
         /// A call through a closure the optimizer cannot inline away.
         @inline(never)
         static func call(_ closure: (Owner) -> Void, _ owner: Owner) { closure(owner) }
+
+        /// The same call through a weak reference: load the owner strongly, check the predicate,
+        /// call, release.
+        @inline(never)
+        static func callWeakly(_ closure: (Owner) -> Void, _ reference: WeakReference) {
+            guard let owner = reference.value, owner.enabled else { return }
+            closure(owner)
+        }
+    }
+
+    /// A weak reference to the owner, as a command holds it.
+    final class WeakReference: @unchecked Sendable {
+        // @unchecked: the benchmark touches it from one thread only.
+        weak var value: Owner?
+        init(_ value: Owner) { self.value = value }
     }
 }

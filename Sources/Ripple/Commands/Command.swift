@@ -39,7 +39,6 @@ extension CommandWithParameter where Parameter == Void {
     ) {
         // Built directly rather than through the parameterized initializer: one closure layer less
         // on the hot path of `execute()`.
-        let owner = WeakOwner(delegate)
         let body: (AnyObject, Void) throws -> Void = { value, _ in try handler(unsafeDowncast(value, to: Owner.self)) }
         let predicate: (AnyObject, Void) -> Bool
         if let canExecute {
@@ -48,7 +47,7 @@ extension CommandWithParameter where Parameter == Void {
             predicate = { _, _ in true }
         }
         self.init(
-            body: .sync(body), policy: policy, predicate: predicate, resolveOwner: { owner.value })
+            body: .sync(body), policy: policy, predicate: predicate, resolveOwner: { [weak delegate] in delegate })
     }
 
     /// The predicate of a command without a parameter, in the parameterized shape. Not built with

@@ -1,11 +1,5 @@
 import Dispatch
 
-/// A weak reference to a command's owner.
-final class WeakOwner<Owner: AnyObject> {
-    weak var value: Owner?
-    init(_ value: Owner) { self.value = value }
-}
-
 extension CommandWithParameter {
     // MARK: - With an owner (STT's shape), held weakly
 
@@ -27,13 +21,12 @@ extension CommandWithParameter {
         handler: @escaping (Owner, Parameter) throws -> Void,
         canExecute: ((Owner, Parameter) -> Bool)? = nil
     ) {
-        let owner = WeakOwner(delegate)
         let body: (AnyObject, Parameter) throws -> Void = { value, parameter in
             try handler(unsafeDowncast(value, to: Owner.self), parameter)
         }
         let predicate = Self.erasingOwner(canExecute)
         self.init(
-            body: .sync(body), policy: policy, predicate: predicate, resolveOwner: { owner.value })
+            body: .sync(body), policy: policy, predicate: predicate, resolveOwner: { [weak delegate] in delegate })
     }
 
     /// Creates a command whose body runs on a Dispatch queue and reports its end through a
@@ -53,14 +46,13 @@ extension CommandWithParameter {
         handler: @escaping (Owner, Parameter, _ done: CommandRun) throws -> Void,
         canExecute: ((Owner, Parameter) -> Bool)? = nil
     ) {
-        let owner = WeakOwner(delegate)
         self.init(
             body: .dispatch(queue) { value, parameter, run in
                 try handler(unsafeDowncast(value, to: Owner.self), parameter, run)
             },
             policy: policy,
             predicate: Self.erasingOwner(canExecute),
-            resolveOwner: { owner.value })
+            resolveOwner: { [weak delegate] in delegate })
     }
 
     /// Creates a command with an `async` body, bound weakly to its owner. `cancel()` cancels the
@@ -79,14 +71,13 @@ extension CommandWithParameter {
         handler: @escaping (Owner, Parameter) async throws -> Void,
         canExecute: ((Owner, Parameter) -> Bool)? = nil
     ) {
-        let owner = WeakOwner(delegate)
         self.init(
             body: .async(priority) { value, parameter in
                 try await handler(unsafeDowncast(value, to: Owner.self), parameter)
             },
             policy: policy,
             predicate: Self.erasingOwner(canExecute),
-            resolveOwner: { owner.value })
+            resolveOwner: { [weak delegate] in delegate })
     }
 
     /// A predicate in the shape the command stores, with the owner passed as `AnyObject`.

@@ -16,26 +16,45 @@ extension ElementPath {
     init(_ indexPath: IndexPath) { self.init(item: indexPath.item, section: indexPath.section) }
 }
 
+/// `UITableView` is a ``ListView``: rows are items, and every change animates `.automatic`.
 extension UITableView: ListView {
+    /// The number of rows in a section; the ``ListView`` name of `numberOfRows(inSection:)`.
     public func numberOfItems(inSection section: Int) -> Int { numberOfRows(inSection: section) }
+    /// Whether the table is in a window.
     public var isInWindow: Bool { window != nil }
+    /// Inserts sections, in after coordinates.
     public func insertSections(_ sections: [Int]) { insertSections(IndexSet(sections), with: .automatic) }
+    /// Deletes sections, in before coordinates.
     public func deleteSections(_ sections: [Int]) { deleteSections(IndexSet(sections), with: .automatic) }
+    /// Reloads sections, in before coordinates.
     public func reloadSections(_ sections: [Int]) { reloadSections(IndexSet(sections), with: .automatic) }
+    /// Inserts rows, in after coordinates.
     public func insertItems(at paths: [ElementPath]) { insertRows(at: paths.map(IndexPath.init), with: .automatic) }
+    /// Deletes rows, in before coordinates.
     public func deleteItems(at paths: [ElementPath]) { deleteRows(at: paths.map(IndexPath.init), with: .automatic) }
+    /// Reloads rows, in before coordinates.
     public func reloadItems(at paths: [ElementPath]) { reloadRows(at: paths.map(IndexPath.init), with: .automatic) }
+    /// Moves a row from its before path to its after path.
     public func moveItem(at path: ElementPath, to newPath: ElementPath) { moveRow(at: IndexPath(path), to: IndexPath(newPath)) }
 }
 
+/// `UICollectionView` is a ``ListView``.
 extension UICollectionView: ListView {
+    /// Whether the collection view is in a window.
     public var isInWindow: Bool { window != nil }
+    /// Inserts sections, in after coordinates.
     public func insertSections(_ sections: [Int]) { insertSections(IndexSet(sections)) }
+    /// Deletes sections, in before coordinates.
     public func deleteSections(_ sections: [Int]) { deleteSections(IndexSet(sections)) }
+    /// Reloads sections, in before coordinates.
     public func reloadSections(_ sections: [Int]) { reloadSections(IndexSet(sections)) }
+    /// Inserts items, in after coordinates.
     public func insertItems(at paths: [ElementPath]) { insertItems(at: paths.map(IndexPath.init)) }
+    /// Deletes items, in before coordinates.
     public func deleteItems(at paths: [ElementPath]) { deleteItems(at: paths.map(IndexPath.init)) }
+    /// Reloads items, in before coordinates.
     public func reloadItems(at paths: [ElementPath]) { reloadItems(at: paths.map(IndexPath.init)) }
+    /// Moves an item from its before path to its after path.
     public func moveItem(at path: ElementPath, to newPath: ElementPath) { moveItem(at: IndexPath(path), to: IndexPath(newPath)) }
 }
 

@@ -214,16 +214,16 @@ final class SectionedChangesetTests: XCTestCase {
     /// hashed at all.
     func testEachItemIdentifierIsHashedAtMostOnce() {
         forEachSeed(0..<300) { seed, random in
-            let counter = SxHashCounter()
+            let counter = CallCounter()
             let shape = SxShape(maxSections: 8, maxItems: 20, sectionChurn: 25, itemChurn: 20, duplicates: seed % 3 == 0)
             let (plainSource, plainTarget) = sectionedRandomPair(shape, &random)
             let source = plainSource.map { $0.counted(counter) }
             let target = plainTarget.map { $0.counted(counter) }
             let total = source.reduce(0) { $0 + $1.items.count } + target.reduce(0) { $0 + $1.items.count }
-            counter.hashes = 0
+            counter.reset()
             let staged = StagedSectionedChangeset(from: source, to: target)
             if counter.hashes > total { return "\(counter.hashes) hashes for \(total) items" }
-            counter.hashes = 0
+            counter.reset()
             _ = SectionedChangeset(from: source, to: source)
             if counter.hashes != 0 { return "an unchanged list hashed \(counter.hashes) identifiers" }
             return staged.last.map { $0.data == target ? nil : "staged data is not the target" } ?? nil
@@ -233,14 +233,14 @@ final class SectionedChangesetTests: XCTestCase {
     func testLargeInputIsHashedOncePerItem() {
         // 100 sections × 100 items; 10% deleted, 10% inserted, 2% moved (half across sections),
         // 5 sections deleted, 5 inserted, 3 moved: the benchmark's shape, scaled down.
-        let counter = SxHashCounter()
+        let counter = CallCounter()
         var random = SplitMix64(seed: 7)
         var nextItem = 0
         var source: [SectionSnapshot<SxSection, SxCountedItem>] = []
         for s in 0..<100 {
             var items: [SxCountedItem] = []
             for _ in 0..<100 {
-                items.append(SxCountedItem(id: SxCountingID(value: nextItem, counter: counter)))
+                items.append(SxCountedItem(id: CountingID(nextItem, counter)))
                 nextItem += 1
             }
             source.append(SectionSnapshot(section: SxSection(id: s), items: items))
@@ -249,7 +249,7 @@ final class SectionedChangesetTests: XCTestCase {
         for s in target.indices {
             target[s].items.removeAll { _ in Int.random(in: 0..<10, using: &random) == 0 }
             for _ in 0..<10 {
-                let item = SxCountedItem(id: SxCountingID(value: nextItem, counter: counter))
+                let item = SxCountedItem(id: CountingID(nextItem, counter))
                 nextItem += 1
                 target[s].items.insert(item, at: Int.random(in: 0...target[s].items.count, using: &random))
             }
@@ -269,7 +269,7 @@ final class SectionedChangesetTests: XCTestCase {
         target.insert(moved, at: 3)
         target.swapAt(70, 90)
         let total = source.reduce(0) { $0 + $1.items.count } + target.reduce(0) { $0 + $1.items.count }
-        counter.hashes = 0
+        counter.reset()
         let staged = StagedSectionedChangeset(from: source, to: target)
         XCTAssertLessThanOrEqual(counter.hashes, total)
         XCTAssertEqual(staged.last?.data, target)
@@ -366,33 +366,15 @@ struct SxPlainItem: Identifiable, Equatable {
     }
 }
 
-/// Counts `hash(into:)` calls of ``SxCountingID``. Each test uses its own counter on one thread.
-final class SxHashCounter {
-    var hashes = 0
-}
-
-/// An identifier that counts how often it is hashed.
-struct SxCountingID: Hashable {
-    var value: Int
-    var counter: SxHashCounter
-
-    static func == (lhs: SxCountingID, rhs: SxCountingID) -> Bool { lhs.value == rhs.value }
-
-    func hash(into hasher: inout Hasher) {
-        counter.hashes += 1
-        hasher.combine(value)
-    }
-}
-
 struct SxCountedItem: Identifiable, Equatable {
-    var id: SxCountingID
+    var id: CountingID
     var content = 0
 }
 
 extension SectionSnapshot where Section == SxSection, Item == SxItem {
-    func counted(_ counter: SxHashCounter) -> SectionSnapshot<SxSection, SxCountedItem> {
+    func counted(_ counter: CallCounter) -> SectionSnapshot<SxSection, SxCountedItem> {
         SectionSnapshot<SxSection, SxCountedItem>(
             section: section,
-            items: items.map { SxCountedItem(id: SxCountingID(value: $0.id, counter: counter), content: $0.content) })
+            items: items.map { SxCountedItem(id: CountingID($0.id, counter), content: $0.content) })
     }
 }

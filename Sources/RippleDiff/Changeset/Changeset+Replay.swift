@@ -98,6 +98,7 @@ extension Changeset {
     /// - Returns: A list of ``targetCount`` elements.
     /// - Precondition: The change-set is valid (see ``validationFailure()``).
     /// - Complexity: O(*n* + *m*), where *n* is ``sourceCount`` and *m* is ``targetCount``.
+    @inlinable
     public func applied<Element>(
         to source: [Element],
         element: (_ targetOffset: Int) throws -> Element

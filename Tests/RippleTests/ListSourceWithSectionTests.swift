@@ -162,8 +162,8 @@ final class ListSourceWithSectionTests: XCTestCase {
 
     // MARK: - End to end
 
-    /// Seeded random section and item mutations from four threads; every batch valid, the view ends
-    /// equal to the collection, and no contact is shown twice.
+    /// Seeded random section and item mutations from four threads and from inside a subscriber;
+    /// every batch valid, the view ends equal to the collection, and no contact is shown twice.
     func test_randomMutationsFromFourThreads_allBatchesValid_viewEndsEqualToTheCollection() {
         for seed: UInt64 in 1...4 {
             MainActor.assumeIsolated {
@@ -172,12 +172,21 @@ final class ListSourceWithSectionTests: XCTestCase {
                 let screen = ContactsScreen(collection)
                 flushMainQueue()
                 let nextID = Locked(1_000)
+                // A subscriber that mutates from its callback now and then: a new section, and an
+                // item appended to the first section.
+                let reentrant = collection.subscribe(on: .synchronous) { change in
+                    guard change.version % 11 == 0 else { return }
+                    let id = nextID.withLock { id -> Int in id += 1; return id }
+                    collection.appendSection(SectionData("R\(id)", items: [TestItem(id: id)]))
+                    collection.sections.first?.items.append(TestItem(id: -id))
+                }
                 DispatchQueue.concurrentPerform(iterations: 4) { thread in
                     var random = SplitMix64(seed: seed &* 131 &+ UInt64(thread))
                     for _ in 0..<150 {
                         Self.randomMutation(of: collection, random: &random, nextID: nextID)
                     }
                 }
+                reentrant.cancel()
                 flushMainQueue()
                 XCTAssertEqual(screen.view.violations, [], "seed \(seed)")
                 XCTAssertEqual(screen.view.items, ContactsScreen.items(of: collection), "seed \(seed)")

@@ -10,6 +10,8 @@ import WinSDK
 
 /// A value protected by a lock that is allocated together with it.
 ///
+/// `package` access: RippleTesting's scheduler and leak checks use it too.
+///
 /// The only way in is ``withLock(_:)``: mutate the state inside, return what to do, and act on it
 /// after the closure returns, when the lock is free. Never call out (to subscribers, handlers or
 /// views) from inside the closure.
@@ -17,7 +19,7 @@ import WinSDK
 /// The lock is `os_unfair_lock` on Apple platforms, `pthread_mutex_t` elsewhere, and `SRWLOCK` on
 /// Windows. It is not recursive: re-entering it from the same thread is a programming error.
 @usableFromInline
-internal struct LockedState<State>: @unchecked Sendable {
+package struct LockedState<State>: @unchecked Sendable {
     // @unchecked: every access to `State` goes through `withLock`, which holds the lock.
 
     @usableFromInline
@@ -41,7 +43,7 @@ internal struct LockedState<State>: @unchecked Sendable {
 
     /// Creates the lock around an initial state.
     @inlinable
-    internal init(_ initial: State) {
+    package init(_ initial: State) {
         let buffer = Storage.create(minimumCapacity: 1) { _ in initial }
         storage = unsafeDowncast(buffer, to: Storage.self)
         storage.withUnsafeMutablePointerToElements { LockedState.initialize($0) }
@@ -57,7 +59,7 @@ internal struct LockedState<State>: @unchecked Sendable {
     ///   simply be ignored, and is then released after unlocking.
     @inlinable
     @discardableResult
-    internal func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try storage.withUnsafeMutablePointers { state, lock in
             LockedState.lock(lock)
             defer { LockedState.unlock(lock) }

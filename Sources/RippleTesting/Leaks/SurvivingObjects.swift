@@ -1,6 +1,7 @@
 // The non-asserting half of the leak checks: which of some objects outlive the closure that made
 // them. Usable from any test framework; `assertDeallocated` turns the answer into an XCTest failure.
 
+import Ripple
 import Dispatch
 import XCTest
 
@@ -78,15 +79,15 @@ final class Watchlist: Sendable {
     /// loop turning meanwhile when called on the main thread, so main-queue work can release them.
     func waitForRelease(timeout: Double) {
         let expectation = XCTestExpectation(description: "watched objects deallocated")
-        let stopped = TestingCriticalState(false)
+        let stopped = LockedState(false)
         poll(UncheckedExpectation(expectation), stopped)
         _ = XCTWaiter().wait(for: [expectation], timeout: timeout)
-        stopped.withCriticalRegion { $0 = true }
+        stopped.withLock { $0 = true }
     }
 
-    private func poll(_ expectation: UncheckedExpectation, _ stopped: TestingCriticalState<Bool>) {
+    private func poll(_ expectation: UncheckedExpectation, _ stopped: LockedState<Bool>) {
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(5)) { [self] in
-            if stopped.withCriticalRegion({ $0 }) { return }
+            if stopped.withLock({ $0 }) { return }
             if survivors.isEmpty {
                 expectation.value.fulfill()
             } else {

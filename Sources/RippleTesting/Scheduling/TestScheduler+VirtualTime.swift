@@ -1,3 +1,5 @@
+import Ripple
+
 // Virtual time: work scheduled for later runs only when the test advances the clock.
 
 @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
@@ -8,7 +10,7 @@ extension TestScheduler {
     /// Virtual time is kept in whole nanoseconds and saturates at `Int64.max` nanoseconds (about
     /// 292 years): later times, and delays that would reach past it, count as that instant.
     public var now: Duration {
-        .nanoseconds(state.withCriticalRegion { $0.now })
+        .nanoseconds(state.withLock { $0.now })
     }
 
     /// Queues `work` to run once virtual time has advanced by `delay`.
@@ -24,7 +26,7 @@ extension TestScheduler {
     ///   - work: The work.
     public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) {
         let offset = Self.nanoseconds(delay)
-        state.withCriticalRegion { state in
+        state.withLock { state in
             let (sum, overflow) = state.now.addingReportingOverflow(max(offset, 0))
             state.insert(Job(due: overflow ? .max : sum, work: work))
         }
@@ -42,16 +44,16 @@ extension TestScheduler {
     @discardableResult
     public func advance(by duration: Duration) -> Int {
         let offset = max(Self.nanoseconds(duration), 0)
-        let target = state.withCriticalRegion { state in
+        let target = state.withLock { state in
             let (sum, overflow) = state.now.addingReportingOverflow(offset)
             return overflow ? .max : sum
         }
         var count = 0
-        while let job = state.withCriticalRegion({ $0.takeNext(dueBy: target) }) {
+        while let job = state.withLock({ $0.takeNext(dueBy: target) }) {
             job.work()
             count += 1
         }
-        state.withCriticalRegion { state in state.now = max(state.now, target) }
+        state.withLock { state in state.now = max(state.now, target) }
         return count
     }
 

@@ -84,7 +84,7 @@ public final class TestScheduler: WorkScheduler, Sendable {
         }
     }
 
-    let state = TestingCriticalState(State())
+    let state = LockedState(State())
 
     /// Creates a scheduler with nothing queued, at virtual time zero.
     public init() {}
@@ -95,14 +95,14 @@ public final class TestScheduler: WorkScheduler, Sendable {
     /// - Complexity: O(*n*) for *n* pending jobs in the worst case; O(log *n*) to find the place, and
     ///   amortised O(1) to insert when nothing is scheduled for later.
     public func schedule(_ work: @escaping @Sendable () -> Void) {
-        state.withCriticalRegion { state in
+        state.withLock { state in
             state.insert(Job(due: state.now, work: work))
         }
     }
 
     /// The number of jobs scheduled and not yet run, including those due later in virtual time.
     public var pendingCount: Int {
-        state.withCriticalRegion { $0.pendingCount }
+        state.withLock { $0.pendingCount }
     }
 
     /// Runs the next job that is due now, on the calling thread.
@@ -110,7 +110,7 @@ public final class TestScheduler: WorkScheduler, Sendable {
     /// - Returns: Whether a job ran; `false` when nothing is due.
     @discardableResult
     public func runNext() -> Bool {
-        let job = state.withCriticalRegion { state in state.takeNext(dueBy: state.now) }
+        let job = state.withLock { state in state.takeNext(dueBy: state.now) }
         guard let job else { return false }
         job.work()
         return true
@@ -138,7 +138,7 @@ public final class TestScheduler: WorkScheduler, Sendable {
     /// - Returns: The number of jobs dropped.
     @discardableResult
     public func discardAll() -> Int {
-        let dropped = state.withCriticalRegion { $0.takeAll() }
+        let dropped = state.withLock { $0.takeAll() }
         return dropped.reduce(0) { $1 == nil ? $0 : $0 + 1 }
     }
 }

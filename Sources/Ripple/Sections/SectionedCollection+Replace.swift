@@ -201,7 +201,8 @@ extension SectionedCollection {
     func plan(_ changes: SectionedChangeset) -> ReplacePlan {
         let sourceCount = changes.sections.sourceCount
         let targetCount = changes.sections.targetCount
-        let (sourceOf, targetOf) = sectionMapping(changes.sections)
+        let mapping = _SectionMapping(changes.sections)
+        let (sourceOf, targetOf) = (mapping.sourceOf, mapping.targetOf)
         var deletes = [[Int]](repeating: [], count: sourceCount)
         var inserts = [[Int]](repeating: [], count: targetCount)
         var moves = [[Changeset.OffsetPair]](repeating: [], count: targetCount)
@@ -334,28 +335,5 @@ extension SectionedCollection {
         }
         state.batch = batch
         return false
-    }
-
-    /// Which source section becomes which target section under a valid section-level change-set:
-    /// moves pair their offsets, and the sections neither deleted nor moved keep their order and
-    /// fill the free target offsets.
-    func sectionMapping(_ sections: Changeset) -> (sourceOf: [Int], targetOf: [Int]) {
-        let unset = -2
-        var targetOf = [Int](repeating: unset, count: sections.sourceCount)
-        var sourceOf = [Int](repeating: unset, count: sections.targetCount)
-        for offset in sections.deletes { targetOf[offset] = -1 }
-        for offset in sections.inserts { sourceOf[offset] = -1 }
-        for move in sections.moves {
-            targetOf[move.source] = move.target
-            sourceOf[move.target] = move.source
-        }
-        var next = 0
-        for offset in targetOf.indices where targetOf[offset] == unset {
-            while sourceOf[next] != unset { next += 1 }
-            targetOf[offset] = next
-            sourceOf[next] = offset
-            next += 1
-        }
-        return (sourceOf, targetOf)
     }
 }

@@ -5,21 +5,23 @@
 ///
 /// Moves pair their two offsets; the sections that are neither deleted nor moved keep their order
 /// and fill the target offsets that inserts and moves leave free, as in UIKit.
+///
+/// `package` access: Ripple's sectioned collection maps sections the same way.
 @usableFromInline
-internal struct _SectionMapping {
+package struct _SectionMapping {
     /// For each source section, its target offset, or `-1` when it is deleted.
     @usableFromInline
-    internal var targetOf: [Int]
+    package var targetOf: [Int]
 
     /// For each target section, its source offset, or `-1` when it is inserted.
     @usableFromInline
-    internal var sourceOf: [Int]
+    package var sourceOf: [Int]
 
     /// Builds the mapping of a valid section-level change-set.
     ///
     /// - Complexity: O(*s* + *t*) for *s* source and *t* target sections.
     @inlinable
-    internal init(_ sections: Changeset) {
+    package init(_ sections: Changeset) {
         let unset = -2
         var targetOf = [Int](repeating: unset, count: sections.sourceCount)
         var sourceOf = [Int](repeating: unset, count: sections.targetCount)

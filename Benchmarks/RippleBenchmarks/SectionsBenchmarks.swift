@@ -59,25 +59,30 @@ enum SectionsBenchmarks {
                 blackHole(staged)
                 return staged.stages.reduce(0) { $0 + $1.changeset.itemMoves.count }
             },
-            task("floor") {
-                var count = 0
-                for section in source { count &+= section.items.count }
-                var table = [Item.ID: Int](minimumCapacity: count)
-                var offset = 0
-                for section in source {
-                    for item in section.items {
-                        table[item.id] = offset
-                        offset &+= 1
-                    }
-                }
-                var found = 0
-                for section in target {
-                    for item in section.items where table[item.id] != nil { found &+= 1 }
-                }
-                blackHole(found)
-                return nil
-            },
+            task("floor") { floor(source, target) },
         ])
+    }
+
+    /// One `Dictionary` pass: the identifiers of every item before, looked up with every item after.
+    static func floor<Item: Identifiable>(
+        _ source: [SectionSnapshot<BenchmarkSection, Item>], _ target: [SectionSnapshot<BenchmarkSection, Item>]
+    ) -> Int? {
+        var count = 0
+        for section in source { count &+= section.items.count }
+        var table = [Item.ID: Int](minimumCapacity: count)
+        var offset = 0
+        for section in source {
+            for item in section.items {
+                table[item.id] = offset
+                offset &+= 1
+            }
+        }
+        var found = 0
+        for section in target {
+            for item in section.items where table[item.id] != nil { found &+= 1 }
+        }
+        blackHole(found)
+        return nil
     }
 }
 

@@ -120,7 +120,7 @@ enum SectionsLiveBenchmarks {
                 blackHole(staged)
                 return staged.stages.reduce(0) { $0 + $1.changeset.itemMoves.count }
             },
-            task("floor") { floor(source, target) },
+            task("floor") { SectionsBenchmarks.floor(source, target) },
         ])
     }
 
@@ -150,29 +150,7 @@ enum SectionsLiveBenchmarks {
                 blackHole(staged)
                 return staged.stages.reduce(0) { $0 + $1.changeset.itemMoves.count }
             },
-            task("floor") { floor(source, target) },
+            task("floor") { SectionsBenchmarks.floor(source, target) },
         ])
-    }
-
-    /// One `Dictionary` pass: the identifiers of every item before, looked up with every item after.
-    static func floor<Item: Identifiable>(
-        _ source: [SectionSnapshot<BenchmarkSection, Item>], _ target: [SectionSnapshot<BenchmarkSection, Item>]
-    ) -> Int? {
-        var count = 0
-        for section in source { count &+= section.items.count }
-        var table = [Item.ID: Int](minimumCapacity: count)
-        var offset = 0
-        for section in source {
-            for item in section.items {
-                table[item.id] = offset
-                offset &+= 1
-            }
-        }
-        var found = 0
-        for section in target {
-            for item in section.items where table[item.id] != nil { found &+= 1 }
-        }
-        blackHole(found)
-        return nil
     }
 }

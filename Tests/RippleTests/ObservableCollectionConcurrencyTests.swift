@@ -255,39 +255,22 @@ final class ObservableCollectionConcurrencyTests: XCTestCase {
     }
 
     func test_optimisticOperation_doesNotRetryWhenNothingChangedMeanwhile() {
-        let collection = ObservableCollection([1, 2, 3])
-        let calls = Locked(0)
-        let entered = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            collection.removeAll { element in
-                let call = calls.withLock { calls -> Int in
-                    calls += 1
-                    return calls
-                }
-                if call == 1 {
-                    entered.signal()
-                    release.wait()
-                }
-                return element == 2
-            }
-            done.signal()
-        }
-        entered.wait()
         // While the predicate runs, mutations that change nothing.
-        collection.removeAll { _ in false }
-        collection.remove(atOffsets: [])
-        collection.append(contentsOf: [])
-        release.signal()
-        done.wait()
-        XCTAssertEqual(collection.snapshot, [1, 3])
-        XCTAssertEqual(calls.current, 3, "one pass over three elements: the collection never changed")
+        let calls = predicateCalls { collection in
+            collection.removeAll { _ in false }
+            collection.remove(atOffsets: [])
+            collection.append(contentsOf: [])
+        }
+        XCTAssertEqual(calls, 3, "one pass over three elements: the collection never changed")
     }
 
     /// Runs `removeAll(where: { $0 == 2 })` on `[1, 2, 3]` on another thread, runs `meanwhile` while
-    /// its first predicate call waits, and returns the number of predicate calls.
-    private func predicateCalls(meanwhile: (ObservableCollection<Int>) -> Void) -> Int {
+    /// its first predicate call waits, checks that the collection ends as `[1, 3]`, and returns the
+    /// number of predicate calls.
+    private func predicateCalls(
+        file: StaticString = #filePath, line: UInt = #line,
+        meanwhile: (ObservableCollection<Int>) -> Void
+    ) -> Int {
         let collection = ObservableCollection([1, 2, 3])
         let calls = Locked(0)
         let entered = DispatchSemaphore(value: 0)
@@ -311,7 +294,7 @@ final class ObservableCollectionConcurrencyTests: XCTestCase {
         meanwhile(collection)
         release.signal()
         done.wait()
-        XCTAssertFalse(collection.snapshot.contains(2))
+        XCTAssertEqual(collection.snapshot, [1, 3], file: file, line: line)
         return calls.current
     }
 

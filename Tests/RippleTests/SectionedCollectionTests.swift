@@ -417,16 +417,7 @@ final class SectionedCollectionTests: XCTestCase {
             "moveItem": "SectionedCollection.moveItem(from:to:): item path (1 - 1) is out of range: section 1 takes items 0...0",
             "endUpdates": "SectionedCollection.endUpdates(): called without a matching beginUpdates()",
         ]
-        try XCTSkipUnless(isDebugBuild, "precondition messages are printed only in debug builds")
-        let outcomes = try runChildTests(
-            "RippleTests.SectionedCollectionTests/test_childProcessEntry", cases: Array(expected.keys))
-        for (name, message) in expected.sorted(by: { $0.key < $1.key }) {
-            guard let outcome = outcomes[name] else { continue }
-            XCTAssertTrue(outcome.terminatedBySignal, "\(name): expected a trap, got exit status \(outcome.status)")
-            XCTAssertTrue(
-                outcome.standardError.contains(message),
-                "\(name): expected \"\(message)\" in:\n\(outcome.standardError.prefix(600))")
-        }
+        try assertChildCasesTrap("RippleTests.SectionedCollectionTests/test_childProcessEntry", expected: expected)
     }
 }
 

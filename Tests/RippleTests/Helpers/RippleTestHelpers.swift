@@ -387,3 +387,29 @@ func runChildTests(_ testName: String, cases: [String]) throws -> [String: Child
     }
     return outcomes
 }
+
+/// Runs each case of `testName` in a child process and asserts that it traps with its message.
+///
+/// - Parameters:
+///   - testName: The child-process entry, such as `RippleTests.SomeTests/test_childProcessEntry`.
+///   - expected: For each case, a part of the trap message it must print.
+///   - file: The file to report failures in.
+///   - line: The line to report failures at.
+func assertChildCasesTrap(
+    _ testName: String, expected: [String: String], file: StaticString = #filePath, line: UInt = #line
+) throws {
+    try XCTSkipUnless(isDebugBuild, "precondition messages are printed only in debug builds")
+    let outcomes = try runChildTests(testName, cases: Array(expected.keys))
+    for (name, message) in expected.sorted(by: { $0.key < $1.key }) {
+        guard let outcome = outcomes[name] else {
+            XCTFail("\(name): no outcome", file: file, line: line)
+            continue
+        }
+        XCTAssertTrue(
+            outcome.terminatedBySignal, "\(name): expected a trap, got exit status \(outcome.status)",
+            file: file, line: line)
+        XCTAssertTrue(
+            outcome.standardError.contains(message),
+            "\(name): expected \"\(message)\" in:\n\(outcome.standardError.prefix(600))", file: file, line: line)
+    }
+}

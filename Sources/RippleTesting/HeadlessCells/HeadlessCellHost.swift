@@ -108,7 +108,7 @@ public final class HeadlessCellHost<Source: ListDataSource> {
         }
         var next: [(path: ElementPath, cell: HeadlessCell<Source.Item>)] = []
         var reused: Set<ObjectIdentifier> = []
-        var pending: [ElementPath] = []
+        var pending: [(index: Int, identifier: String)] = []
         for path in paths {
             let identifier = source.cellIdentifier(at: path)
             if let key = itemKey(at: path), let cell = keptByItem[key], cell.reuseIdentifier == identifier {
@@ -116,7 +116,7 @@ public final class HeadlessCellHost<Source: ListDataSource> {
                 reused.insert(ObjectIdentifier(cell))
                 next.append((path, cell))
             } else {
-                pending.append(path)
+                pending.append((next.count, identifier))
                 next.append((path, placeholderCell))
             }
         }
@@ -126,13 +126,13 @@ public final class HeadlessCellHost<Source: ListDataSource> {
             source.handle(.didEndDisplaying, at: entry.path)
             reusePool[entry.cell.reuseIdentifier, default: []].append(entry.cell)
         }
-        for (index, entry) in next.enumerated() where pending.contains(entry.path) {
-            let cell = dequeue(source.cellIdentifier(at: entry.path))
-            source.configure(cell, at: entry.path)
+        for (index, identifier) in pending {
+            let cell = dequeue(identifier)
+            source.configure(cell, at: next[index].path)
             next[index].cell = cell
         }
         visibleCells = next
-        for path in pending { source.handle(.willDisplay, at: path) }
+        for (index, _) in pending { source.handle(.willDisplay, at: next[index].path) }
     }
 
     // MARK: - Internals

@@ -1,41 +1,41 @@
 import Ripple
 
-/// The `command` suite: the overhead of a sync `execute` against a direct closure call.
+/// The `command` suite: the overhead of a sync `execute` against a direct closure call that does
+/// the same work with the same hold on its owner.
 ///
-/// Two element kinds, each against the same direct call:
-/// - `sync`: the shape, `Command(delegate:handler:canExecute:)`, with the owner held weakly
-///   and a predicate. Each `execute` must retain the owner through its weak reference and release
-///   it, which on a weakly referenced object goes through the runtime's side table.
-/// - `sync-ownerless`: `Command(handler:canExecute:)`, the same body and predicate capturing the
-///   owner themselves: the command's own machinery, without the weak owner.
-///
-/// The `sync` kind has a third engine, `weak-closure`: the same direct call, made the way any
-/// command that holds its owner weakly must make it, loading the owner strongly through a weak
-/// reference, checking the predicate, and releasing the owner. It is the floor of `sync`, not a
-/// baseline; ratios stay against `closure`.
+/// Two element kinds:
+/// - `sync`: `Command(handler:canExecute:)`, a body and a predicate that capture the owner. Its
+///   `closure` engine calls a closure doing the same work on the same owner: the command's own
+///   machinery, and nothing else, is the difference.
+/// - `sync-weak-owner`: STT's shape, `Command(delegate:handler:canExecute:)`, which holds the owner
+///   weakly so that the owner can hold the command without a cycle. Its `closure` engine is the
+///   call you would write by hand for the same hold, `{ [weak owner] in … }`: load the owner
+///   strongly through a weak reference, check the predicate, call, release. A third engine,
+///   `strong-closure`, makes the direct call on a strongly held owner, so the table also shows
+///   what the weak reference alone costs.
 enum CommandBenchmarks {
     static let suite = BenchmarkSuite(
         name: "command",
-        summary: "sync `Command.execute()` (`ripple`) vs a direct closure call (`closure`)",
+        summary: "sync `Command.execute()` (`ripple`) vs a direct closure call with the same hold on the owner (`closure`)",
         makeGroups: groups(quick:))
 
     static func groups(quick: Bool) -> [BenchmarkGroup] {
         let sizes: [(String, Int)] = quick ? [("10k", 10_000)] : [("10k", 10_000), ("100k", 100_000)]
         return sizes.flatMap { name, count in
             [
-                group(name, count, element: "sync", weakFloor: true) { owner in
-                    Command(delegate: owner, handler: { $0.work() }, canExecute: { $0.enabled })
-                },
-                group(name, count, element: "sync-ownerless") { owner in
+                group(name, count, element: "sync", weakOwner: false) { owner in
                     Command(handler: { owner.work() }, canExecute: { owner.enabled })
+                },
+                group(name, count, element: "sync-weak-owner", weakOwner: true) { owner in
+                    Command(delegate: owner, handler: { $0.work() }, canExecute: { $0.enabled })
                 },
             ]
         }
     }
 
-    /// The `closure` and `ripple` tasks of one element kind, on a fresh owner.
+    /// The tasks of one element kind, on a fresh owner.
     private static func group(
-        _ scenario: String, _ count: Int, element: String, weakFloor: Bool = false,
+        _ scenario: String, _ count: Int, element: String, weakOwner: Bool,
         makeCommand: (Owner) -> Command
     ) -> BenchmarkGroup {
         let owner = Owner()
@@ -44,26 +44,28 @@ enum CommandBenchmarks {
         func task(_ engine: String, _ body: @escaping () -> Int?) -> BenchmarkTask {
             BenchmarkTask(suite: "command", scenario: scenario, element: element, engine: engine, n: count, body: body)
         }
+        let strongCall = { () -> Int? in
+            for _ in 0..<count { Owner.call(closure, owner) }
+            blackHole(owner.count)
+            return nil
+        }
         let reference = WeakReference(owner)
-        let floor = weakFloor ? [
-            task("weak-closure") {
-                for _ in 0..<count { Owner.callWeakly(closure, reference) }
-                blackHole(owner.count)
-                return nil
-            }
-        ] : []
-        return BenchmarkGroup(tasks: [
-            task("closure") {
-                for _ in 0..<count { Owner.call(closure, owner) }
-                blackHole(owner.count)
-                return nil
-            },
-            task("ripple") {
-                for _ in 0..<count { command.execute() }
-                blackHole(owner.count)
-                return nil
-            },
-        ] + floor)
+        let weakCall = { () -> Int? in
+            for _ in 0..<count { Owner.callWeakly(closure, reference) }
+            blackHole(owner.count)
+            return nil
+        }
+        let execute = { () -> Int? in
+            for _ in 0..<count { command.execute() }
+            blackHole(owner.count)
+            return nil
+        }
+        if weakOwner {
+            return BenchmarkGroup(tasks: [
+                task("closure", weakCall), task("ripple", execute), task("strong-closure", strongCall),
+            ])
+        }
+        return BenchmarkGroup(tasks: [task("closure", strongCall), task("ripple", execute)])
     }
 
     /// The work both engines run: one increment.
@@ -74,9 +76,13 @@ enum CommandBenchmarks {
 
         func work() { count &+= 1 }
 
-        /// A call through a closure the optimizer cannot inline away.
+        /// A call through a closure the optimizer cannot inline away, behind the same predicate
+        /// as the command's.
         @inline(never)
-        static func call(_ closure: (Owner) -> Void, _ owner: Owner) { closure(owner) }
+        static func call(_ closure: (Owner) -> Void, _ owner: Owner) {
+            guard owner.enabled else { return }
+            closure(owner)
+        }
 
         /// The same call through a weak reference: load the owner strongly, check the predicate,
         /// call, release.

@@ -6,6 +6,7 @@ import Foundation
 //   swift run -c release ripple-bench --suite diff    one suite
 //   swift run -c release ripple-bench --quick         small sizes, in seconds (CI)
 //   swift run -c release ripple-bench --json out.json also write JSON records
+//   swift run -c release ripple-bench --threaded      with one idle thread beside, as in an app
 
 let suites: [BenchmarkSuite] = [
     DiffBenchmarks.suite,
@@ -20,15 +21,18 @@ struct Options {
     var quick = false
     var jsonPath: String?
     var runs = 7
+    var threaded = false
 }
 
 @MainActor func usage() -> String {
     """
-    usage: ripple-bench [--suite NAME] [--quick] [--json PATH] [--runs N]
+    usage: ripple-bench [--suite NAME] [--quick] [--json PATH] [--runs N] [--threaded]
       --suite NAME  run one suite: \(suites.map(\.name).joined(separator: ", "))
       --quick       small sizes, for CI
       --json PATH   also write the results as JSON records
       --runs N      measured runs per task after one warm-up (default 7, at least 5)
+      --threaded    start one idle thread first, as every app has, so that locks take their
+                    multi-threaded path (a single-threaded process lets glibc skip atomics)
     """
 }
 
@@ -55,6 +59,8 @@ while let argument = arguments.popFirst() {
             fail("--runs needs a whole number of at least 5")
         }
         options.runs = runs
+    case "--threaded":
+        options.threaded = true
     case "--help", "-h":
         print(usage())
         exit(0)
@@ -70,12 +76,21 @@ FileHandle.standardError.write(Data("ripple-bench: warning: a debug build; run w
 FileHandle.standardError.write(Data("ripple-bench: warning: RIPPLE_INTERNAL_CHECKS is on; these numbers include the checks\n".utf8))
 #endif
 
+if options.threaded {
+    Thread.detachNewThread {
+        while true { sleep(3_600) }
+    }
+}
+
 let runner = BenchmarkRunner(runs: options.runs) { line in
     FileHandle.standardError.write(Data("\u{1B}[2K\r\(line)".utf8))
 }
 var allResults: [BenchmarkResult] = []
 print("# ripple-bench\(options.quick ? " --quick" : "")\n")
 print("Median and minimum of \(options.runs) runs after a warm-up; engines of one scenario run round-robin.\n")
+if options.threaded {
+    print("With one idle thread beside the benchmark (`--threaded`).\n")
+}
 for suite in suites where options.suite == nil || options.suite == suite.name {
     var results: [BenchmarkResult] = []
     var notes: [String] = []

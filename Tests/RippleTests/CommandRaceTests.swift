@@ -132,6 +132,138 @@ final class CommandRaceTests: XCTestCase {
                 + " their task: the body ran to its end")
     }
 
+    // MARK: - Lock-free sync runs
+
+    // Unobserved, a sync run under `.ignoreWhileRunning` or `.concurrent` starts and ends without
+    // the command's lock; a subscriber to the executing state, `canExecute` or outcomes, or a run
+    // that took the lock, sends runs through the lock again. These tests cross that line mid-run.
+
+    func test_lockFreeSyncRun_subscriberArrivingDuringTheRun_seesItRunningAndThenEnding() {
+        let box = CommandLock<CommandWithParameter<Int>?>(nil)
+        let spy = CommandLock<CommandSpy<Int>?>(nil)
+        let checks = CommandLock<[Bool]>([])
+        let command = CommandWithParameter<Int>(handler: { _ in
+            guard let command = box.current, spy.current == nil else { return }
+            checks.withLock { $0 += [command.isExecuting, command.canExecute(parameter: 0)] }
+            spy.withLock { $0 = CommandSpy(command, parameter: 0, streams: [.executing, .canExecute, .outcomes]) }
+        })
+        box.withLock { $0 = command }
+        defer { box.withLock { $0 = nil } }  // the body's reference to its command is a cycle
+
+        XCTAssertTrue(command.execute(parameter: 0))
+        XCTAssertEqual(checks.current, [true, false], "unobserved, the run shows from inside its body")
+        XCTAssertNotNil(spy.current)
+        spy.current?.assertEvents([.executing(true), .succeeded, .executing(false), .canExecute(true)])
+        XCTAssertFalse(command.isExecuting)
+        XCTAssertTrue(command.execute(parameter: 0), "observed now: the run goes through the lock")
+        spy.current?.assertEvents([
+            .executing(true), .succeeded, .executing(false), .canExecute(true),
+            .executing(true), .canExecute(false), .succeeded, .executing(false), .canExecute(true),
+        ])
+    }
+
+    func test_lockFreeSyncRun_subscriberLeavingDuringTheRun_theRunEndsUnobserved() {
+        let box = CommandLock<CommandSpy<Int>?>(nil)
+        let command = CommandWithParameter<Int>(handler: { _ in box.current?.stop() })
+        let spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes])
+        box.withLock { $0 = spy }
+
+        XCTAssertTrue(command.execute(parameter: 0))
+        XCTAssertFalse(command.isExecuting)
+        XCTAssertTrue(command.canExecute(parameter: 0))
+        XCTAssertTrue(command.execute(parameter: 0), "unobserved again")
+        XCTAssertFalse(command.isExecuting)
+        spy.assertEvents([.executing(false), .executing(true)])
+    }
+
+    func test_lockFreeSyncRun_thatThrows_reportsTheErrorAndEnds() {
+        let command = CommandWithParameter<Int>(handler: { code in throw CommandTestError(code) })
+        let spy = CommandSpy(command, parameter: 0, streams: [.errors])  // errors alone keep runs lock-free
+
+        XCTAssertTrue(command.execute(parameter: 1))
+        XCTAssertTrue(command.execute(parameter: 2))
+        XCTAssertFalse(command.isExecuting)
+        XCTAssertTrue(command.canExecute(parameter: 0))
+        spy.assertEvents([.error(1), .error(2)])
+    }
+
+    func test_lockFreeSyncRun_isRefusedWhileBoundWorkGoesOn() {
+        let bodies = CommandLock(0)
+        let command = CommandWithParameter<Int>(handler: { _ in bodies.withLock { $0 += 1 } })
+        let work = CommandLock<CommandRun?>(nil)
+        command.useWork { done in work.withLock { $0 = done } }
+
+        XCTAssertTrue(command.isExecuting)
+        XCTAssertFalse(command.canExecute(parameter: 0))
+        XCTAssertFalse(command.execute(parameter: 0))
+        work.current?.succeed()
+        XCTAssertFalse(command.isExecuting)
+        XCTAssertTrue(command.execute(parameter: 0))
+        XCTAssertEqual(bodies.current, 1)
+    }
+
+    /// Runs under `.ignoreWhileRunning` never overlap, and each run sees what the runs before it
+    /// wrote: the start of a run synchronizes with the end of the previous one, with or without the
+    /// lock. (Under ThreadSanitizer, a missing happens-before edge is reported as a race here.)
+    func test_lockFreeSyncRuns_onTwoThreads_seeEachOthersWrites() {
+        final class Tally: @unchecked Sendable {
+            // @unchecked: written only inside the command's bodies, which never overlap.
+            var value = 0
+        }
+        let tally = Tally()
+        let command = CommandWithParameter<Int>(handler: { _ in tally.value += 1 })
+        let started = CommandLock(0)
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            var mine = 0
+            for _ in 0..<20_000 where command.execute(parameter: 0) { mine += 1 }
+            started.withLock { $0 += mine }
+        }
+        XCTAssertEqual(tally.value, started.current)
+        XCTAssertGreaterThan(started.current, 0)
+    }
+
+    func test_stress_lockFreeSyncRuns_withSubscribersComingAndGoing_neverExceedTheLimit() {
+        for limit in [1, 3] {
+            let policy: CommandPolicy = limit == 1 ? .ignoreWhileRunning : .concurrent(limit: limit)
+            let inBody = CommandLock(0)
+            let mostInBody = CommandLock(0)
+            let command = CommandWithParameter<Int>(policy: policy, handler: { _ in
+                let now = inBody.withLock { $0 += 1; return $0 }
+                mostInBody.withLock { $0 = max($0, now) }
+                inBody.withLock { $0 -= 1 }
+            })
+            let histories = CommandLock<[[Bool]]>([])
+            DispatchQueue.concurrentPerform(iterations: 4) { thread in
+                if thread < 3 {
+                    for _ in 0..<3000 { command.execute(parameter: thread) }
+                    return
+                }
+                for _ in 0..<300 {
+                    let history = CommandLock<[Bool]>([])
+                    let token = command.executingChanges.subscribe(on: .synchronous) { value in
+                        history.withLock { $0.append(value) }
+                    }
+                    _ = command.canExecute(parameter: 0)
+                    token.cancel()
+                    histories.withLock { $0.append(history.current) }
+                }
+            }
+            XCTAssertLessThanOrEqual(mostInBody.current, limit, "policy \(policy)")
+            XCTAssertFalse(command.isExecuting, "policy \(policy)")
+            XCTAssertTrue(command.canExecute(parameter: 0), "policy \(policy)")
+            for history in histories.current {
+                XCTAssertTrue(
+                    zip(history, history.dropFirst()).allSatisfy { $0 != $1 },
+                    "policy \(policy): each subscription's history alternates: \(history)")
+            }
+            // A subscriber now sees the runs start and end, through the lock.
+            let spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes])
+            XCTAssertTrue(command.execute(parameter: 0))
+            spy.assertEvents([.executing(false), .executing(true), .succeeded, .executing(false)], "policy \(policy)")
+            spy.stop()
+        }
+    }
+
     // MARK: - Stress (run it under ThreadSanitizer)
 
     enum BodyKind: CaseIterable {

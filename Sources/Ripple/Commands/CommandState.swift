@@ -10,8 +10,12 @@
 struct CommandState {
     /// Dispatch and async runs, and work bound with `useWork`, by run id.
     var running: [Int: CommandRun] = [:]
-    /// Sync bodies running now (on their callers' threads).
+    /// Sync bodies running now (on their callers' threads) that started under the lock.
     var syncRunning = 0
+    /// Sync bodies that started without the lock, for commands that take the lock-free fast path
+    /// (`nil` for the others). Its flag is set whenever anything here needs the lock: a subscriber
+    /// to the executing state, `canExecute` or outcomes, or a run that started under the lock.
+    let syncRuns: SyncRunCounter?
     var nextRunID = 0
     /// How many parameters wait under `.enqueue`; the parameters themselves are the command's.
     var queuedCount = 0
@@ -25,9 +29,12 @@ struct CommandState {
     var errorEvents = EmitterCore<any Error>()
     var outcomeEvents = EmitterCore<CommandOutcome>()
 
-    init(runLimit: Int) { self.runLimit = runLimit }
+    init(runLimit: Int, syncRuns: SyncRunCounter?) {
+        self.runLimit = runLimit
+        self.syncRuns = syncRuns
+    }
 
-    var activeRuns: Int { running.count + syncRunning }
+    var activeRuns: Int { running.count + syncRunning + (syncRuns?.count ?? 0) }
     var isExecuting: Bool { activeRuns > 0 || queuedCount > 0 }
     /// Whether the policy lets `execute` start (or queue) another run now.
     var admitsAnotherRun: Bool { activeRuns < runLimit }
@@ -55,13 +62,33 @@ struct CommandState {
         !(executingEvents.subscribers.isEmpty && canExecuteEvents.subscribers.isEmpty)
     }
 
+    /// Sends runs through the lock: call it before adding a subscriber to the executing state,
+    /// `canExecute` or outcomes, or registering a run under the lock, and before reading
+    /// ``activeRuns`` to act on it.
+    func lockRuns() {
+        syncRuns?.setLocked(true)
+    }
+
+    /// Lets sync runs start and end without the lock again once nothing needs it: no subscriber to
+    /// the executing state, `canExecute` or outcomes, and no run that started under the lock.
+    func unlockRunsIfIdle() {
+        guard let syncRuns, running.isEmpty, syncRunning == 0, queuedCount == 0,
+            !observesVisibility, outcomeEvents.subscribers.isEmpty
+        else { return }
+        syncRuns.setLocked(false)
+    }
+
     /// The check-and-start of a sync run under `.ignoreWhileRunning` or `.concurrent`, the policies
     /// that neither queue nor cancel: registers the run if the policy admits it.
     ///
     /// - Returns: `nil` when the policy refuses the run; otherwise the event queues to drain once
     ///   unlocked (none when nobody observes the executing state or `canExecute`).
     mutating func startSyncRun() -> CommandDrains? {
-        guard admitsAnotherRun else { return nil }
+        lockRuns()
+        guard admitsAnotherRun else {
+            unlockRunsIfIdle()
+            return nil
+        }
         var drains: CommandDrains = []
         if observesVisibility {
             let before = visible
@@ -73,25 +100,37 @@ struct CommandState {
         return drains
     }
 
-    /// The end of a sync run started by ``startSyncRun()`` whose body returned without throwing.
-    /// (Under these policies nothing is queued, so no run takes over.)
+    /// The end of a sync run whose body returned without throwing: one started by
+    /// ``startSyncRun()``, or, when `counted`, one counted in ``syncRuns`` that could not end
+    /// without the lock. (Under these policies nothing is queued, so no run takes over.)
     ///
     /// - Returns: The event queues to drain once unlocked.
-    mutating func endSyncRunSucceeded() -> CommandDrains {
+    mutating func endSyncRunSucceeded(counted: Bool) -> CommandDrains {
         var drains: CommandDrains = []
         if !outcomeEvents.subscribers.isEmpty, outcomeEvents.enqueue(.succeeded) { drains.insert(.outcomes) }
         if observesVisibility {
             let before = visible
-            syncRunning -= 1
+            endSyncRun(counted: counted)
             publishChanges(since: before, runEnded: true, into: &drains)
+        } else {
+            endSyncRun(counted: counted)
+        }
+        unlockRunsIfIdle()
+        return drains
+    }
+
+    /// Unregisters a sync run: from ``syncRuns`` when `counted`, else from ``syncRunning``.
+    mutating func endSyncRun(counted: Bool) {
+        if counted, let syncRuns {
+            syncRuns.endUnderLock()
         } else {
             syncRunning -= 1
         }
-        return drains
     }
 
     /// Registers a new run. The caller publishes the change.
     mutating func start(sync: Bool, finish: (Int) -> CommandRun) -> CommandAdmission {
+        lockRuns()
         if sync {
             syncRunning += 1
             return .sync

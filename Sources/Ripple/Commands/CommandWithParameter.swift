@@ -57,10 +57,14 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
     private let syncBody: (AnyObject, Parameter) throws -> Void
     /// Whether the body is sync.
     private let isSync: Bool
-    /// Whether `execute` takes the sync fast path: a sync body under a policy that neither queues
-    /// nor cancels (`.ignoreWhileRunning`, `.concurrent`), so that a run is one critical section to
-    /// start and one to end, with nothing to hand over.
-    private let isFastSync: Bool
+    /// The lock-free count of sync runs, for commands whose `execute` takes the sync fast path: a
+    /// sync body under a policy that neither queues nor cancels (`.ignoreWhileRunning`,
+    /// `.concurrent`), so that a run has nothing to hand over. Unobserved, such a run is one
+    /// compare-and-swap to start and one to end; observed, one critical section each. `nil` for
+    /// other commands.
+    private let syncRuns: SyncRunCounter?
+    /// How many runs the policy admits at once (`Int.max` when it does not limit them).
+    private let runLimit: Int
     private let predicate: (AnyObject, Parameter) -> Bool
     /// The owner, strongly, for the length of one call; `nil` once it is gone. Ownerless commands
     /// return ``OwnerlessPlaceholder/shared``.
@@ -102,9 +106,10 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
             isSync = false
         }
         switch policy {
-        case .ignoreWhileRunning, .concurrent: isFastSync = isSync
-        case .cancelRunning, .enqueue: isFastSync = false
+        case .ignoreWhileRunning, .concurrent: syncRuns = isSync ? SyncRunCounter.allocate() : nil
+        case .cancelRunning, .enqueue: syncRuns = nil
         }
+        self.runLimit = runLimit
         self.policy = policy
         self.predicate = predicate
         if let resolveOwner {
@@ -115,14 +120,19 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
             self.resolveOwner = { placeholder }
             self.placeholder = Unmanaged.passUnretained(placeholder)
         }
-        state = LockedState(CommandState(runLimit: runLimit))
+        state = LockedState(CommandState(runLimit: runLimit, syncRuns: syncRuns))
+    }
+
+    deinit {
+        syncRuns?.deallocate()
     }
 
     // MARK: - State
 
     /// Whether a run is going on or queued.
     public var isExecuting: Bool {
-        state.withLock { $0.isExecuting }
+        if let count = syncRuns?.unlockedCount { return count > 0 }
+        return state.withLock { $0.isExecuting }
     }
 
     /// Whether `execute(parameter:)` would start a run now: the owner is alive, the predicate
@@ -131,6 +141,7 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
     /// - Parameter parameter: The value the run would get.
     public func canExecute(parameter: Parameter) -> Bool {
         guard let owner = resolveOwner(), predicate(owner, parameter) else { return false }
+        if let count = syncRuns?.unlockedCount { return count < runLimit }
         return state.withLock { $0.admitsAnotherRun }
     }
 
@@ -139,7 +150,7 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
     /// `true` when a run starts, `false` when the last one ends. A new subscriber first receives the
     /// current state.
     public var executingChanges: EventStream<Bool> {
-        stream(\.executingEvents, .executing) { $0.isExecuting }
+        stream(\.executingEvents, .executing, locksRuns: true) { $0.isExecuting }
     }
 
     /// Fires whenever `canExecute` may have changed: the command started or stopped executing, the
@@ -147,33 +158,39 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
     /// ended (its body may have changed what the predicate reads), ``raiseCanExecuteChanged()`` was
     /// called, or a trigger fired. Starting a run that changes none of these fires nothing.
     public var canExecuteChanges: EventStream<Void> {
-        stream(\.canExecuteEvents, .canExecute, replay: nil)
+        stream(\.canExecuteEvents, .canExecute, locksRuns: true, replay: nil)
     }
 
     /// Every error a run reports, in order.
     public var errors: EventStream<any Error> {
-        stream(\.errorEvents, .errors, replay: nil)
+        stream(\.errorEvents, .errors, locksRuns: false, replay: nil)
     }
 
     /// How each run ended, in order.
     public var outcomes: EventStream<CommandOutcome> {
-        stream(\.outcomeEvents, .outcomes, replay: nil)
+        stream(\.outcomeEvents, .outcomes, locksRuns: true, replay: nil)
     }
 
+    /// One of the command's event streams. `locksRuns`: whether what it publishes depends on
+    /// every run's start or end, so that, while it has subscribers, sync runs take the lock.
     private func stream<Value>(
         _ core: WritableKeyPath<CommandState, EmitterCore<Value>> & Sendable, _ drain: CommandDrains,
-        replay: (@Sendable (CommandState) -> Value)?
+        locksRuns: Bool, replay: (@Sendable (CommandState) -> Value)?
     ) -> EventStream<Value> {
         EventStream { [self] delivery, handler in
             let subscriber = SubscriberState()
             let (id, mustDrain) = state.withLock { state in
-                state[keyPath: core].add(
+                if locksRuns { state.lockRuns() }
+                return state[keyPath: core].add(
                     delivery: delivery, handler: handler, state: subscriber, replay: replay?(state))
             }
             if mustDrain { self.drain(drain) }
             return SubscriptionToken { [weak self] in
                 subscriber.deactivate()
-                self?.state.withLock { $0[keyPath: core].remove(id: id) }
+                self?.state.withLock { state in
+                    state[keyPath: core].remove(id: id)
+                    state.unlockRunsIfIdle()
+                }
             }
         }
     }
@@ -209,7 +226,7 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
     /// `execute(parameter:)` once the owner is resolved (and held by the caller).
     private func execute(owner: AnyObject, _ parameter: Parameter) -> Bool {
         guard predicate(owner, parameter) else { return false }
-        if isFastSync { return executeFastSync(owner, parameter) }
+        if let syncRuns { return executeFastSync(syncRuns, owner, parameter) }
         switch admit(parameter) {
         case .refused: return false
         case .queued: return true
@@ -219,20 +236,31 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
         return true
     }
 
-    /// A sync run under `.ignoreWhileRunning` or `.concurrent`: one critical section to start it
-    /// (check-and-start), the body on this thread with the owner held, one to end it. A body that
-    /// throws ends through ``end(_:remove:takeOver:)``, which reports the error.
-    private func executeFastSync(_ owner: AnyObject, _ parameter: Parameter) -> Bool {
-        guard let drains = state.withLock({ $0.startSyncRun() }) else { return false }
-        if !drains.isEmpty { drain(drains) }
+    /// A sync run under `.ignoreWhileRunning` or `.concurrent`: the check-and-start, the body on
+    /// this thread with the owner held, and the end. Unobserved, the start and the end are each one
+    /// compare-and-swap on `syncRuns`; otherwise each is a critical section that publishes the
+    /// change. A body that throws ends through ``end(_:remove:takeOver:)``, which reports the error.
+    private func executeFastSync(_ syncRuns: SyncRunCounter, _ owner: AnyObject, _ parameter: Parameter) -> Bool {
+        let counted: Bool
+        switch syncRuns.tryStart(limit: runLimit) {
+        case .started:
+            counted = true
+        case .refused:
+            return false
+        case .locked:
+            guard let drains = state.withLock({ $0.startSyncRun() }) else { return false }
+            if !drains.isEmpty { drain(drains) }
+            counted = false
+        }
         do {
             try syncBody(owner, parameter)
         } catch {
             var unused = parameter
-            _ = endSync(.failure(error), next: &unused)
+            _ = endSync(.failure(error), counted: counted, next: &unused)
             return true
         }
-        let ended = state.withLock { $0.endSyncRunSucceeded() }
+        if counted, syncRuns.tryEnd() { return true }
+        let ended = state.withLock { $0.endSyncRunSucceeded(counted: counted) }
         if !ended.isEmpty { drain(ended) }
         return true
     }
@@ -271,11 +299,12 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
         CommandRun { [weak self] result in self?.finish(id, result) }
     }
 
-    /// Ends a sync run. When a parameter queued under `.enqueue` takes over, stores it in `next`
-    /// and returns `true`: the caller runs it, on this thread.
-    private func endSync(_ result: Result<Void, any Error>, next: inout Parameter) -> Bool {
+    /// Ends a sync run (`counted`: one started without the lock). When a parameter queued under
+    /// `.enqueue` takes over, stores it in `next` and returns `true`: the caller runs it, on this
+    /// thread.
+    private func endSync(_ result: Result<Void, any Error>, counted: Bool = false, next: inout Parameter) -> Bool {
         end(result) { state in
-            state.syncRunning -= 1
+            state.endSyncRun(counted: counted)
             return false
         } takeOver: { _, parameter in
             next = parameter
@@ -394,6 +423,7 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
                 tookOver = true
             }
             state.publishChanges(since: before, runEnded: true, into: &drains)
+            state.unlockRunsIfIdle()
         }
         if let unobserved {
             Diagnostics.report(
@@ -446,6 +476,7 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
     public func useWork(_ work: (_ done: CommandRun) -> Void) {
         var drains: CommandDrains = []
         let admission = state.withLock { state in
+            state.lockRuns()
             let before = state.visible
             let admission = state.start(sync: false) { makeRun($0) }
             state.publishChanges(since: before, into: &drains)

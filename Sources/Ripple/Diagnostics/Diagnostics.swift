@@ -18,6 +18,8 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         case unobservedError
         /// A view lifecycle event arrived out of UIKit's order; the presenter ignored it.
         case lifecycleOutOfOrder
+        /// A batch of updates that its view would reject; Ripple reloaded the view instead.
+        case invalidBatch
     }
 
     /// The kind of problem.

@@ -51,16 +51,7 @@ extension Changeset {
                 + "\(targetCount) - \(inserts.count) inserted"
         }
         guard !updates.isEmpty else { return nil }
-        // Where each surviving source element lands: moves name their target, the rest keep their
-        // order and fill the free target slots.
-        var landing = [Int](repeating: -1, count: sourceCount)
-        for move in moves { landing[move.source] = move.target }
-        var free = 0
-        for source in 0..<sourceCount where sourceUse[source] == 0 {
-            while targetUse[free] != 0 { free += 1 }
-            landing[source] = free
-            free += 1
-        }
+        let landing = landingOffsets()
         for update in updates {
             guard update.source >= 0 && update.source < sourceCount,
                 update.target >= 0 && update.target < targetCount
@@ -78,6 +69,33 @@ extension Changeset {
             }
         }
         return nil
+    }
+
+    /// Where each source element lands in the target: its target offset, or -1 when it is deleted.
+    ///
+    /// Moved elements land at their move's target; the others keep their order and fill the target
+    /// offsets that inserts and moves leave free, as UIKit reads a batch.
+    ///
+    /// - Precondition: The offsets are in range and named once (``validationFailure()`` checks
+    ///   this); otherwise the result is meaningless or the call traps on an index out of range.
+    /// - Returns: One target offset per source offset.
+    /// - Complexity: O(*n* + *m*), where *n* is ``sourceCount`` and *m* is ``targetCount``.
+    public func landingOffsets() -> [Int] {
+        var landing = [Int](repeating: -2, count: sourceCount)
+        var isTaken = [Bool](repeating: false, count: targetCount)
+        for offset in deletes { landing[offset] = -1 }
+        for offset in inserts { isTaken[offset] = true }
+        for move in moves {
+            landing[move.source] = move.target
+            isTaken[move.target] = true
+        }
+        var free = 0
+        for source in 0..<sourceCount where landing[source] == -2 {
+            while isTaken[free] { free += 1 }
+            landing[source] = free
+            free += 1
+        }
+        return landing
     }
 
     /// Replays the change-set onto `source` and returns the list it describes.

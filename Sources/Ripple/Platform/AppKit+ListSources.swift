@@ -1,0 +1,262 @@
+#if canImport(AppKit) && !targetEnvironment(macCatalyst)
+import AppKit
+import RippleDiff
+
+// Thin glue: `NSTableView` is a `SequentialRowView` (its updates apply one after another, which
+// `SequentialListView` turns a source's batches into), `NSCollectionView` is a `ListView` (its
+// batches read like UIKit's), and one adapter per view kind answers AppKit's data-source and
+// delegate calls through `ListDataSource`. Every decision lives in platform-independent code tested
+// on Linux. `NSTableView` has no sections, so the sectioned sources drive `NSCollectionView` only.
+
+extension IndexPath {
+    /// The AppKit index path of a Ripple path.
+    init(_ path: ElementPath) { self.init(item: path.item, section: path.section) }
+}
+
+extension ElementPath {
+    /// The Ripple path of an AppKit index path.
+    init(_ indexPath: IndexPath) { self.init(item: indexPath.item, section: indexPath.section) }
+}
+
+/// `NSTableView` is a ``SequentialRowView``: rows slide out and in, and reloads cover every column.
+extension NSTableView: SequentialRowView {
+    /// Whether the table is in a window.
+    public var isInWindow: Bool { window != nil }
+    /// Removes rows, named as they are now, all at once.
+    public func removeRows(_ rows: [Int]) { removeRows(at: IndexSet(rows), withAnimation: .slideUp) }
+    /// Inserts rows at their positions after the insertion.
+    public func insertRows(_ rows: [Int]) { insertRows(at: IndexSet(rows), withAnimation: .slideDown) }
+    /// Reloads rows, every column.
+    public func reloadRows(_ rows: [Int]) {
+        reloadData(forRowIndexes: IndexSet(rows), columnIndexes: IndexSet(integersIn: 0..<numberOfColumns))
+    }
+}
+
+/// `NSCollectionView` is a ``ListView``; its batches animate through its animator.
+extension NSCollectionView: ListView {
+    /// Whether the collection view is in a window.
+    public var isInWindow: Bool { window != nil }
+    /// Runs `updates` as one animated batch.
+    public func performBatchUpdates(_ updates: (() -> Void)?, completion: ((Bool) -> Void)?) {
+        animator().performBatchUpdates(updates, completionHandler: completion)
+    }
+    /// Inserts sections, in after coordinates.
+    public func insertSections(_ sections: [Int]) { insertSections(IndexSet(sections)) }
+    /// Deletes sections, in before coordinates.
+    public func deleteSections(_ sections: [Int]) { deleteSections(IndexSet(sections)) }
+    /// Reloads sections, in before coordinates.
+    public func reloadSections(_ sections: [Int]) { reloadSections(IndexSet(sections)) }
+    /// Inserts items, in after coordinates.
+    public func insertItems(at paths: [ElementPath]) { insertItems(at: Set(paths.map(IndexPath.init))) }
+    /// Deletes items, in before coordinates.
+    public func deleteItems(at paths: [ElementPath]) { deleteItems(at: Set(paths.map(IndexPath.init))) }
+    /// Reloads items, in before coordinates.
+    public func reloadItems(at paths: [ElementPath]) { reloadItems(at: Set(paths.map(IndexPath.init))) }
+    /// Moves an item from its before path to its after path.
+    public func moveItem(at path: ElementPath, to newPath: ElementPath) { moveItem(at: IndexPath(path), to: IndexPath(newPath)) }
+}
+
+/// A table cell view that shows one item, usually a cell presenter: subclass it and adopt your
+/// cell's view protocol, and the source attaches the cell to its presenter when the table asks for
+/// it. Give it the identifier the source's `cellIdentifier` returns.
+open class TableCellView<CellPresenter>: NSTableCellView, PresentingCell {
+    /// The item shown.
+    public var item: CellPresenter?
+
+    open override func prepareForReuse() {
+        super.prepareForReuse()
+        prepareItemForReuse()
+    }
+}
+
+/// A collection view item that shows one item, usually a cell presenter.
+open class CollectionViewItem<CellPresenter>: NSCollectionViewItem, PresentingCell {
+    /// The item shown.
+    public var item: CellPresenter?
+
+    open override func prepareForReuse() {
+        super.prepareForReuse()
+        prepareItemForReuse()
+    }
+}
+
+/// A collection view header or footer that shows a section's value, usually its presenter.
+open class CollectionSupplementaryView<SectionPresenter>: NSView, NSCollectionViewElement, PresentingCell {
+    /// The section value shown.
+    public var item: SectionPresenter?
+
+    open override func prepareForReuse() {
+        super.prepareForReuse()
+        prepareItemForReuse()
+    }
+}
+
+/// Answers a table view's data-source and delegate calls for a Ripple list source.
+final class TableViewAppKitAdapter<Source: ListDataSource>: NSObject, NSTableViewDataSource, NSTableViewDelegate {
+    weak var source: Source?
+    /// The row view the source drives; the source holds its view weakly, so the adapter keeps it.
+    let rows: SequentialListView
+
+    init(source: Source, rows: SequentialListView) {
+        self.source = source
+        self.rows = rows
+    }
+
+    func numberOfRows(in tableView: NSTableView) -> Int { source?.numberOfItems(inSection: 0) ?? 0 }
+
+    func tableView(_ tableView: NSTableView, viewFor tableColumn: NSTableColumn?, row: Int) -> NSView? {
+        guard let source else { return nil }
+        let path = ElementPath(item: row, section: 0)
+        let identifier = NSUserInterfaceItemIdentifier(source.cellIdentifier(at: path))
+        let view = tableView.makeView(withIdentifier: identifier, owner: tableView.delegate)
+        if let cell = view as? TableCellView<Source.Item> { source.configure(cell, at: path) }
+        return view
+    }
+
+    func tableViewSelectionDidChange(_ notification: Notification) {
+        guard let tableView = notification.object as? NSTableView, tableView.selectedRow >= 0 else { return }
+        source?.handle(.selected, at: ElementPath(item: tableView.selectedRow, section: 0))
+    }
+
+    func tableView(_ tableView: NSTableView, didAdd rowView: NSTableRowView, forRow row: Int) {
+        source?.handle(.willDisplay, at: ElementPath(item: row, section: 0))
+    }
+
+    func tableView(_ tableView: NSTableView, didRemove rowView: NSTableRowView, forRow row: Int) {
+        // AppKit passes -1 for rows that were removed from the table, not just scrolled away.
+        guard row >= 0 else { return }
+        source?.handle(.didEndDisplaying, at: ElementPath(item: row, section: 0))
+    }
+}
+
+/// Answers a collection view's data-source and delegate calls for a Ripple list source.
+final class CollectionViewAppKitAdapter<Source: ListDataSource>: NSObject, NSCollectionViewDataSource,
+    NSCollectionViewDelegate
+{
+    weak var source: Source?
+    var supplementary: ((NSCollectionView, NSCollectionView.SupplementaryElementKind, IndexPath) -> NSView)?
+
+    init(source: Source) { self.source = source }
+
+    func numberOfSections(in collectionView: NSCollectionView) -> Int { source?.numberOfSections ?? 0 }
+
+    func collectionView(_ collectionView: NSCollectionView, numberOfItemsInSection section: Int) -> Int {
+        source?.numberOfItems(inSection: section) ?? 0
+    }
+
+    func collectionView(
+        _ collectionView: NSCollectionView, itemForRepresentedObjectAt indexPath: IndexPath
+    ) -> NSCollectionViewItem {
+        guard let source else { return NSCollectionViewItem() }
+        let path = ElementPath(indexPath)
+        let identifier = NSUserInterfaceItemIdentifier(source.cellIdentifier(at: path))
+        let item = collectionView.makeItem(withIdentifier: identifier, for: indexPath)
+        if let cell = item as? CollectionViewItem<Source.Item> { source.configure(cell, at: path) }
+        return item
+    }
+
+    func collectionView(
+        _ collectionView: NSCollectionView, viewForSupplementaryElementOfKind kind: NSCollectionView.SupplementaryElementKind,
+        at indexPath: IndexPath
+    ) -> NSView {
+        supplementary?(collectionView, kind, indexPath) ?? NSView()
+    }
+
+    func collectionView(_ collectionView: NSCollectionView, didSelectItemsAt indexPaths: Set<IndexPath>) {
+        for indexPath in indexPaths { source?.handle(.selected, at: ElementPath(indexPath)) }
+    }
+
+    func collectionView(_ collectionView: NSCollectionView, didDeselectItemsAt indexPaths: Set<IndexPath>) {
+        for indexPath in indexPaths { source?.handle(.deselected, at: ElementPath(indexPath)) }
+    }
+
+    func collectionView(
+        _ collectionView: NSCollectionView, willDisplay item: NSCollectionViewItem,
+        forRepresentedObjectAt indexPath: IndexPath
+    ) {
+        source?.handle(.willDisplay, at: ElementPath(indexPath))
+    }
+
+    func collectionView(
+        _ collectionView: NSCollectionView, didEndDisplaying item: NSCollectionViewItem,
+        forRepresentedObjectAt indexPath: IndexPath
+    ) {
+        source?.handle(.didEndDisplaying, at: ElementPath(indexPath))
+    }
+}
+
+extension TableViewSource {
+    /// Creates a source that drives `tableView`: it becomes the table's data source and delegate,
+    /// and its batches reach the table as sequential updates (``SequentialListView``).
+    ///
+    /// - Parameters:
+    ///   - tableView: The table view. Give its cell views the identifiers `cellIdentifier` returns
+    ///     (in Interface Builder, or with `register(_:forIdentifier:)`).
+    ///   - collection: The rows.
+    ///   - selectItem: Executed with the presenter of each selected row.
+    ///   - reloadThreshold: The largest change to animate; larger ones reload.
+    public convenience init(
+        tableView: NSTableView, collection: ObservableCollection<CellPresenter>,
+        selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil
+    ) {
+        let rows = SequentialListView(tableView)
+        self.init(view: rows, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold)
+        let adapter = TableViewAppKitAdapter(source: self, rows: rows)
+        platformAdapter = adapter
+        tableView.dataSource = adapter
+        tableView.delegate = adapter
+    }
+}
+
+extension CollectionViewSource {
+    /// Creates a source that drives `collectionView`: it becomes its data source and delegate.
+    ///
+    /// - Parameters:
+    ///   - collectionView: The collection view. Register its items with `register(_:forItemWithIdentifier:)`.
+    ///   - collection: The items.
+    ///   - selectItem: Executed with the presenter of each selected item.
+    ///   - reloadThreshold: The largest change to animate; larger ones reload.
+    public convenience init(
+        collectionView: NSCollectionView, collection: ObservableCollection<CellPresenter>,
+        selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil
+    ) {
+        self.init(view: collectionView, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold)
+        let adapter = CollectionViewAppKitAdapter(source: self)
+        platformAdapter = adapter
+        collectionView.dataSource = adapter
+        collectionView.delegate = adapter
+    }
+}
+
+extension CollectionViewSourceWithSection {
+    /// Creates a source that drives `collectionView`, supplementary headers and footers included:
+    /// it becomes its data source and delegate.
+    ///
+    /// - Parameters:
+    ///   - collectionView: The collection view. Register its items and supplementary views.
+    ///   - collection: The sections and their items.
+    ///   - selectItem: Executed with the presenter of each selected item.
+    ///   - reloadThreshold: The largest change to animate; larger ones reload.
+    public convenience init(
+        collectionView: NSCollectionView, collection: SectionedCollection<CellPresenter, SectionPresenter>,
+        selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil
+    ) {
+        self.init(view: collectionView, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold)
+        let adapter = CollectionViewAppKitAdapter(source: self)
+        adapter.supplementary = { [weak self] collectionView, kind, indexPath in
+            let supplementaryKind: SupplementaryKind = kind == NSCollectionView.elementKindSectionFooter ? .footer : .header
+            guard let self, let identifier = self.supplementaryIdentifier(supplementaryKind, inSection: indexPath.section)
+            else { return NSView() }
+            let view = collectionView.makeSupplementaryView(
+                ofKind: kind, withIdentifier: NSUserInterfaceItemIdentifier(identifier), for: indexPath)
+            if let view = view as? CollectionSupplementaryView<SectionPresenter> {
+                self.configureSupplementary(view, inSection: indexPath.section)
+            }
+            return view
+        }
+        platformAdapter = adapter
+        collectionView.dataSource = adapter
+        collectionView.delegate = adapter
+    }
+}
+#endif

@@ -1,0 +1,485 @@
+/// A table view without AppKit: it shows values from a data source and takes `NSTableView`'s row
+/// updates, which apply one after another, so a test on Linux proves that the calls a list source
+/// makes would not crash a real `NSTableView` and leave it showing the data source.
+///
+/// Between ``beginUpdates()`` and ``endUpdates()`` every call names rows as the calls before it in
+/// the same batch left them: ``removeRows(_:)`` removes at once, ``insertRows(_:)`` inserts as if
+/// one at a time in ascending order, ``moveRow(at:to:)`` removes then inserts, and
+/// ``reloadRows(_:)`` marks rows in place. At the end of the outermost batch the view reads the
+/// data source: inserted and reloaded rows take its values at the positions they then occupy,
+/// every other row keeps the value it had (a moved row carries its own), and the row count must
+/// equal the data source's. If the calls describe the change, ``rows`` then equals the data
+/// source:
+///
+/// ```swift
+/// var names = ["a", "b", "c"]
+/// let tableView = HeadlessSequentialTableView { names }
+/// tableView.reloadData()
+/// names = ["c", "a", "d"]
+/// tableView.beginUpdates()
+/// tableView.removeRows([1])             // ["a", "c"]
+/// tableView.moveRow(at: 1, to: 0)       // ["c", "a"]
+/// tableView.insertRows([2])             // ["c", "a", new]
+/// tableView.endUpdates()
+/// XCTAssertNil(tableView.lastViolation)
+/// XCTAssertEqual(tableView.rows, names)
+/// ```
+///
+/// # Violations
+/// Where real AppKit raises an exception, the headless view records a
+/// ``SequentialUpdateViolation`` in ``violations``, ignores the rest of the batch, and recovers at
+/// the end of the outermost batch by showing what the data source reports, as a `reloadData()`
+/// fallback would; then it calls ``violationHandler``. It never traps, so one test can check
+/// several batches. A batch records at most one violation: the first.
+///
+/// # Timing
+/// - The view reads its data source the first time it needs it (an accessor, a batch), then on
+///   ``reloadData()``, which reads at once as `NSTableView` does, and at the end of each outermost
+///   batch.
+/// - A call made outside a batch forms a batch of its own.
+///
+/// # Thread Safety
+/// Not `Sendable`. Use a view from one thread or actor, as AppKit requires the main thread.
+public final class HeadlessSequentialTableView<Row> {
+    /// A row of the open batch: a value the view already shows, or a row inserted or reloaded in
+    /// the batch, which reads its value from the data source when the batch ends.
+    private enum Slot {
+        case kept(Row)
+        case fromDataSource
+    }
+
+    /// Reads the data source.
+    private let readDataSource: () -> [Row]
+
+    /// The values on screen. Between batches, also the rows the next batch starts from.
+    private var displayed: [Row] = []
+
+    /// Whether the data source must be read before ``displayed`` can be used.
+    private var needsLoad = true
+
+    /// The nesting depth of ``beginUpdates()`` and ``endUpdates()``.
+    private var depth = 0
+
+    /// The rows of the open batch as its calls so far left them; empty outside a batch.
+    private var working: [Slot] = []
+
+    /// The violation of the open batch, which makes the view ignore the rest of the batch and
+    /// recover when it ends; `nil` while the batch is sound.
+    private var batchViolation: SequentialUpdateViolation?
+
+    /// Every violation so far, oldest first.
+    public private(set) var violations: [SequentialUpdateViolation] = []
+
+    /// Creates a table view that reads its rows from a closure.
+    ///
+    /// - Parameter rows: Returns the values to show, as the data source's `numberOfRows(in:)` and
+    ///   `tableView(_:objectValueFor:row:)` would. The view holds it strongly and calls it the
+    ///   first time it needs its rows, on ``reloadData()`` and at the end of each outermost batch.
+    public init(rows: @escaping () -> [Row]) {
+        readDataSource = rows
+    }
+
+    // MARK: - Configuration
+
+    /// Called with each violation, once the view has recorded it and recovered: at the end of the
+    /// outermost batch for a violation inside a batch, at once for an unmatched ``endUpdates()``.
+    ///
+    /// The handler may use the view. Real AppKit would raise an exception with the violation's
+    /// message at the offending call instead.
+    public var violationHandler: ((SequentialUpdateViolation) -> Void)?
+
+    /// Whether the view is in a window, as a list source asks before it animates. `true` unless a
+    /// test sets it to `false` to play a view that is off screen.
+    public var isInWindow = true
+
+    // MARK: - Displayed state
+
+    /// The rows on screen.
+    ///
+    /// Outside a batch this is also the state the next batch starts from. Inside a batch it still
+    /// shows the state before the batch: inserted and reloaded rows have no value until the batch
+    /// ends.
+    ///
+    /// - Complexity: O(1), plus a read of the data source the first time.
+    public var rows: [Row] {
+        loadIfNeeded()
+        return displayed
+    }
+
+    /// The number of rows the view shows now: outside a batch, the count of ``rows``; inside a
+    /// batch, the count the calls so far left, as `NSTableView` updates `numberOfRows` at each
+    /// call.
+    ///
+    /// - Complexity: O(1), plus a read of the data source the first time.
+    public var numberOfRows: Int {
+        if depth > 0 { return working.count }
+        loadIfNeeded()
+        return displayed.count
+    }
+
+    // MARK: - Diagnostics
+
+    /// The most recent violation, or `nil`.
+    public var lastViolation: SequentialUpdateViolation? { violations.last }
+
+    /// Forgets ``violations``.
+    public func clearDiagnostics() { violations.removeAll() }
+
+    /// Whether a batch is open (between the outermost begin and end).
+    public var hasUncommittedUpdates: Bool { depth > 0 }
+
+    // MARK: - Reloading
+
+    /// Reads the data source at once and shows it.
+    ///
+    /// Inside a batch it is a violation of Ripple's
+    /// (``SequentialUpdateViolation/Kind/reloadDataInsideBatch``): the view ignores the rest of the
+    /// batch and shows the data source when the batch ends.
+    ///
+    /// - Complexity: O(*n*) for *n* rows, plus the read of the data source.
+    public func reloadData() {
+        guard depth == 0 else {
+            fail(
+                .reloadDataInsideBatch, method: "reloadData()",
+                "\(Self.typeName).reloadData(): called inside a batch (update depth \(depth)); the rest of the batch is ignored and the view shows the data source when the batch ends."
+            )
+            return
+        }
+        needsLoad = true
+        loadIfNeeded()
+    }
+
+    // MARK: - Batches
+
+    /// Opens a batch, or a nested batch inside an open one. Nested batches merge into the
+    /// outermost one, which alone reads the data source when it ends.
+    ///
+    /// - Complexity: O(*n*) for *n* rows when it opens the outermost batch, O(1) otherwise.
+    public func beginUpdates() {
+        if depth == 0 {
+            loadIfNeeded()
+            working = displayed.map { .kept($0) }
+            batchViolation = nil
+        }
+        depth += 1
+    }
+
+    /// Closes a batch. Closing the outermost batch reads the data source, gives inserted and
+    /// reloaded rows their values and checks the row count, or recovers from the batch's violation.
+    ///
+    /// Without a matching ``beginUpdates()`` the call is ignored and recorded as a violation of
+    /// Ripple's (``SequentialUpdateViolation/Kind/unmatchedEndUpdates``).
+    ///
+    /// - Complexity: O(*n*) for *n* rows, plus the read of the data source, when it closes the
+    ///   outermost batch; O(1) otherwise.
+    public func endUpdates() { endUpdates(method: "endUpdates()") }
+
+    // MARK: - Rows
+
+    /// Removes rows, all at once.
+    ///
+    /// A violation when `rows` are not ascending and distinct, or name a row outside
+    /// `0..<numberOfRows`.
+    ///
+    /// - Parameter rows: Ascending and distinct, naming rows as the batch's calls so far left them.
+    /// - Complexity: O(*n* + *k*) for *n* rows and *k* removed rows.
+    public func removeRows(_ rows: [Int]) {
+        let method = "removeRows(_:)"
+        perform(method) { slots in
+            if let violation = Self.checkAscending(rows, method: method, count: slots.count, growing: false) {
+                return violation
+            }
+            var kept: [Slot] = []
+            kept.reserveCapacity(slots.count - rows.count)
+            var next = rows.startIndex
+            for (index, slot) in slots.enumerated() {
+                if next < rows.endIndex, rows[next] == index {
+                    next += 1
+                } else {
+                    kept.append(slot)
+                }
+            }
+            slots = kept
+            return nil
+        }
+    }
+
+    /// Inserts rows, which read their values from the data source when the outermost batch ends.
+    ///
+    /// Each row is a position in the rows after the insertion, so inserting ascending rows one at a
+    /// time gives the same result. A violation when `rows` are not ascending and distinct, or when
+    /// a row exceeds the row count at the moment it is inserted.
+    ///
+    /// - Parameter rows: Ascending and distinct, naming the positions the new rows take.
+    /// - Complexity: O(*n* + *k*) for *n* rows and *k* inserted rows.
+    public func insertRows(_ rows: [Int]) {
+        let method = "insertRows(_:)"
+        perform(method) { slots in
+            if let violation = Self.checkAscending(rows, method: method, count: slots.count, growing: true) {
+                return violation
+            }
+            var merged: [Slot] = []
+            merged.reserveCapacity(slots.count + rows.count)
+            var next = rows.startIndex
+            var old = slots.startIndex
+            for position in 0..<(slots.count + rows.count) {
+                if next < rows.endIndex, rows[next] == position {
+                    merged.append(.fromDataSource)
+                    next += 1
+                } else {
+                    merged.append(slots[old])
+                    old += 1
+                }
+            }
+            slots = merged
+            return nil
+        }
+    }
+
+    /// Moves one row: removes it, then inserts it at `newRow`. The row keeps its value, even when
+    /// it was inserted or reloaded earlier in the batch and has yet to read it.
+    ///
+    /// A violation when `row` or `newRow` is outside `0..<numberOfRows`.
+    ///
+    /// - Parameters:
+    ///   - row: The row, as the batch's calls so far left the rows.
+    ///   - newRow: Its position once moved, in the rows as they are after the move.
+    /// - Complexity: O(*n*) for *n* rows.
+    public func moveRow(at row: Int, to newRow: Int) {
+        perform("moveRow(at:to:)") { slots in
+            for index in [row, newRow] where !slots.indices.contains(index) {
+                return Self.outOfRange(index, count: slots.count, method: "moveRow(at:to:)")
+            }
+            let slot = slots.remove(at: row)
+            slots.insert(slot, at: newRow)
+            return nil
+        }
+    }
+
+    /// Reloads rows from the data source when the outermost batch ends; they keep their positions.
+    ///
+    /// A violation when `rows` are not ascending and distinct, or name a row outside
+    /// `0..<numberOfRows`.
+    ///
+    /// - Parameter rows: Ascending and distinct, naming rows as the batch's calls so far left them.
+    /// - Complexity: O(*n* + *k*) for *n* rows and *k* reloaded rows.
+    public func reloadRows(_ rows: [Int]) {
+        let method = "reloadRows(_:)"
+        perform(method) { slots in
+            if let violation = Self.checkAscending(rows, method: method, count: slots.count, growing: false) {
+                return violation
+            }
+            for row in rows { slots[row] = .fromDataSource }
+            return nil
+        }
+    }
+
+    // MARK: - Implementation
+
+    /// The name in Ripple's own messages.
+    private static var typeName: String { "HeadlessSequentialTableView" }
+
+    /// Reads the data source if the view has not since its creation.
+    private func loadIfNeeded() {
+        guard needsLoad else { return }
+        let rows = readDataSource()
+        displayed = rows
+        needsLoad = false
+    }
+
+    /// Runs one call on the open batch's rows, or as a batch of its own outside a batch. After a
+    /// violation the batch ignores the call.
+    ///
+    /// - Parameters:
+    ///   - method: The call, which ends the batch when it is a batch of its own.
+    ///   - body: Checks the call against the rows and applies it, or returns the violation and
+    ///     leaves the rows alone.
+    private func perform(_ method: String, _ body: (inout [Slot]) -> SequentialUpdateViolation?) {
+        let ownBatch = depth == 0
+        if ownBatch { beginUpdates() }
+        if batchViolation == nil, let violation = body(&working) {
+            record(violation)
+        }
+        if ownBatch { endUpdates(method: method) }
+    }
+
+    /// Records a violation of the open batch: the batch ignores its other calls and recovers when
+    /// it ends.
+    private func record(_ violation: SequentialUpdateViolation) {
+        batchViolation = violation
+        violations.append(violation)
+    }
+
+    /// Records a misuse of Ripple's inside the open batch, unless the batch already has a
+    /// violation.
+    private func fail(_ kind: SequentialUpdateViolation.Kind, method: String, _ message: String) {
+        guard batchViolation == nil else { return }
+        record(SequentialUpdateViolation(kind: kind, method: method, message: message))
+    }
+
+    /// Closes a batch; `method` is the call that closes it, for messages.
+    private func endUpdates(method: String) {
+        guard depth > 0 else {
+            let violation = SequentialUpdateViolation(
+                kind: .unmatchedEndUpdates, method: method,
+                message:
+                    "\(Self.typeName).\(method): called without a matching beginUpdates(); the call is ignored.")
+            violations.append(violation)
+            violationHandler?(violation)
+            return
+        }
+        depth -= 1
+        if depth == 0 { commit(method: method) }
+    }
+
+    /// Ends the outermost batch: reads the data source, then shows the batch's rows with their
+    /// values, or the data source when the batch has a violation or the wrong row count.
+    private func commit(method: String) {
+        let slots = working
+        working = []
+        var violation = batchViolation
+        batchViolation = nil
+        let source = readDataSource()
+        needsLoad = false
+
+        if violation == nil, slots.count != source.count {
+            let mismatch = SequentialUpdateViolation(
+                kind: .rowCountMismatch, method: method,
+                message:
+                    "\(Self.typeName).\(method): the batch leaves \(slots.count) rows but the data source has \(source.count); the inserted and removed rows must account for the change (numberOfRows after the updates: \(slots.count), data source: \(source.count))."
+            )
+            violations.append(mismatch)
+            violation = mismatch
+        }
+
+        if let violation {
+            // Real AppKit raises here. Recover as an app's fallback would: show the data source.
+            displayed = source
+            violationHandler?(violation)
+            return
+        }
+        var rows: [Row] = []
+        rows.reserveCapacity(slots.count)
+        for (index, slot) in slots.enumerated() {
+            switch slot {
+            case .kept(let value): rows.append(value)
+            case .fromDataSource: rows.append(source[index])
+            }
+        }
+        displayed = rows
+    }
+
+    /// The first violation of `rows`, which must be ascending and distinct and in range.
+    ///
+    /// - Parameters:
+    ///   - rows: The rows of a call.
+    ///   - method: The call.
+    ///   - count: The number of rows before the call.
+    ///   - growing: Whether each row is inserted, so that the count grows by one after it.
+    private static func checkAscending(
+        _ rows: [Int], method: String, count: Int, growing: Bool
+    ) -> SequentialUpdateViolation? {
+        var previous: Int?
+        for (offset, row) in rows.enumerated() {
+            // The row count when this row is inserted; a valid position is at most this count.
+            let current = growing ? count + offset : count
+            let upperBound = growing ? current + 1 : current
+            if let previous, row <= previous {
+                return SequentialUpdateViolation(
+                    kind: .rowsNotAscending, method: method,
+                    message:
+                        "\(typeName).\(method): row \(row) follows row \(previous), but rows must be ascending and distinct: it must be in \(previous + 1)..<\(upperBound) (numberOfRows: \(current))."
+                )
+            }
+            if row < 0 || row >= upperBound {
+                return outOfRange(row, count: current, method: method)
+            }
+            previous = row
+        }
+        return nil
+    }
+
+    /// AppKit's violation for a row outside the rows.
+    private static func outOfRange(_ row: Int, count: Int, method: String) -> SequentialUpdateViolation {
+        SequentialUpdateViolation(
+            kind: .rowOutOfRange, method: method,
+            message: "NSTableView error inserting/removing/moving row \(row) (numberOfRows: \(count)).")
+    }
+}
+
+@available(*, unavailable)
+extension HeadlessSequentialTableView: Sendable {}
+
+/// A call that `NSTableView` would reject, or a misuse of a ``HeadlessSequentialTableView``, with
+/// the message of the exception AppKit would raise where it is known.
+///
+/// Only ``Kind/rowOutOfRange`` has AppKit's own wording, `NSTableView error
+/// inserting/removing/moving row 40 (numberOfRows: 33).`, the reason of an `NSTableViewException`.
+/// AppKit's wording for the other kinds is not known here: their messages are Ripple's own and
+/// name the view's method, the offending value and the valid range or the two counts.
+///
+/// It is not a ``BatchUpdateViolation``, whose rules and messages are UIKit's.
+///
+/// ```swift
+/// let tableView = HeadlessSequentialTableView { ["a"] }
+/// tableView.removeRows([1])
+/// XCTAssertEqual(tableView.lastViolation?.kind, .rowOutOfRange)
+/// XCTAssertEqual(tableView.lastViolation?.message,
+///     "NSTableView error inserting/removing/moving row 1 (numberOfRows: 1).")
+/// ```
+///
+/// # Thread Safety
+/// `SequentialUpdateViolation` is a value type and is `Sendable`.
+public struct SequentialUpdateViolation: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Kind: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+        /// A row outside the rows at the moment of the call: AppKit raises `NSTableViewException`.
+        case rowOutOfRange
+        /// The rows of a call are not ascending and distinct. AppKit takes an `IndexSet`, which
+        /// cannot be out of order, so the list of rows must convert to one unchanged. Ripple's
+        /// wording.
+        case rowsNotAscending
+        /// The row count the batch leaves differs from the data source's. Ripple's wording.
+        case rowCountMismatch
+        /// `reloadData()` was called inside a batch. Ripple's wording.
+        case reloadDataInsideBatch
+        /// `endUpdates()` was called without a matching `beginUpdates()`. Ripple's wording.
+        case unmatchedEndUpdates
+
+        /// The kind's name, such as `rowOutOfRange`.
+        public var description: String { rawValue }
+    }
+
+    /// What went wrong.
+    public var kind: Kind
+
+    /// The view's method whose call was rejected, such as `insertRows(_:)`, or the one that ended
+    /// the batch, such as `endUpdates()`, for ``Kind/rowCountMismatch``.
+    public var method: String
+
+    /// The exception's reason: AppKit's text for ``Kind/rowOutOfRange``, Ripple's otherwise.
+    public var message: String
+
+    /// Creates a violation.
+    ///
+    /// - Parameters:
+    ///   - kind: What went wrong.
+    ///   - method: The method whose call was rejected.
+    ///   - message: The message text.
+    public init(kind: Kind, method: String, message: String) {
+        self.kind = kind
+        self.method = method
+        self.message = message
+    }
+
+    /// The name of the exception real AppKit raises, `NSTableViewException` for
+    /// ``Kind/rowOutOfRange``, or `nil` where it is not known here.
+    public var exceptionName: String? { kind == .rowOutOfRange ? "NSTableViewException" : nil }
+
+    /// Whether ``message`` is AppKit's own wording rather than Ripple's.
+    public var hasAppKitWording: Bool { kind == .rowOutOfRange }
+
+    /// The kind, the method and the message, such as
+    /// `rowOutOfRange removeRows(_:): NSTableView error inserting/removing/moving row 1 (numberOfRows: 1).`
+    public var description: String { "\(kind) \(method): \(message)" }
+}

@@ -1,5 +1,7 @@
 import Ripple
 import RippleDiff
+import RippleTestSupport
+import RippleTesting
 import XCTest
 
 /// A sequential row view that logs the calls it gets and keeps only a row count.
@@ -140,6 +142,107 @@ final class SequentialListViewTests: XCTestCase {
             XCTAssertFalse(view.isInWindow)
             view.reloadData()
             XCTAssertEqual(rowView.calls, ["reloadData"])
+        }
+    }
+
+    // MARK: - End to end: TableViewSource on a headless NSTableView
+
+    /// A table source driving a headless sequential table view through a `SequentialListView`.
+    @MainActor
+    private struct SequentialScreen {
+        let view: HeadlessSequentialTableView<TestItem>
+        let rows: SequentialListView
+        let source: TableViewSource<TestItem>
+
+        init(_ collection: ObservableCollection<TestItem>) {
+            let box = SourceBox()
+            view = HeadlessSequentialTableView<TestItem> { [box] in
+                MainActor.assumeIsolated { box.source?.renderedItems ?? [] }
+            }
+            rows = SequentialListView(view)
+            source = TableViewSource(view: rows, collection: collection)
+            box.source = source
+        }
+    }
+
+    @MainActor
+    private final class SourceBox {
+        weak var source: TableViewSource<TestItem>?
+    }
+
+    func test_tableSource_onAHeadlessSequentialTable_animatesEveryMutation_andEndsEqualToTheCollection() {
+        let diagnostics = DiagnosticsCapture()
+        defer { diagnostics.restore() }
+        MainActor.assumeIsolated {
+            let collection = ObservableCollection([TestItem](ids: [1, 2, 3, 4]))
+            let screen = SequentialScreen(collection)
+            flushMainQueue()
+            collection.append(TestItem(id: 5))
+            collection.remove(at: 0)
+            collection.move(from: 0, to: 3)
+            collection[1] = TestItem(id: 4, content: 9)
+            collection.replace(with: [TestItem(id: 4), TestItem(id: 6), TestItem(id: 3, content: 1), TestItem(id: 2)])
+            collection.replace(with: collection.snapshot.reversed())
+            flushMainQueue()
+            XCTAssertEqual(screen.view.violations, [])
+            XCTAssertEqual(screen.view.rows, collection.snapshot)
+            XCTAssertEqual(screen.source.statistics.reloads, 1, "only the initial reload")
+            XCTAssertGreaterThanOrEqual(screen.source.statistics.batches, 6)
+            XCTAssertEqual(diagnostics.recorder.events, [])
+        }
+    }
+
+    /// Seeded random mutations, delivered a few at a time: every batch must reach the headless
+    /// table as calls it accepts, and the table must end equal to the collection.
+    func test_tableSource_onAHeadlessSequentialTable_randomMutations() {
+        let diagnostics = DiagnosticsCapture()
+        defer { diagnostics.restore() }
+        MainActor.assumeIsolated {
+            for seed: UInt64 in 1...40 {
+                var random = SplitMix64(seed: seed)
+                let collection = ObservableCollection([TestItem](ids: Array(0..<20)))
+                let screen = SequentialScreen(collection)
+                flushMainQueue()
+                var nextID = 1_000
+                for step in 0..<120 {
+                    nextID += 1
+                    Self.randomMutation(of: collection, random: &random, freshID: nextID)
+                    if step % 5 == 0 { flushMainQueue() }
+                }
+                flushMainQueue()
+                XCTAssertEqual(screen.view.violations, [], "seed \(seed)")
+                XCTAssertEqual(screen.view.rows, collection.snapshot, "seed \(seed)")
+                XCTAssertEqual(screen.source.statistics.reloads, 1, "seed \(seed): only the initial reload")
+            }
+            XCTAssertEqual(diagnostics.recorder.events, [])
+        }
+    }
+
+    private static func randomMutation(of collection: ObservableCollection<TestItem>, random: inout SplitMix64, freshID: Int) {
+        let count = collection.count
+        switch random.int(below: 7) {
+        case 0: collection.insert(TestItem(id: freshID), at: random.int(in: 0...count))
+        case 1 where count > 0: collection.remove(at: random.int(below: count))
+        case 2 where count > 1: collection.move(from: random.int(below: count), to: random.int(below: count))
+        case 3 where count > 0:
+            let index = random.int(below: count)
+            let item = collection[index]
+            collection[index] = TestItem(id: item.id, content: item.content + 1)
+        case 4:
+            var items = collection.snapshot.filter { _ in !random.chance(15, in: 100) }
+            random.shuffle(&items)
+            if let first = items.first { items[0] = TestItem(id: first.id, content: first.content + 1) }
+            collection.replace(with: items + [TestItem(id: freshID)])
+        case 5:
+            collection.performBatchUpdates {
+                collection.append(TestItem(id: freshID))
+                if collection.count > 2 { collection.move(from: 0, to: collection.count - 1) }
+                collection.removeAll { $0.id % 3 == Int(random.int(below: 3)) && $0.id != freshID }
+            }
+        default:
+            var items = collection.snapshot
+            if items.count > 2 { items.swapAt(0, items.count - 1) }
+            collection.replace(with: items)
         }
     }
 

@@ -101,60 +101,30 @@ public struct SequentialChangeset: Hashable, Sendable {
         for offset in changeset.inserts { isInserted[offset] = true }
 
         let stayCount = sourceCount - changeset.deletes.count - changeset.moves.count
-        // Per gap: how many moves start there and how many end there; per move: its rank in its gap.
-        var startsInGap = [Int32](repeating: 0, count: stayCount + 1)
-        var endsInGap = [Int32](repeating: 0, count: stayCount + 1)
-        var startGap = [Int32](repeating: 0, count: changeset.moves.count)
-        var startRank = [Int32](repeating: 0, count: changeset.moves.count)
-        var endGap = [Int32](repeating: 0, count: changeset.moves.count)
-        var endRank = [Int32](repeating: 0, count: changeset.moves.count)
-        var gap = 0
-        for offset in 0..<sourceCount where !isDeleted[offset] {
-            let move = Int(moveAtSource[offset])
-            if move < 0 {
-                gap += 1
-            } else {
-                startGap[move] = Int32(gap)
-                startRank[move] = startsInGap[gap]
-                startsInGap[gap] += 1
-            }
-        }
-        // Moves in target order, the order they are made in.
-        var order: [Int] = []
-        order.reserveCapacity(changeset.moves.count)
-        gap = 0
-        for offset in 0..<targetCount where !isInserted[offset] {
-            let move = Int(moveAtTarget[offset])
-            if move < 0 {
-                gap += 1
-            } else {
-                endGap[move] = Int32(gap)
-                endRank[move] = endsInGap[gap]
-                endsInGap[gap] += 1
-                order.append(move)
-            }
-        }
-
+        let starts = MovesByGap(side: moveAtSource, skipping: isDeleted, stayCount: stayCount, moveCount: changeset.moves.count)
+        let ends = MovesByGap(side: moveAtTarget, skipping: isInserted, stayCount: stayCount, moveCount: changeset.moves.count)
         // Slot layout: for each gap, its end slots, its start slots, then the row that stays.
         var gapBase = [Int](repeating: 0, count: stayCount + 1)
         var slotCount = 0
         for gap in 0...stayCount {
             gapBase[gap] = slotCount
-            slotCount += Int(endsInGap[gap] + startsInGap[gap]) + (gap < stayCount ? 1 : 0)
+            slotCount += Int(ends.countInGap[gap] + starts.countInGap[gap]) + (gap < stayCount ? 1 : 0)
         }
         // Occupied at first: every slot but the end slots.
         var occupied = [Bool](repeating: true, count: slotCount)
         for gap in 0...stayCount {
             let base = gapBase[gap]
-            for rank in 0..<Int(endsInGap[gap]) { occupied[base + rank] = false }
+            for rank in 0..<Int(ends.countInGap[gap]) { occupied[base + rank] = false }
         }
         var counts = OccupancyCounts(occupied: occupied)
 
         var moves: [Changeset.OffsetPair] = []
-        moves.reserveCapacity(order.count)
-        for move in order {
-            let startSlot = gapBase[Int(startGap[move])] + Int(endsInGap[Int(startGap[move])] + startRank[move])
-            let endSlot = gapBase[Int(endGap[move])] + Int(endRank[move])
+        moves.reserveCapacity(changeset.moves.count)
+        // Moves in target order, the order they are made in.
+        for move in ends.order {
+            let startGap = Int(starts.gap[move])
+            let startSlot = gapBase[startGap] + Int(ends.countInGap[startGap] + starts.rank[move])
+            let endSlot = gapBase[Int(ends.gap[move])] + Int(ends.rank[move])
             let from = counts.occupied(before: startSlot)
             counts.add(-1, at: startSlot)
             let to = counts.occupied(before: endSlot)
@@ -162,5 +132,44 @@ public struct SequentialChangeset: Hashable, Sendable {
             if from != to { moves.append(Changeset.OffsetPair(source: from, target: to)) }
         }
         return moves
+    }
+}
+
+/// Where the moves lie on one side of a change-set, among the rows that stay: each move's gap (the
+/// number of staying rows before it) and its rank among the moves of that gap, in offset order.
+private struct MovesByGap {
+    /// Per gap, how many moves lie there.
+    var countInGap: [Int32]
+    /// Per move, its gap.
+    var gap: [Int32]
+    /// Per move, its rank in its gap.
+    var rank: [Int32]
+    /// The moves in offset order on this side.
+    var order: [Int] = []
+
+    /// Walks the offsets of one side that are neither deleted nor inserted.
+    ///
+    /// - Parameters:
+    ///   - side: Per offset, the index of its move, or -1 when it does not move.
+    ///   - skipping: Per offset, whether it is deleted (source) or inserted (target).
+    ///   - stayCount: The number of rows that stay.
+    ///   - moveCount: The number of moves.
+    init(side: [Int32], skipping: [Bool], stayCount: Int, moveCount: Int) {
+        countInGap = [Int32](repeating: 0, count: stayCount + 1)
+        gap = [Int32](repeating: 0, count: moveCount)
+        rank = [Int32](repeating: 0, count: moveCount)
+        order.reserveCapacity(moveCount)
+        var current = 0
+        for offset in side.indices where !skipping[offset] {
+            let move = Int(side[offset])
+            if move < 0 {
+                current += 1
+            } else {
+                gap[move] = Int32(current)
+                rank[move] = countInGap[current]
+                countInGap[current] += 1
+                order.append(move)
+            }
+        }
     }
 }

@@ -413,3 +413,13 @@ func assertChildCasesTrap(
             "\(name): expected \"\(message)\" in:\n\(outcome.standardError.prefix(600))", file: file, line: line)
     }
 }
+
+/// One append, remove, move, update and `replace(with:)`, in that order, on a collection that
+/// starts as the items 1, 2, 3, 4; it ends as 4, 6, 3 (content 1), 2.
+func applyOneMutationOfEachKind(to collection: ObservableCollection<TestItem>) {
+    collection.append(TestItem(id: 5))
+    collection.remove(at: 0)
+    collection.move(from: 0, to: 3)
+    collection[1] = TestItem(id: 4, content: 9)
+    collection.replace(with: [TestItem(id: 4), TestItem(id: 6), TestItem(id: 3, content: 1), TestItem(id: 2)])
+}

@@ -31,6 +31,14 @@ final class SectionedCollectionTests: XCTestCase {
 
     // MARK: - Items through the sections' own collections
 
+    func testAnEmptyArrayLiteralMakesACollectionWithoutSections() {
+        // Both initializers take an array; the literal must not be ambiguous.
+        let collection = SectionedCollection<TestItem, TestHeader>([])
+        XCTAssertEqual(collection.snapshot.count, 0)
+        let fromSnapshots = SectionedCollection([SectionSnapshot(section: TestHeader(id: 1), items: [TestItem(id: 1)])])
+        XCTAssertEqual(fromSnapshots.snapshot.map(\.items), [[TestItem(id: 1)]])
+    }
+
     func testItemMutationsThroughASectionArePublishedAtItsCurrentPosition() {
         let (collection, checker, token) = make([(1, [1, 2]), (2, [3])])
         let second = collection.sections[1]

@@ -115,6 +115,7 @@ public final class SectionedCollection<Item: Sendable, Section: Sendable>: @unch
     ///
     /// - Parameter snapshots: The sections' values and items; no event is published for them.
     /// - Complexity: O(*s*) for *s* sections.
+    @_disfavoredOverload  // `SectionedCollection([])` means no sections, not an ambiguity.
     public convenience init(_ snapshots: [SectionSnapshot<Section, Item>]) {
         self.init(snapshots.map { SectionData($0.section, items: $0.items) })
     }

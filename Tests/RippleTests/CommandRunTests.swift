@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-@testable import Ripple
+import Ripple
 import RippleTestSupport
 import XCTest
 

@@ -1,10 +1,10 @@
 import Dispatch
 import Foundation
-@testable import Ripple
+import Ripple
 import RippleTestSupport
 import XCTest
 
-/// `LockedState`, the lock every Ripple type is built on (internal, reached with `@testable`).
+/// `LockedState`, the lock every Ripple type is built on (`package` access).
 final class LockedStateTests: XCTestCase {
     private struct Failure: Error {}
 

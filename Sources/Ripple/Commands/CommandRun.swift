@@ -67,8 +67,8 @@ public final class CommandRun: Sendable {
     public func fail(_ error: any Error) { self(.failure(error)) }
 
     /// Marks the run cancelled and cancels its task, if one is attached. A run that has already
-    /// ended is left alone.
-    func cancel() {
+    /// ended is left alone. (`package`: the command calls it; its tests do too.)
+    package func cancel() {
         let task = state.withLock { state -> Task<Void, Never>? in
             guard state.finish != nil else { return nil }
             state.isCancelled = true
@@ -80,7 +80,7 @@ public final class CommandRun: Sendable {
     /// Attaches the task of an `async` run, cancelling it at once if the run was cancelled before.
     ///
     /// - Parameter task: The task running the body.
-    func attach(_ task: Task<Void, Never>) {
+    package func attach(_ task: Task<Void, Never>) {
         let cancelledEarly = state.withLock { state -> Bool in
             if state.isCancelled { return true }
             // A run that has already ended keeps no task.

@@ -287,18 +287,20 @@ extension EmitterCore.Subscriber {
 }
 
 /// Whether a subscriber is still subscribed; checked right before each asynchronous handler call.
+///
+/// `package` access: Ripple's tests reach it without `@testable`, so they also run in release builds.
 @usableFromInline
-internal final class SubscriberState: Sendable {
+package final class SubscriberState: Sendable {
     @usableFromInline let active = LockedState(true)
 
     @inlinable
-    init() {}
+    package init() {}
 
     @inlinable
-    var isActive: Bool { active.withLock { $0 } }
+    package var isActive: Bool { active.withLock { $0 } }
 
     @inlinable
-    func deactivate() { active.withLock { $0 = false } }
+    package func deactivate() { active.withLock { $0 = false } }
 }
 
 /// Drains an emitter core that lives inside some locked state.

@@ -58,7 +58,7 @@ enum BenchmarkReport {
         "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
-    private static func format(_ value: Double) -> String {
+    static func format(_ value: Double) -> String {
         String(format: value < 10 ? "%.2f" : "%.0f", value)
     }
 

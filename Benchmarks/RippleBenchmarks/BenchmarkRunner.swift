@@ -38,6 +38,8 @@ struct BenchmarkSuite: Sendable {
     var summary: String
     /// Builds the groups for the full or the quick configuration.
     var makeGroups: @Sendable (_ quick: Bool) -> [BenchmarkGroup]
+    /// Lines computed from the whole suite's results, printed under its table.
+    var summarize: @Sendable (_ results: [BenchmarkResult]) -> [String] = { _ in [] }
 }
 
 /// The measured result of one task.

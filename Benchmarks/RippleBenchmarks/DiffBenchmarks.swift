@@ -6,7 +6,8 @@ enum DiffBenchmarks {
     static let suite = BenchmarkSuite(
         name: "diff",
         summary: "flat staged diff (`ripple`) vs one `Dictionary` pass (`floor`) vs `difference(from:).inferringMoves()` (`stdlib`)",
-        makeGroups: groups(quick:))
+        makeGroups: groups(quick:),
+        summarize: scaling(of:))
 
     /// The largest size at which the standard library's diff is measured.
     static let stdlibLimit = 100_000
@@ -29,11 +30,31 @@ enum DiffBenchmarks {
         }
         return [
             Scenario(name: "5k", shape: ChangeShape(count: 5_000, deleted: 1_000, inserted: 1_000, shuffled: 200), kind: .changed),
+            Scenario(name: "10k", shape: ChangeShape(count: 10_000, deleted: 1_000, inserted: 1_000, shuffled: 200), kind: .changed),
             Scenario(name: "100k", shape: ChangeShape(count: 100_000, deleted: 10_000, inserted: 10_000, shuffled: 2_000), kind: .changed),
             Scenario(name: "1m", shape: ChangeShape(count: 1_000_000, deleted: 100_000, inserted: 100_000, shuffled: 20_000), kind: .changed),
             Scenario(name: "100k-nochange", shape: ChangeShape(count: 100_000, deleted: 0, inserted: 0, shuffled: 0), kind: .nochange),
             Scenario(name: "100k-replaced", shape: ChangeShape(count: 100_000, deleted: 0, inserted: 0, shuffled: 0), kind: .replaced),
         ]
+    }
+
+    /// The scaling target: the time per element at `1m` divided by the time per element at `10k`
+    /// (at most 1.5× for `ripple`), for each engine and element kind measured at both.
+    static func scaling(of results: [BenchmarkResult]) -> [String] {
+        func perElement(_ scenario: String, _ element: String, _ engine: String) -> Double? {
+            results.first { $0.task.scenario == scenario && $0.task.element == element && $0.task.engine == engine }
+                .map { Double($0.medianNanoseconds) / Double($0.task.n) }
+        }
+        var parts: [String] = []
+        for engine in ["ripple", "floor"] {
+            for element in ["int", "uuid"] {
+                guard let small = perElement("10k", element, engine), let large = perElement("1m", element, engine), small > 0
+                else { continue }
+                parts.append("`\(engine)` \(element) \(BenchmarkReport.format(large / small))×")
+            }
+        }
+        guard !parts.isEmpty else { return [] }
+        return ["scaling, time per element at `1m` ÷ at `10k` (target for `ripple`: ≤ 1.5×): " + parts.joined(separator: ", ")]
     }
 
     static func groups(quick: Bool) -> [BenchmarkGroup] {

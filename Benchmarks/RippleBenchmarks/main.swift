@@ -22,12 +22,14 @@ struct Options {
     var jsonPath: String?
     var runs = 7
     var threaded = false
+    var scenario: String?
 }
 
 @MainActor func usage() -> String {
     """
-    usage: ripple-bench [--suite NAME] [--quick] [--json PATH] [--runs N] [--threaded]
+    usage: ripple-bench [--suite NAME] [--scenario NAME] [--quick] [--json PATH] [--runs N] [--threaded]
       --suite NAME  run one suite: \(suites.map(\.name).joined(separator: ", "))
+      --scenario NAME  run one scenario of each suite run, e.g. 1m (for profiling)
       --quick       small sizes, for CI
       --json PATH   also write the results as JSON records
       --runs N      measured runs per task after one warm-up (default 7, at least 5)
@@ -49,6 +51,9 @@ while let argument = arguments.popFirst() {
         guard let name = arguments.popFirst() else { fail("--suite needs a name") }
         guard suites.contains(where: { $0.name == name }) else { fail("no suite named '\(name)'") }
         options.suite = name
+    case "--scenario":
+        guard let name = arguments.popFirst() else { fail("--scenario needs a name") }
+        options.scenario = name
     case "--quick":
         options.quick = true
     case "--json":
@@ -94,12 +99,16 @@ if options.threaded {
 for suite in suites where options.suite == nil || options.suite == suite.name {
     var results: [BenchmarkResult] = []
     var notes: [String] = []
-    for group in suite.makeGroups(options.quick) {
+    for var group in suite.makeGroups(options.quick) {
+        if let scenario = options.scenario {
+            group.tasks.removeAll { $0.scenario != scenario }
+            if group.tasks.isEmpty { continue }
+        }
         results += runner.measure(group)
         notes += group.skipped.map(\.reason).filter { !notes.contains($0) }
     }
     FileHandle.standardError.write(Data("\u{1B}[2K\r".utf8))
-    print(BenchmarkReport.markdown(suite: suite, results: results, notes: notes))
+    print(BenchmarkReport.markdown(suite: suite, results: results, notes: notes + suite.summarize(results)))
     print()
     allResults += results
 }

@@ -69,7 +69,7 @@ final class FlatDiffComplexityTests: XCTestCase {
         for scenario in Scenario.allCases {
             let (sourceIDs, targetIDs) = scenario.lists(count: count, using: &random)
             let total = sourceIDs.count + targetIDs.count
-            for overload in ["closures", "Identifiable", "Hashable"] {
+            for overload in ["closures", "Identifiable", "Hashable", "Hashable, blocked table"] {
                 let counter = CallCounter()
                 let context = "\(scenario), n = \(count), \(overload)"
                 let changes: Changeset
@@ -81,9 +81,14 @@ final class FlatDiffComplexityTests: XCTestCase {
                     let source = sourceIDs.map { CountedItem(id: CountingID($0, counter), content: 0) }
                     let target = targetIDs.map { CountedItem(id: CountingID($0, counter), content: 0) }
                     changes = Changeset(from: source, to: target)
-                default:
+                case "Hashable":
                     changes = Changeset(
                         from: sourceIDs.map { CountingID($0, counter) }, to: targetIDs.map { CountingID($0, counter) })
+                default:
+                    // The path large lists take: the table filled and probed by blocks.
+                    changes = RippleDiff._flatDiff(
+                        from: sourceIDs.map { CountingID($0, counter) }, to: targetIDs.map { CountingID($0, counter) },
+                        touchingCapacity: 0)
                 }
                 XCTAssertNil(changes.validationFailure(), context, file: file, line: line)
                 XCTAssertLessThanOrEqual(counter.hashes, total, "hashes, \(context)", file: file, line: line)

@@ -16,6 +16,22 @@ final class FlatDiffRandomTests: XCTestCase {
     func test_random_allReplaced() { check(.allReplaced, cases: 5_000, firstSeed: 6_000_000) }
     func test_random_empty() { check(.empty, cases: 5_000, firstSeed: 7_000_000) }
 
+    /// Large tables are filled and probed by blocks (hash a block, touch its slots, then insert or
+    /// probe). Forced on small lists of every shape, the blocked path must give exactly the
+    /// change-set of the one-at-a-time path.
+    func test_random_blockedTable_givesTheSameChangesetAsOneAtATime() {
+        for shape in DiffInputShape.allCases {
+            forEachSeed(8_000_000..<8_003_000) { _, random in
+                let count = random.chance(1, in: 50) ? random.int(in: 41...700) : random.int(in: 0...40)
+                let input = DiffInput.random(shape, count: count, using: &random)
+                let source = input.source.map(\.id), target = input.target.map(\.id)
+                let blocked = RippleDiff._flatDiff(from: source, to: target, touchingCapacity: 0)
+                let oneAtATime = Changeset(from: source, to: target)
+                return blocked == oneAtATime ? nil : "\(shape): \(source) → \(target): blocked \(blocked), one at a time \(oneAtATime)"
+            }
+        }
+    }
+
     /// Checks `cases` inputs of one shape: sizes 0–40, and one case in 500 of 41–500 (the
     /// brute-force reference is quadratic, so large cases cost hundreds of small ones).
     private func check(_ shape: DiffInputShape, cases: UInt64, firstSeed: UInt64, file: StaticString = #filePath, line: UInt = #line) {

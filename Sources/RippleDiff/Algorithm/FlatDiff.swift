@@ -39,7 +39,8 @@ internal func _flatDiff<Element, ID: Hashable>(
 internal func _flatDiff<Identity: _DiffIdentity>(
     _ source: UnsafeBufferPointer<Identity.Element>,
     _ target: UnsafeBufferPointer<Identity.Element>,
-    identity: Identity
+    identity: Identity,
+    touchingCapacity: Int = _touchingCapacity
 ) -> Changeset {
     let sourceCount = source.count
     let targetCount = target.count
@@ -79,6 +80,7 @@ internal func _flatDiff<Identity: _DiffIdentity>(
             target: UnsafeBufferPointer(rebasing: target[prefix..<(prefix + newCount)]),
             offset: prefix,
             identity: identity,
+            touchingCapacity: touchingCapacity,
             into: &changes,
             updates: &updates)
     }
@@ -95,6 +97,7 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
     target: UnsafeBufferPointer<Identity.Element>,
     offset: Int,
     identity: Identity,
+    touchingCapacity: Int,
     into changes: inout Changeset,
     updates: inout [Changeset.OffsetPair]
 ) {
@@ -118,10 +121,8 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
     var duplicateTarget: [Int] = []
 
     // 2. Source identifiers, last to first, so each chain lists its offsets in ascending order.
-    var old = oldCount
-    while old > 0 {
-        old &-= 1
-        let hash = identity.hashValue(of: source[old])
+    @inline(__always)
+    func insertSource(_ old: Int, hash: Int) {
         let tag = _SlotBits.tag(hash)
         var bucket = hash & mask
         while true {
@@ -129,7 +130,7 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
             if slot == 0 {
                 slots[bucket] = tag | UInt64(truncatingIfNeeded: old &+ 1)
                 nextSame[old] = -1
-                break
+                return
             }
             if slot & _SlotBits.tagMask == tag {
                 let ref = Int(truncatingIfNeeded: slot & _SlotBits.refMask) &- 1
@@ -138,7 +139,7 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
                     duplicateSource.append(offset &+ ref)
                     nextSame[old] = Int32(truncatingIfNeeded: ref)
                     slots[bucket] = tag | UInt64(truncatingIfNeeded: old &+ 1)
-                    break
+                    return
                 }
             }
             bucket = (bucket &+ 1) & mask
@@ -149,9 +150,8 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
     var matched = 0
     var inOrder = true
     var lastMatched: Int32 = -1
-    for new in 0..<newCount {
-        let id = identity.identifier(of: target[new])
-        let hash = id.hashValue
+    @inline(__always)
+    func probeTarget(_ new: Int, id: Identity.Identifier, hash: Int) {
         let tag = _SlotBits.tag(hash)
         var bucket = hash & mask
         while true {
@@ -159,7 +159,7 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
             if slot == 0 {
                 slots[bucket] = tag | _SlotBits.seenInTarget | UInt64(truncatingIfNeeded: oldCount &+ new &+ 1)
                 targetToSource[new] = -1
-                break
+                return
             }
             if slot & _SlotBits.tagMask == tag {
                 let ref = Int(truncatingIfNeeded: slot & _SlotBits.refMask) &- 1
@@ -186,10 +186,50 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
                         targetToSource[new] = -1
                     }
                     slots[bucket] = updated
-                    break
+                    return
                 }
             }
             bucket = (bucket &+ 1) & mask
+        }
+    }
+
+    if capacity < touchingCapacity {
+        // The table fits in the processor's caches: one identifier after another.
+        var old = oldCount
+        while old > 0 {
+            old &-= 1
+            insertSource(old, hash: identity.hashValue(of: source[old]))
+        }
+        for new in 0..<newCount {
+            let id = identity.identifier(of: target[new])
+            probeTarget(new, id: id, hash: id.hashValue)
+        }
+    } else {
+        // A large table: identifiers go in by blocks. Hash the block, touch the slots it will probe
+        // first so that the processor fetches their cache lines together instead of one miss at a
+        // time, then insert or probe. Each identifier is still hashed once: the block keeps the
+        // hashes.
+        let hashes = UnsafeMutableBufferPointer<Int>.allocate(capacity: _tableBlock)
+        defer { hashes.deallocate() }
+        var old = oldCount
+        while old > 0 {
+            let low = Swift.max(old &- _tableBlock, 0)
+            for index in low..<old { hashes[index &- low] = identity.hashValue(of: source[index]) }
+            _touch(slots, hashes, count: old &- low, mask: mask)
+            while old > low {
+                old &-= 1
+                insertSource(old, hash: hashes[old &- low])
+            }
+        }
+        var low = 0
+        while low < newCount {
+            let high = Swift.min(low &+ _tableBlock, newCount)
+            for index in low..<high { hashes[index &- low] = identity.hashValue(of: target[index]) }
+            _touch(slots, hashes, count: high &- low, mask: mask)
+            for new in low..<high {
+                probeTarget(new, id: identity.identifier(of: target[new]), hash: hashes[new &- low])
+            }
+            low = high
         }
     }
 
@@ -242,5 +282,16 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
     if !duplicateSource.isEmpty || !duplicateTarget.isEmpty {
         changes.duplicates = Changeset.Duplicates(
             sourceOffsets: duplicateSource.sorted(), targetOffsets: duplicateTarget)
+    }
+}
+
+/// The flat diff of two lists of hashable values, touching the table by blocks from
+/// `touchingCapacity` slots up (`0`: always): lets tests run the path that large lists take on
+/// small ones.
+package func _flatDiff<Value: Hashable>(from source: [Value], to target: [Value], touchingCapacity: Int) -> Changeset {
+    source.withUnsafeBufferPointer { old in
+        target.withUnsafeBufferPointer { new in
+            _flatDiff(old, new, identity: _HashableIdentity<Value>(), touchingCapacity: touchingCapacity)
+        }
     }
 }

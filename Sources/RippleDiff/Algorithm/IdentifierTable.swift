@@ -30,3 +30,36 @@ internal func _tableCapacity(forKeys keys: Int) -> Int {
     while capacity - capacity / 3 < keys { capacity &<<= 1 }
     return capacity
 }
+
+/// How many identifiers the diff hashes before it inserts or probes them (see ``_touch(_:)``).
+@usableFromInline
+internal var _tableBlock: Int { 16 }
+
+/// The smallest table (in slots) whose slots the diff touches by blocks: 1 MiB of slots.
+@usableFromInline
+internal var _touchingCapacity: Int { 1 << 17 }
+
+/// Loads the slots a block of identifiers is about to probe, one after another with nothing in
+/// between, so that the processor fetches their cache lines at once; inserting one identifier
+/// after another would wait for one miss at a time. Compiled without optimization, so that
+/// nothing proves the loads useless.
+///
+/// - Parameters:
+///   - slots: The table.
+///   - hashes: The block's hashes.
+///   - count: How many hashes the block has.
+///   - mask: The table's capacity minus one.
+@usableFromInline @inline(never) @_optimize(none)
+internal func _touch(
+    _ slots: UnsafeMutableBufferPointer<UInt64>, _ hashes: UnsafeMutableBufferPointer<Int>, count: Int, mask: Int
+) {
+    let base = slots.baseAddress.unsafelyUnwrapped
+    let hashBase = hashes.baseAddress.unsafelyUnwrapped
+    var touched: UInt64 = 0
+    var index = 0
+    while index < count {
+        touched |= base[hashBase[index] & mask]
+        index += 1
+    }
+    _ = touched
+}

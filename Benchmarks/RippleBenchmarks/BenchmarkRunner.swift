@@ -28,6 +28,8 @@ struct BenchmarkGroup {
     var tasks: [BenchmarkTask]
     /// Engines left out of this group, with the reason, e.g. `("stdlib", "quadratic at this size")`.
     var skipped: [(engine: String, reason: String)] = []
+    /// Other lines to print under the suite's table, such as a one-off measurement.
+    var notes: [String] = []
 }
 
 /// A suite: a named family of groups, built lazily so unrelated suites cost nothing.

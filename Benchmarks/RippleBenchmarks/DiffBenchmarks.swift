@@ -124,6 +124,21 @@ enum DiffBenchmarks {
                     return moves
                 })
         }
-        return BenchmarkGroup(tasks: tasks, skipped: skipped)
+        var notes: [String] = []
+        if n >= memoryScenarioSize, scenario.kind == .changed {
+            // The memory target: peak memory beyond the inputs, per element, for the diff alone and
+            // staged. One run each, outside the timed ones.
+            let diff = MemoryProbe.peakGrowth { blackHole(Changeset(from: source, to: target)) }
+            let staged = MemoryProbe.peakGrowth { blackHole(StagedChangeset(from: source, to: target)) }
+            if let diff, let staged {
+                notes.append(
+                    "memory at `\(scenario.name)` \(element) (target: < 64 bytes per element beyond the inputs): "
+                        + "`Changeset` peak \(diff / n) bytes per element, `StagedChangeset` \(staged / n)")
+            }
+        }
+        return BenchmarkGroup(tasks: tasks, skipped: skipped, notes: notes)
     }
+
+    /// The smallest scenario whose peak memory the suite reports.
+    static let memoryScenarioSize = 100_000
 }

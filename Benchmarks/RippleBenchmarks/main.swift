@@ -105,7 +105,7 @@ for suite in suites where options.suite == nil || options.suite == suite.name {
             if group.tasks.isEmpty { continue }
         }
         results += runner.measure(group)
-        notes += group.skipped.map(\.reason).filter { !notes.contains($0) }
+        notes += (group.skipped.map(\.reason) + group.notes).filter { !notes.contains($0) }
     }
     FileHandle.standardError.write(Data("\u{1B}[2K\r".utf8))
     print(BenchmarkReport.markdown(suite: suite, results: results, notes: notes + suite.summarize(results)))

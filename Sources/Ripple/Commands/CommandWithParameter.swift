@@ -36,10 +36,12 @@ import Dispatch
 /// - **Async**: runs in a `Task`; `cancel()` cancels the task.
 ///
 /// # Thread Safety
-/// Every method may be called from any thread. The command's state is behind a lock; bodies,
-/// predicates and subscribers run outside it.
+/// Every method may be called from any thread. The command's state is behind a lock (an
+/// unobserved sync run starts and ends with an atomic counter instead); bodies, predicates and
+/// subscribers run outside it.
 public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unchecked Sendable {
-    // @unchecked: mutable state lives in `state` (a LockedState); the stored closures are only
+    // @unchecked: mutable state lives in `state` (a LockedState) and `syncRuns` (atomic); the
+    // stored closures are only
     // called as documented (sync bodies on the caller's thread, Dispatch bodies on their queue,
     // async bodies in their task).
 

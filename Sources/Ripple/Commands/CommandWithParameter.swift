@@ -41,9 +41,8 @@ import Dispatch
 /// subscribers run outside it.
 public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unchecked Sendable {
     // @unchecked: mutable state lives in `state` (a LockedState) and `syncRuns` (atomic); the
-    // stored closures are only
-    // called as documented (sync bodies on the caller's thread, Dispatch bodies on their queue,
-    // async bodies in their task).
+    // stored closures are only called as documented (sync bodies on the caller's thread, Dispatch
+    // bodies on their queue, async bodies in their task).
 
     /// How the work runs. Owners are resolved once per run and passed in; ownerless commands
     /// pass a placeholder object.

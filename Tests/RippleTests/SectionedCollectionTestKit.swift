@@ -92,14 +92,7 @@ func sectionedStagingFailure(_ change: SectionedCollectionChange<TestItem, TestH
 /// A subscriber that checks every event of one sectioned collection as it arrives: versions
 /// consecutive, change-sets valid and replaying onto its own copy of the list, and (unless
 /// `light`) every staged batch valid for UIKit and applied to headless views.
-final class SectionedChangeChecker: @unchecked Sendable {
-    // @unchecked: everything below is guarded by `lock`.
-    private let lock = NSLock()
-    private var rendered: TestSectionedList
-    private var version: Int
-    private var expectingInitial: Bool
-    private var failures: [String] = []
-    private var received = 0
+final class SectionedChangeChecker: ReplayChecker<TestSectionedList>, @unchecked Sendable {
     private let light: Bool
     private let exact: Bool
 
@@ -107,11 +100,9 @@ final class SectionedChangeChecker: @unchecked Sendable {
         initial: TestSectionedList = [], version: Int = 0, expectingInitial: Bool = false, light: Bool = false,
         exact: Bool = false
     ) {
-        rendered = initial
-        self.version = version
-        self.expectingInitial = expectingInitial
         self.light = light
         self.exact = exact
+        super.init(initial: initial, version: version, expectingInitial: expectingInitial)
     }
 
     var handler: @Sendable (SectionedCollectionChange<TestItem, TestHeader>) -> Void {
@@ -119,49 +110,14 @@ final class SectionedChangeChecker: @unchecked Sendable {
     }
 
     func check(_ change: SectionedCollectionChange<TestItem, TestHeader>) {
-        lock.lock()
-        defer { lock.unlock() }
-        received += 1
-        if expectingInitial {
-            expectingInitial = false
-            if !change.isInitial { failures.append("the first event (v\(change.version)) is not the initial one") }
-            if let failure = sectionedEventFailure(change, after: []) { failures.append("initial: \(failure)") }
-            rendered = change.snapshot
-            version = change.version
-            return
+        receive(version: change.version, isInitial: change.isInitial, snapshot: change.snapshot) {
+            sectionedEventFailure(change, after: []).map { "initial: \($0)" }
+        } failure: { [light, exact] rendered in
+            if let failure = sectionedEventFailure(change, after: rendered) { return failure }
+            if !light, let failure = sectionedStagingFailure(change, after: rendered) { return failure }
+            if exact, let failure = sectionedExactnessFailure(change, after: rendered) { return failure }
+            return nil
         }
-        if change.isInitial { failures.append("unexpected initial event v\(change.version)") }
-        if change.version != version + 1 { failures.append("version \(change.version) follows \(version)") }
-        if let failure = sectionedEventFailure(change, after: rendered) {
-            failures.append(failure)
-        } else if !light, let failure = sectionedStagingFailure(change, after: rendered) {
-            failures.append(failure)
-        } else if exact, let failure = sectionedExactnessFailure(change, after: rendered) {
-            failures.append(failure)
-        }
-        rendered = change.snapshot
-        version = change.version
-    }
-
-    /// The list as replayed so far.
-    var replayed: TestSectionedList {
-        lock.lock()
-        defer { lock.unlock() }
-        return rendered
-    }
-
-    /// The number of events received.
-    var eventCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return received
-    }
-
-    /// The problems found so far.
-    var problems: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return failures
     }
 
     /// Fails the test for every problem found, and checks the replayed list.
@@ -171,7 +127,7 @@ final class SectionedChangeChecker: @unchecked Sendable {
     ) {
         let context = message()
         let prefix = context.isEmpty ? "" : "\(context): "
-        for failure in problems.prefix(5) { XCTFail("\(prefix)\(failure)", file: file, line: line) }
+        failForProblems(prefix: prefix, file: file, line: line)
         if let finalSnapshot, replayed != finalSnapshot {
             XCTFail("\(prefix)replayed \(replayed.shape) differs from \(finalSnapshot.shape)", file: file, line: line)
         }

@@ -158,6 +158,86 @@ func eventFailure<Element: Equatable>(
 
 // MARK: - ChangeChecker
 
+/// What the flat and sectioned change checkers share: under one lock, the list replayed so far,
+/// the last version, the number of events and the problems found. Each event goes through
+/// ``receive(version:isInitial:snapshot:initialFailure:failure:)``.
+class ReplayChecker<List>: @unchecked Sendable {
+    // @unchecked: everything below is guarded by `lock`.
+    private let lock = NSLock()
+    private var rendered: List
+    private var version: Int
+    private var expectingInitial: Bool
+    private var failures: [String] = []
+    private var received = 0
+
+    init(initial: List, version: Int, expectingInitial: Bool) {
+        rendered = initial
+        self.version = version
+        self.expectingInitial = expectingInitial
+    }
+
+    /// Checks one event, then makes its snapshot the list replayed so far.
+    ///
+    /// The first event must be the initial one when the checker expects it, and is checked by
+    /// `initialFailure`; every other event must follow the last version and is checked by
+    /// `failure`, given the list replayed so far.
+    final func receive(
+        version eventVersion: Int, isInitial: Bool, snapshot: List, initialFailure: () -> String?,
+        failure: (_ replayed: List) -> String?
+    ) {
+        lock.lock()
+        defer { lock.unlock() }
+        received += 1
+        if expectingInitial {
+            expectingInitial = false
+            if !isInitial {
+                failures.append("the first event (v\(eventVersion)) is not the initial one")
+            } else if let problem = initialFailure() {
+                failures.append(problem)
+            }
+        } else {
+            if isInitial { failures.append("unexpected initial event v\(eventVersion)") }
+            if eventVersion != version + 1 { failures.append("version \(eventVersion) follows \(version)") }
+            if let problem = failure(rendered) { failures.append(problem) }
+        }
+        rendered = snapshot
+        version = eventVersion
+    }
+
+    /// The list as replayed so far.
+    final var replayed: List {
+        lock.lock()
+        defer { lock.unlock() }
+        return rendered
+    }
+
+    /// The number of events received.
+    final var eventCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return received
+    }
+
+    /// The version of the last event received.
+    final var lastVersion: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return version
+    }
+
+    /// The problems found so far.
+    final var problems: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return failures
+    }
+
+    /// Fails the test for each of the first five problems, prefixed with `prefix`.
+    final func failForProblems(prefix: String, file: StaticString, line: UInt) {
+        for failure in problems.prefix(5) { XCTFail("\(prefix)\(failure)", file: file, line: line) }
+    }
+}
+
 /// A subscriber that checks every event of one collection as it arrives: versions consecutive from
 /// the starting version, change-sets valid, and each one replaying onto the checker's own copy of
 /// the list to give the event's snapshot.
@@ -168,14 +248,7 @@ func eventFailure<Element: Equatable>(
 /// A `light` checker only checks versions and replays with `applied(to:element:)` (which validates
 /// the change-set first), for stress tests with tens of thousands of events; the default also runs
 /// the independent replays and the ordering checks.
-final class ChangeChecker<Element: Equatable & Sendable>: @unchecked Sendable {
-    // @unchecked: everything below is guarded by `lock`.
-    private let lock = NSLock()
-    private var rendered: [Element]
-    private var version: Int
-    private var expectingInitial: Bool
-    private var failures: [String] = []
-    private var received = 0
+final class ChangeChecker<Element: Equatable & Sendable>: ReplayChecker<[Element]>, @unchecked Sendable {
     private let useUIKitOracle: Bool
     private let light: Bool
 
@@ -183,11 +256,9 @@ final class ChangeChecker<Element: Equatable & Sendable>: @unchecked Sendable {
         initial: [Element] = [], version: Int = 0, expectingInitial: Bool = false, useUIKitOracle: Bool = false,
         light: Bool = false
     ) {
-        rendered = initial
-        self.version = version
-        self.expectingInitial = expectingInitial
         self.useUIKitOracle = useUIKitOracle
         self.light = light
+        super.init(initial: initial, version: version, expectingInitial: expectingInitial)
     }
 
     var handler: @Sendable (CollectionChange<Element>) -> Void {
@@ -195,70 +266,23 @@ final class ChangeChecker<Element: Equatable & Sendable>: @unchecked Sendable {
     }
 
     func check(_ change: CollectionChange<Element>) {
-        lock.lock()
-        defer { lock.unlock() }
-        received += 1
-        if expectingInitial {
-            expectingInitial = false
-            guard change.isInitial else {
-                failures.append("the first event (v\(change.version)) is not the initial one")
-                return
-            }
+        receive(version: change.version, isInitial: change.isInitial, snapshot: change.snapshot) {
             let expected = Changeset(
                 sourceCount: 0, targetCount: change.snapshot.count, inserts: Array(change.snapshot.indices))
-            if change.changeset != expected {
-                failures.append("initial event's change-set is \(change.changeset), expected \(expected)")
-            }
-            rendered = change.snapshot
-            version = change.version
-            return
-        }
-        if change.isInitial { failures.append("unexpected initial event v\(change.version)") }
-        if change.version != version + 1 {
-            failures.append("version \(change.version) follows \(version)")
-        }
-        if light {
+            return change.changeset == expected
+                ? nil : "initial event's change-set is \(change.changeset), expected \(expected)"
+        } failure: { [light, useUIKitOracle] rendered in
+            guard light else { return eventFailure(change, after: rendered, useUIKitOracle: useUIKitOracle) }
             let snapshot = change.snapshot
             if change.changeset.sourceCount != rendered.count {
-                failures.append("v\(change.version): sourceCount \(change.changeset.sourceCount), expected \(rendered.count)")
+                return "v\(change.version): sourceCount \(change.changeset.sourceCount), expected \(rendered.count)"
             } else if let failure = change.changeset.validationFailure() {
-                failures.append("v\(change.version): invalid change-set: \(failure)")
+                return "v\(change.version): invalid change-set: \(failure)"
             } else if change.changeset.applied(to: rendered, element: { snapshot[$0] }) != snapshot {
-                failures.append("v\(change.version): \(change.changeset) does not replay to the snapshot")
+                return "v\(change.version): \(change.changeset) does not replay to the snapshot"
             }
-        } else if let failure = eventFailure(change, after: rendered, useUIKitOracle: useUIKitOracle) {
-            failures.append(failure)
+            return nil
         }
-        rendered = change.snapshot
-        version = change.version
-    }
-
-    /// The list as replayed so far.
-    var replayed: [Element] {
-        lock.lock()
-        defer { lock.unlock() }
-        return rendered
-    }
-
-    /// The number of events received.
-    var eventCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return received
-    }
-
-    /// The version of the last event received.
-    var lastVersion: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return version
-    }
-
-    /// The problems found so far.
-    var problems: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return failures
     }
 
     /// Fails the test for every problem found, and checks the replayed list and version.
@@ -271,7 +295,7 @@ final class ChangeChecker<Element: Equatable & Sendable>: @unchecked Sendable {
     ) {
         let context = message()
         let prefix = context.isEmpty ? "" : "\(context): "
-        for failure in problems.prefix(5) { XCTFail("\(prefix)\(failure)", file: file, line: line) }
+        failForProblems(prefix: prefix, file: file, line: line)
         if let finalSnapshot, let mismatch = firstMismatch(replayed, finalSnapshot, by: ==) {
             XCTFail("\(prefix)replayed list differs from the final snapshot: \(mismatch)", file: file, line: line)
         }

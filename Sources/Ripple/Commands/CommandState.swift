@@ -128,9 +128,9 @@ struct CommandState {
         }
     }
 
-    /// Registers a new run. The caller publishes the change.
+    /// Registers a new run. The caller publishes the change, and, on a command with ``syncRuns``,
+    /// has called ``lockRuns()`` first (only `useWork` registers such a run this way).
     mutating func start(sync: Bool, finish: (Int) -> CommandRun) -> CommandAdmission {
-        lockRuns()
         if sync {
             syncRunning += 1
             return .sync

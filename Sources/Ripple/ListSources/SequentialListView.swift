@@ -81,7 +81,8 @@ public final class SequentialListView: ListView {
         }
         batch = Batch(sourceCount: rowView.numberOfRows)
         updates?()
-        guard let recorded = batch.take() else { return }
+        guard let recorded = batch else { return }
+        batch = nil
         // Not `completion?(apply(…))`: optional chaining would skip the call when there is no completion.
         let applied = apply(recorded, to: rowView)
         completion?(applied)
@@ -192,13 +193,5 @@ public final class SequentialListView: ListView {
         preconditionFailure(
             "SequentialListView.\(method): a sequential row view has one section, which cannot be inserted, "
                 + "deleted, reloaded or moved; got \(sections)")
-    }
-}
-
-extension Optional {
-    /// Returns the wrapped value and leaves `nil` behind.
-    fileprivate mutating func take() -> Wrapped? {
-        defer { self = nil }
-        return self
     }
 }

@@ -31,7 +31,8 @@ internal func _tableCapacity(forKeys keys: Int) -> Int {
     return capacity
 }
 
-/// How many identifiers the diff hashes before it inserts or probes them (see ``_touch(_:)``).
+/// How many identifiers the diff hashes before it inserts or probes them (see
+/// ``_touch(_:_:count:mask:)``).
 @usableFromInline
 internal var _tableBlock: Int { 16 }
 

@@ -20,6 +20,9 @@ let sharedSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Ripple",
+    // The lowest versions where every module type-checks (Identifiable, AsyncStream, Task and
+    // MainActor arrive with iOS 13 / macOS 10.15). Linux needs no entry.
+    platforms: [.iOS(.v13), .macOS(.v10_15), .tvOS(.v13), .watchOS(.v6), .visionOS(.v1)],
     products: [
         .library(name: "RippleDiff", targets: ["RippleDiff"]),
         .library(name: "Ripple", targets: ["Ripple"]),

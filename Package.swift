@@ -33,11 +33,8 @@ let package = Package(
         // The diff engine and change-set types. Pure Swift, imports nothing.
         .target(name: "RippleDiff", swiftSettings: sharedSettings),
 
-        // Atomic operations on one word, for Ripple's lock-free fast paths. Internal to Ripple.
-        .target(name: "RippleAtomics"),
-
         // Publisher, observable collections. Dispatch only; no Foundation.
-        .target(name: "Ripple", dependencies: ["RippleDiff", "RippleAtomics"], swiftSettings: sharedSettings),
+        .target(name: "Ripple", dependencies: ["RippleDiff"], swiftSettings: sharedSettings),
 
         // Headless table and collection views and UIKit's batch-update validator.
         .target(name: "RippleTesting", dependencies: ["Ripple", "RippleDiff"], swiftSettings: sharedSettings),

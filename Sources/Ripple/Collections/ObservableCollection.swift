@@ -9,7 +9,7 @@ import RippleDiff
 /// ```swift
 /// let books = ObservableCollection<Book>()
 /// let token = books.subscribe { change in
-///     print(change.version, change.changeset)   // on the main queue
+///     print(change.version, change.changeset)   // on the main actor
 /// }
 /// books.append(Book(id: 1, title: "Dune"))       // 1 Changeset(0 → 1: insert [0])
 /// books.performBatchUpdates {
@@ -34,8 +34,8 @@ import RippleDiff
 /// # Thread Safety
 /// Mutations are safe from any thread. Each mutation changes the storage and queues its event under
 /// one lock, so events are published in the order the mutations happened; handlers run after the
-/// lock is released. Each subscriber receives every event exactly once, in version order, on the
-/// ``Delivery`` it chose (the main queue by default). A subscriber that mutates the collection from
+/// lock is released. Each subscriber receives every event exactly once, in version order: on the
+/// main actor for `subscribe { … }`, or on the ``Delivery`` it chose. A subscriber that mutates the collection from
 /// its handler has its change published after the current event, never re-entrantly.
 ///
 /// Reading through the `Collection` API reads the live list one call at a time; for a consistent
@@ -103,21 +103,43 @@ public final class ObservableCollection<Element: Sendable>: @unchecked Sendable 
     /// The version of the last published event; 0 before the first.
     public var version: Int { state.withLock { $0.version } }
 
-    /// Subscribes to the change events published from now on.
+    /// Subscribes a main-actor handler to the change events published from now on, delivered on
+    /// the main queue.
     ///
     /// - Parameters:
-    ///   - delivery: Where the handler runs; the main queue unless you choose otherwise.
     ///   - sendingCurrent: When `true`, the handler first receives the last published state as an
     ///     event with ``CollectionChange/isInitial`` set, then every later event.
-    ///   - handler: Called with each event, in version order.
+    ///   - handler: Called with each event, in version order, on the main actor.
     /// - Returns: A token that keeps the subscription alive. **Discarding it cancels the subscription
     ///   at once.**
     @inlinable
     public func subscribe(
-        on delivery: Delivery = .main,
-        sendingCurrent: Bool = false,
+        sendingCurrent: Bool = false, _ handler: @escaping @MainActor (CollectionChange<Element>) -> Void
+    ) -> SubscriptionToken {
+        subscribe(.mainActor(handler), sendingCurrent: sendingCurrent)
+    }
+
+    /// Subscribes a handler to the change events published from now on, delivered where
+    /// `delivery` says.
+    ///
+    /// - Parameters:
+    ///   - delivery: Where the handler runs: synchronously, on a queue or on a scheduler.
+    ///   - sendingCurrent: When `true`, the handler first receives the last published state as an
+    ///     event with ``CollectionChange/isInitial`` set, then every later event.
+    ///   - handler: Called with each event, in version order; `@Sendable`, since it may run on any
+    ///     thread.
+    /// - Returns: A token that keeps the subscription alive. **Discarding it cancels the subscription
+    ///   at once.**
+    @inlinable
+    public func subscribe(
+        on delivery: Delivery, sendingCurrent: Bool = false,
         _ handler: @escaping @Sendable (CollectionChange<Element>) -> Void
     ) -> SubscriptionToken {
+        subscribe(.delivered(on: delivery, handler), sendingCurrent: sendingCurrent)
+    }
+
+    @inlinable
+    func subscribe(_ handler: EventHandler<CollectionChange<Element>>, sendingCurrent: Bool) -> SubscriptionToken {
         let subscriberState = SubscriberState()
         let (id, mustDrain) = state.withLock { state in
             let current =
@@ -128,7 +150,7 @@ public final class ObservableCollection<Element: Sendable>: @unchecked Sendable 
                         inserts: Array(state.published.indices)),
                     snapshot: state.published, version: state.version, isInitial: true)
                 : nil
-            return state.core.add(delivery: delivery, handler: handler, state: subscriberState, replay: current)
+            return state.core.add(handler, state: subscriberState, replay: current)
         }
         if mustDrain { drain() }
         return SubscriptionToken { [weak self] in

@@ -1,41 +1,30 @@
 // The lock-protected state of a command, and the small values its critical sections hand back.
-//
-// None of these types depend on the command's `Parameter`. Nested in the generic class they would
-// be generic too, and a command used from another module runs unspecialized code, which looks up
-// the metadata of every generic type it touches on every call: those lookups cost more than the
-// rest of `execute` together. (The parameters queued under `.enqueue` are the command's own,
-// guarded by the same lock.)
 
 /// A command's state, behind the command's lock.
-struct CommandState {
+struct CommandState<Parameter: Sendable> {
     /// Dispatch and async runs, and work bound with `useWork`, by run id.
     var running: [Int: CommandRun] = [:]
-    /// Sync bodies running now (on their callers' threads) that started under the lock.
+    /// Sync bodies running now.
     var syncRunning = 0
-    /// Sync bodies that started without the lock, for commands that take the lock-free fast path
-    /// (`nil` for the others). Its flag is set whenever anything here needs the lock: a subscriber
-    /// to the executing state, `canExecute` or outcomes, or a run that started under the lock.
-    let syncRuns: SyncRunCounter?
     var nextRunID = 0
-    /// How many parameters wait under `.enqueue`; the parameters themselves are the command's.
-    var queuedCount = 0
+    /// The parameters waiting under `.enqueue`, oldest first.
+    var queued: [Parameter] = []
     /// How many runs may go on at once before the policy stops admitting another: 1 under
     /// `.ignoreWhileRunning`, `limit` under `.concurrent`, unbounded otherwise.
     let runLimit: Int
     // The command's events are queued under the command's own lock, so that racing starts and ends
-    // publish in the order they happened, and a run costs one lock to start and one to end.
+    // publish in the order they happened.
     var executingEvents = EmitterCore<Bool>()
     var canExecuteEvents = EmitterCore<Void>()
     var errorEvents = EmitterCore<any Error>()
     var outcomeEvents = EmitterCore<CommandOutcome>()
 
-    init(runLimit: Int, syncRuns: SyncRunCounter?) {
+    init(runLimit: Int) {
         self.runLimit = runLimit
-        self.syncRuns = syncRuns
     }
 
-    var activeRuns: Int { running.count + syncRunning + (syncRuns?.count ?? 0) }
-    var isExecuting: Bool { activeRuns > 0 || queuedCount > 0 }
+    var activeRuns: Int { running.count + syncRunning }
+    var isExecuting: Bool { activeRuns > 0 || !queued.isEmpty }
     /// Whether the policy lets `execute` start (or queue) another run now.
     var admitsAnotherRun: Bool { activeRuns < runLimit }
     var visible: CommandVisibility {
@@ -57,79 +46,7 @@ struct CommandState {
         if runEnded || now != before, canExecuteEvents.enqueue(()) { drains.insert(.canExecute) }
     }
 
-    /// Whether `executingChanges` or `canExecuteChanges` has a subscriber.
-    private var observesVisibility: Bool {
-        !(executingEvents.subscribers.isEmpty && canExecuteEvents.subscribers.isEmpty)
-    }
-
-    /// Sends runs through the lock: call it before adding a subscriber to the executing state,
-    /// `canExecute` or outcomes, or registering a run under the lock, and before reading
-    /// ``activeRuns`` to act on it.
-    func lockRuns() {
-        syncRuns?.setLocked(true)
-    }
-
-    /// Lets sync runs start and end without the lock again once nothing needs it: no subscriber to
-    /// the executing state, `canExecute` or outcomes, and no run that started under the lock.
-    func unlockRunsIfIdle() {
-        guard let syncRuns, running.isEmpty, syncRunning == 0, queuedCount == 0,
-            !observesVisibility, outcomeEvents.subscribers.isEmpty
-        else { return }
-        syncRuns.setLocked(false)
-    }
-
-    /// The check-and-start of a sync run under `.ignoreWhileRunning` or `.concurrent`, the policies
-    /// that neither queue nor cancel: registers the run if the policy admits it.
-    ///
-    /// - Returns: `nil` when the policy refuses the run; otherwise the event queues to drain once
-    ///   unlocked (none when nobody observes the executing state or `canExecute`).
-    mutating func startSyncRun() -> CommandDrains? {
-        lockRuns()
-        guard admitsAnotherRun else {
-            unlockRunsIfIdle()
-            return nil
-        }
-        var drains: CommandDrains = []
-        if observesVisibility {
-            let before = visible
-            syncRunning += 1
-            publishChanges(since: before, into: &drains)
-        } else {
-            syncRunning += 1
-        }
-        return drains
-    }
-
-    /// The end of a sync run whose body returned without throwing: one started by
-    /// ``startSyncRun()``, or, when `counted`, one counted in ``syncRuns`` that could not end
-    /// without the lock. (Under these policies nothing is queued, so no run takes over.)
-    ///
-    /// - Returns: The event queues to drain once unlocked.
-    mutating func endSyncRunSucceeded(counted: Bool) -> CommandDrains {
-        var drains: CommandDrains = []
-        if !outcomeEvents.subscribers.isEmpty, outcomeEvents.enqueue(.succeeded) { drains.insert(.outcomes) }
-        if observesVisibility {
-            let before = visible
-            endSyncRun(counted: counted)
-            publishChanges(since: before, runEnded: true, into: &drains)
-        } else {
-            endSyncRun(counted: counted)
-        }
-        unlockRunsIfIdle()
-        return drains
-    }
-
-    /// Unregisters a sync run: from ``syncRuns`` when `counted`, else from ``syncRunning``.
-    mutating func endSyncRun(counted: Bool) {
-        if counted, let syncRuns {
-            syncRuns.endUnderLock()
-        } else {
-            syncRunning -= 1
-        }
-    }
-
-    /// Registers a new run. The caller publishes the change, and, on a command with ``syncRuns``,
-    /// has called ``lockRuns()`` first (only `useWork` registers such a run this way).
+    /// Registers a new run. The caller publishes the change.
     mutating func start(sync: Bool, finish: (Int) -> CommandRun) -> CommandAdmission {
         if sync {
             syncRunning += 1

@@ -4,11 +4,13 @@ import Dispatch
 /// and cancellation, taking a typed parameter.
 ///
 /// ```swift
-/// final class LoginPresenter {
+/// @MainActor final class LoginPresenter: Presenter<any LoginView> {
+///     var isFormComplete = false
+///
 ///     private(set) lazy var login = CommandWithParameter<Credentials>(
 ///         delegate: self,
 ///         handler: { owner, credentials in try await owner.api.login(credentials) },
-///         canExecute: { owner, credentials in credentials.isComplete })
+///         canExecute: { owner, _ in owner.isFormComplete })
 /// }
 ///
 /// if presenter.login.canExecute(parameter: credentials) {
@@ -25,67 +27,74 @@ import Dispatch
 ///   success, failure or cancel.
 /// - Every error reaches ``errors``; when nobody subscribes to it, ``Diagnostics`` reports it. No
 ///   error is lost and none crashes.
-/// - State changes are published through emitters whose subscribers run on the main queue unless
-///   they choose another ``Delivery``.
+/// - State changes are published through streams whose `subscribe { … }` handlers run on the main
+///   actor, unless they choose a ``Delivery``.
 /// - The owner (`delegate:`) is held weakly; a command whose owner has gone cannot execute.
 ///
-/// # Bodies
-/// - **Sync**: runs on the thread that calls `execute`; it may throw.
-/// - **Dispatch**: runs on the queue you pass, with a ``CommandRun`` to check for cancellation and
-///   to call when done.
-/// - **Async**: runs in a `Task`; `cancel()` cancels the task.
+/// # Isolation
+/// Where each closure runs is in its type, so the compiler checks the code you write in it:
+/// - **Main-actor commands** (the default, for presenters): the predicate, a sync body and an
+///   `async` body are `@MainActor`. `execute` called on the main thread checks and runs at once;
+///   called from another thread it hands the run to the main queue and returns `true`.
+///   `canExecute` evaluates a main-actor predicate, so it must be called on the main thread.
+/// - **Nonisolated commands** (`isolation: .nonisolated`, for services and background work): the
+///   predicate and the bodies are `@Sendable`. A sync body runs on the thread that calls
+///   `execute`, an `async` body in a task of its own, and every method works from any thread.
+/// - A **Dispatch** body is `@Sendable` in both: it runs on the queue you pass, so touching
+///   main-actor state from it is a compile error.
+///
+/// See `docs/concurrency.md`.
 ///
 /// # Thread Safety
-/// Every method may be called from any thread. The command's state is behind a lock (an
-/// unobserved sync run starts and ends with an atomic counter instead); bodies, predicates and
-/// subscribers run outside it.
-public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unchecked Sendable {
-    // @unchecked: mutable state lives in `state` (a LockedState) and `syncRuns` (atomic); the
-    // stored closures are only called as documented (sync bodies on the caller's thread, Dispatch
-    // bodies on their queue, async bodies in their task).
+/// Every method may be called from any thread, but for `canExecute` on a main-actor command with a
+/// predicate. The command's state is behind a lock; bodies, predicates and subscribers run outside
+/// it.
+public final class CommandWithParameter<Parameter: Sendable>: CommandType, Sendable {
+    /// A command's owner, as its closures receive it once erased: the `delegate:` of the
+    /// initializers, or a placeholder for commands made without one.
+    typealias AnyOwner = any AnyObject & Sendable
 
-    /// How the work runs. Owners are resolved once per run and passed in; ownerless commands
-    /// pass a placeholder object.
-    enum Body {
-        case sync((AnyObject, Parameter) throws -> Void)
-        case dispatch(any WorkScheduler, (AnyObject, Parameter, CommandRun) throws -> Void)
-        case async(TaskPriority?, (AnyObject, Parameter) async throws -> Void)
+    /// The predicate, typed for where it runs.
+    enum Predicate: Sendable {
+        case always
+        case mainActor(@MainActor (AnyOwner, Parameter) -> Bool)
+        case nonisolated(@Sendable (AnyOwner, Parameter) -> Bool)
+    }
+
+    /// How the work runs, typed for where it runs. Owners are resolved once per run and passed in.
+    enum Body: Sendable {
+        /// On the main actor, on the thread that starts the run (the main thread).
+        case mainActorSync(@MainActor (AnyOwner, Parameter) throws -> Void)
+        /// On the thread that calls `execute`.
+        case sync(@Sendable (AnyOwner, Parameter) throws -> Void)
+        case dispatch(any WorkScheduler, @Sendable (AnyOwner, Parameter, CommandRun) throws -> Void)
+        case mainActorAsync(TaskPriority?, @MainActor (AnyOwner, Parameter) async throws -> Void)
+        case async(TaskPriority?, @Sendable (AnyOwner, Parameter) async throws -> Void)
+
+        var isSync: Bool {
+            switch self {
+            case .mainActorSync, .sync: return true
+            case .dispatch, .mainActorAsync, .async: return false
+            }
+        }
     }
 
     private let body: Body
-    /// The sync body, kept apart from `body` so that the hot path does not unpack an enum (a
-    /// placeholder that is never called when the body is not sync).
-    private let syncBody: (AnyObject, Parameter) throws -> Void
-    /// Whether the body is sync.
-    private let isSync: Bool
-    /// The lock-free count of sync runs, for commands whose `execute` takes the sync fast path: a
-    /// sync body under a policy that neither queues nor cancels (`.ignoreWhileRunning`,
-    /// `.concurrent`), so that a run has nothing to hand over. Unobserved, such a run is one
-    /// compare-and-swap to start and one to end; observed, one critical section each. `nil` for
-    /// other commands.
-    private let syncRuns: SyncRunCounter?
-    /// How many runs the policy admits at once (`Int.max` when it does not limit them).
-    private let runLimit: Int
-    private let predicate: (AnyObject, Parameter) -> Bool
+    private let predicate: Predicate
+    /// Whether the command belongs to the main actor: `execute` then checks and starts on it.
+    private let isMainActor: Bool
     /// The owner, strongly, for the length of one call; `nil` once it is gone. Ownerless commands
     /// return ``OwnerlessPlaceholder/shared``.
-    private let resolveOwner: () -> AnyObject?
-    /// The owner passed to the bodies of an ownerless command, or `nil` when the command has an
-    /// owner: `execute` passes it without resolving or retaining anything (it is
-    /// ``OwnerlessPlaceholder/shared``, which lives as long as the process).
-    private let placeholder: Unmanaged<OwnerlessPlaceholder>?
-    private let state: LockedState<CommandState>
-    /// The parameters waiting under `.enqueue`, oldest first. Guarded by `state`'s lock: read and
-    /// written only inside `state.withLock`, with `CommandState.queuedCount` kept equal to its count.
-    private var queued: [Parameter] = []
+    private let resolveOwner: @Sendable () -> AnyOwner?
+    private let state: LockedState<CommandState<Parameter>>
     private let triggers = TokenBag()
 
     /// What happens to `execute` while a run is going on.
     public let policy: CommandPolicy
 
     init(
-        body: Body, policy: CommandPolicy,
-        predicate: @escaping (AnyObject, Parameter) -> Bool, resolveOwner: (() -> AnyObject?)?
+        body: Body, policy: CommandPolicy, predicate: Predicate, isMainActor: Bool,
+        resolveOwner: (@Sendable () -> AnyOwner?)?
     ) {
         let runLimit: Int
         switch policy {
@@ -99,50 +108,40 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
             runLimit = limit
         }
         self.body = body
-        if case .sync(let work) = body {
-            syncBody = work
-            isSync = true
-        } else {
-            syncBody = { _, _ in preconditionFailure("CommandWithParameter: a body that is not sync ran as sync") }
-            isSync = false
-        }
-        switch policy {
-        case .ignoreWhileRunning, .concurrent: syncRuns = isSync ? SyncRunCounter.allocate() : nil
-        case .cancelRunning, .enqueue: syncRuns = nil
-        }
-        self.runLimit = runLimit
         self.policy = policy
         self.predicate = predicate
-        if let resolveOwner {
-            self.resolveOwner = resolveOwner
-            placeholder = nil
-        } else {
-            let placeholder = OwnerlessPlaceholder.shared
-            self.resolveOwner = { placeholder }
-            self.placeholder = Unmanaged.passUnretained(placeholder)
-        }
-        state = LockedState(CommandState(runLimit: runLimit, syncRuns: syncRuns))
-    }
-
-    deinit {
-        syncRuns?.deallocate()
+        self.isMainActor = isMainActor
+        self.resolveOwner = resolveOwner ?? { OwnerlessPlaceholder.shared }
+        state = LockedState(CommandState(runLimit: runLimit))
     }
 
     // MARK: - State
 
     /// Whether a run is going on or queued.
-    public var isExecuting: Bool {
-        if let count = syncRuns?.unlockedCount { return count > 0 }
-        return state.withLock { $0.isExecuting }
-    }
+    public var isExecuting: Bool { state.withLock { $0.isExecuting } }
 
     /// Whether `execute(parameter:)` would start a run now: the owner is alive, the predicate
     /// holds, and the policy allows another run.
     ///
+    /// A main-actor command with a predicate evaluates it on the main actor, so call this on the
+    /// main thread; called from another thread it traps.
+    ///
     /// - Parameter parameter: The value the run would get.
     public func canExecute(parameter: Parameter) -> Bool {
-        guard let owner = resolveOwner(), predicate(owner, parameter) else { return false }
-        if let count = syncRuns?.unlockedCount { return count < runLimit }
+        guard let owner = resolveOwner() else { return false }
+        switch predicate {
+        case .always:
+            break
+        case .nonisolated(let holds):
+            guard holds(owner, parameter) else { return false }
+        case .mainActor(let holds):
+            guard MainThread.isCurrent else {
+                preconditionFailure(
+                    "CommandWithParameter.canExecute(parameter:): the predicate of this command is @MainActor; "
+                        + "call canExecute on the main thread, or make the command with isolation: .nonisolated")
+            }
+            guard MainActor.assumeIsolated({ holds(owner, parameter) }) else { return false }
+        }
         return state.withLock { $0.admitsAnotherRun }
     }
 
@@ -151,7 +150,7 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
     /// `true` when a run starts, `false` when the last one ends. A new subscriber first receives the
     /// current state.
     public var executingChanges: EventStream<Bool> {
-        stream(\.executingEvents, .executing, locksRuns: true) { $0.isExecuting }
+        stream(\.executingEvents, .executing) { $0.isExecuting }
     }
 
     /// Fires whenever `canExecute` may have changed: the command started or stopped executing, the
@@ -159,39 +158,35 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
     /// ended (its body may have changed what the predicate reads), ``raiseCanExecuteChanged()`` was
     /// called, or a trigger fired. Starting a run that changes none of these fires nothing.
     public var canExecuteChanges: EventStream<Void> {
-        stream(\.canExecuteEvents, .canExecute, locksRuns: true, replay: nil)
+        stream(\.canExecuteEvents, .canExecute, replay: nil)
     }
 
     /// Every error a run reports, in order.
     public var errors: EventStream<any Error> {
-        stream(\.errorEvents, .errors, locksRuns: false, replay: nil)
+        stream(\.errorEvents, .errors, replay: nil)
     }
 
     /// How each run ended, in order.
     public var outcomes: EventStream<CommandOutcome> {
-        stream(\.outcomeEvents, .outcomes, locksRuns: true, replay: nil)
+        stream(\.outcomeEvents, .outcomes, replay: nil)
     }
 
-    /// One of the command's event streams. `locksRuns`: whether what it publishes depends on
-    /// every run's start or end, so that, while it has subscribers, sync runs take the lock.
+    /// One of the command's event streams.
     private func stream<Value>(
-        _ core: WritableKeyPath<CommandState, EmitterCore<Value>> & Sendable, _ drain: CommandDrains,
-        locksRuns: Bool, replay: (@Sendable (CommandState) -> Value)?
+        _ core: WritableKeyPath<CommandState<Parameter>, EmitterCore<Value>> & Sendable, _ drain: CommandDrains,
+        replay: (@Sendable (CommandState<Parameter>) -> Value)?
     ) -> EventStream<Value> {
-        EventStream { [self] delivery, handler in
+        EventStream { [self] handler in
             let subscriber = SubscriberState()
             let (id, mustDrain) = state.withLock { state in
-                if locksRuns { state.lockRuns() }
-                return state[keyPath: core].add(
-                    delivery: delivery, handler: handler, state: subscriber, replay: replay?(state))
+                state[keyPath: core].add(handler, state: subscriber, replay: replay?(state))
             }
             if mustDrain { self.drain(drain) }
             return SubscriptionToken { [weak self] in
                 subscriber.deactivate()
-                self?.state.withLock { state in
-                    state[keyPath: core].remove(id: id)
-                    state.unlockRunsIfIdle()
-                }
+                // The removed subscriber, and the handler's captures, are released after unlocking.
+                let removed = self?.state.withLock { $0[keyPath: core].remove(id: id) }
+                withExtendedLifetime(removed) {}
             }
         }
     }
@@ -207,27 +202,44 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
 
     /// Starts a run if the command can execute; atomically with respect to other `execute` calls.
     ///
-    /// A sync body runs on the calling thread before `execute` returns. Under `.enqueue`, a
-    /// parameter queued behind a run starts when that run ends: a sync body then runs on the thread
-    /// that ended it.
+    /// - A nonisolated command checks and starts on the calling thread; its sync body runs there
+    ///   before `execute` returns.
+    /// - A main-actor command called on the main thread does the same. Called from another thread,
+    ///   it hands the call to the main queue, where the check-and-start happens, and returns `true`.
+    ///
+    /// Under `.enqueue`, a parameter queued behind a run starts when that run ends: a nonisolated
+    /// sync body then runs on the thread that ended it, a main-actor one on the main actor.
     ///
     /// - Parameter parameter: The value the run gets.
-    /// - Returns: Whether a run started, or, under `.enqueue`, was queued.
+    /// - Returns: Whether a run started, or, under `.enqueue`, was queued (or, called off the main
+    ///   thread on a main-actor command, was handed to the main queue).
     /// - Complexity: O(1) under every policy but `.cancelRunning`, which is O(*r*) in the *r* runs
     ///   it cancels; plus the body.
     @discardableResult
     public func execute(parameter: Parameter) -> Bool {
-        if let placeholder {
-            return placeholder._withUnsafeGuaranteedRef { execute(owner: $0, parameter) }
+        guard isMainActor else {
+            guard let owner = resolveOwner() else { return false }
+            if case .nonisolated(let holds) = predicate, !holds(owner, parameter) { return false }
+            return start(owner, parameter)
         }
-        guard let owner = resolveOwner() else { return false }
-        return execute(owner: owner, parameter)
+        guard MainThread.isCurrent else {
+            DispatchQueue.main.async { _ = self.executeOnMainActor(parameter) }
+            return true
+        }
+        return MainActor.assumeIsolated { executeOnMainActor(parameter) }
     }
 
-    /// `execute(parameter:)` once the owner is resolved (and held by the caller).
-    private func execute(owner: AnyObject, _ parameter: Parameter) -> Bool {
-        guard predicate(owner, parameter) else { return false }
-        if let syncRuns { return executeFastSync(syncRuns, owner, parameter) }
+    /// `execute(parameter:)` of a main-actor command, on the main actor.
+    @MainActor
+    private func executeOnMainActor(_ parameter: Parameter) -> Bool {
+        guard let owner = resolveOwner() else { return false }
+        if case .mainActor(let holds) = predicate, !holds(owner, parameter) { return false }
+        return start(owner, parameter)
+    }
+
+    /// The check-and-start of the policy, then the run, once the owner is resolved (and held by the
+    /// caller) and the predicate holds. On the main actor for a main-actor command.
+    private func start(_ owner: AnyOwner, _ parameter: Parameter) -> Bool {
         switch admit(parameter) {
         case .refused: return false
         case .queued: return true
@@ -237,41 +249,12 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
         return true
     }
 
-    /// A sync run under `.ignoreWhileRunning` or `.concurrent`: the check-and-start, the body on
-    /// this thread with the owner held, and the end. Unobserved, the start and the end are each one
-    /// compare-and-swap on `syncRuns`; otherwise each is a critical section that publishes the
-    /// change. A body that throws ends through ``end(_:remove:takeOver:)``, which reports the error.
-    private func executeFastSync(_ syncRuns: SyncRunCounter, _ owner: AnyObject, _ parameter: Parameter) -> Bool {
-        let counted: Bool
-        switch syncRuns.tryStart(limit: runLimit) {
-        case .started:
-            counted = true
-        case .refused:
-            return false
-        case .locked:
-            guard let drains = state.withLock({ $0.startSyncRun() }) else { return false }
-            if !drains.isEmpty { drain(drains) }
-            counted = false
-        }
-        do {
-            try syncBody(owner, parameter)
-        } catch {
-            var unused = parameter
-            _ = endSync(.failure(error), counted: counted, next: &unused)
-            return true
-        }
-        if counted, syncRuns.tryEnd() { return true }
-        let ended = state.withLock { $0.endSyncRunSucceeded(counted: counted) }
-        if !ended.isEmpty { drain(ended) }
-        return true
-    }
-
     /// The atomic check-and-start: applies the policy under the lock, registers the run (or queues
     /// the parameter), publishes the change, and cancels what `.cancelRunning` replaces.
     private func admit(_ parameter: Parameter) -> CommandAdmission {
         var toCancel: [CommandRun] = []
         var drains: CommandDrains = []
-        let isSync = self.isSync
+        let isSync = body.isSync
         let admission = state.withLock { state -> CommandAdmission in
             switch policy {
             case .ignoreWhileRunning, .concurrent:
@@ -280,8 +263,8 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
                 if !state.running.isEmpty { toCancel = Array(state.running.values) }
             case .enqueue:
                 if state.activeRuns > 0 {
-                    queued.append(parameter)
-                    state.queuedCount += 1
+                    // Already executing, and `.enqueue` admits any number: nothing shows.
+                    state.queued.append(parameter)
                     return .queued
                 }
             }
@@ -300,30 +283,16 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
         CommandRun { [weak self] result in self?.finish(id, result) }
     }
 
-    /// Ends a sync run (`counted`: one started without the lock). When a parameter queued under
-    /// `.enqueue` takes over, stores it in `next` and returns `true`: the caller runs it, on this
-    /// thread.
-    private func endSync(_ result: Result<Void, any Error>, counted: Bool = false, next: inout Parameter) -> Bool {
-        end(result) { state in
-            state.endSyncRun(counted: counted)
-            return false
-        } takeOver: { _, parameter in
-            next = parameter
-        }
-    }
-
-    /// Runs a sync body on this thread, for a parameter that was queued behind other work: one lock
-    /// to end each run. A `nil` owner (it has gone) ends each run as cancelled without running the
-    /// body.
-    private func runSync(_ owner: AnyObject?, _ first: Parameter) {
-        guard isSync else { return }
-        let work = syncBody
+    /// Runs a sync body, then each parameter queued behind it that takes over, on this thread: the
+    /// main thread for a main-actor body. A `nil` owner (it has gone) ends each run as cancelled
+    /// without running the body.
+    private func runSync(_ owner: AnyOwner?, _ first: Parameter) {
         var parameter = first
         while true {
             let result: Result<Void, any Error>
             if let owner {
                 do {
-                    try work(owner, parameter)
+                    try callSync(owner, parameter)
                     result = .success(())
                 } catch {
                     result = .failure(error)
@@ -335,14 +304,37 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
         }
     }
 
-    private func perform(_ id: Int, _ handle: CommandRun, _ parameter: Parameter) {
+    /// Calls the sync body. A main-actor body is only ever started on the main thread (by
+    /// `executeOnMainActor`, or by a run that ends there, see `finish`), which the assumption checks.
+    private func callSync(_ owner: AnyOwner, _ parameter: Parameter) throws {
         switch body {
-        case .sync:
+        case .sync(let work):
+            try work(owner, parameter)
+        case .mainActorSync(let work):
+            try MainActor.assumeIsolated { try work(owner, parameter) }
+        case .dispatch, .mainActorAsync, .async:
+            preconditionFailure("CommandWithParameter.runSync: a body that is not sync ran as sync")
+        }
+    }
+
+    /// Ends a sync run. When a parameter queued under `.enqueue` takes over, stores it in `next`
+    /// and returns `true`: the caller runs it, on this thread.
+    private func endSync(_ result: Result<Void, any Error>, next: inout Parameter) -> Bool {
+        end(result) { state in
+            state.syncRunning -= 1
+            return false
+        } takeOver: { _, parameter in
+            next = parameter
+        }
+    }
+
+    private func perform(_ id: Int, _ handle: CommandRun, _ parameter: Parameter) {
+        let resolveOwner = self.resolveOwner
+        switch body {
+        case .sync, .mainActorSync:
             preconditionFailure("CommandWithParameter.perform: run \(id) has a sync body, which never runs as a handle")
         case .dispatch(let queue, let work):
-            let job = UncheckedSendable((work, parameter, resolveOwner))
             queue.schedule {
-                let (work, parameter, resolveOwner) = job.value
                 if handle.isCancelled { return handle.fail(CancellationError()) }
                 guard let owner = resolveOwner() else { return handle.fail(OwnerReleased()) }
                 do {
@@ -352,25 +344,35 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
                 }
             }
         case .async(let priority, let work):
-            let job = UncheckedSendable((work, parameter, resolveOwner))
-            let task = Task(priority: priority) {
-                let (work, parameter, resolveOwner) = job.value
-                guard let owner = resolveOwner() else { return handle.fail(OwnerReleased()) }
-                do {
-                    try await work(owner, parameter)
-                    handle.succeed()
-                } catch {
-                    handle.fail(error)
-                }
-            }
             // Atomic with `cancel()` under the run's lock: a cancel that saw this run either finds
             // the task or has left the flag that cancels it here.
-            handle.attach(task)
+            handle.attach(
+                Task(priority: priority) {
+                    guard let owner = resolveOwner() else { return handle.fail(OwnerReleased()) }
+                    do {
+                        try await work(owner, parameter)
+                        handle.succeed()
+                    } catch {
+                        handle.fail(error)
+                    }
+                })
+        case .mainActorAsync(let priority, let work):
+            handle.attach(
+                Task(priority: priority) { @MainActor in
+                    guard let owner = resolveOwner() else { return handle.fail(OwnerReleased()) }
+                    do {
+                        try await work(owner, parameter)
+                        handle.succeed()
+                    } catch {
+                        handle.fail(error)
+                    }
+                })
         }
     }
 
     /// Ends a Dispatch or async run, or work bound with `useWork`; called once by its ``CommandRun``.
-    /// Runs the parameter queued behind it, if one takes over.
+    /// Runs the parameter queued behind it, if one takes over: a main-actor sync body on the main
+    /// actor.
     private func finish(_ id: Int, _ result: Result<Void, any Error>) {
         var next: (admission: CommandAdmission, parameter: Parameter)?
         _ = end(result) { state in
@@ -380,7 +382,13 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
         }
         guard let next else { return }
         switch next.admission {
-        case .sync: runSync(resolveOwner(), next.parameter)
+        case .sync:
+            let parameter = next.parameter
+            if case .mainActorSync = body {
+                MainThread.run { self.runSync(self.resolveOwner(), parameter) }
+            } else {
+                runSync(resolveOwner(), parameter)
+            }
         case .run(let nextID, let handle): perform(nextID, handle, next.parameter)
         case .refused, .queued: break
         }
@@ -391,13 +399,13 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
     /// starts the oldest queued parameter and hands it to `takeOver` (under the lock; it must only
     /// store it): the caller runs it once this returns `true`.
     private func end(
-        _ result: Result<Void, any Error>, remove: (inout CommandState) -> Bool,
+        _ result: Result<Void, any Error>, remove: (inout CommandState<Parameter>) -> Bool,
         takeOver: (CommandAdmission, Parameter) -> Void
     ) -> Bool {
         var drains: CommandDrains = []
         var unobserved: (any Error)?
         var tookOver = false
-        let isSync = self.isSync
+        let isSync = body.isSync
         state.withLock { state in
             let before = state.visible
             let cancelled = remove(&state)
@@ -412,19 +420,14 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
                 if state.errorEvents.subscribers.isEmpty { unobserved = error }
                 if state.errorEvents.enqueue(error) { drains.insert(.errors) }
             }
-            // Unobserved, an outcome would only be counted; skip it on the hot path.
-            if !state.outcomeEvents.subscribers.isEmpty, state.outcomeEvents.enqueue(outcome) {
-                drains.insert(.outcomes)
-            }
-            if state.queuedCount > 0, state.activeRuns == 0 {
+            if state.outcomeEvents.enqueue(outcome) { drains.insert(.outcomes) }
+            if !state.queued.isEmpty, state.activeRuns == 0 {
                 // The next queued run takes over: the command stays executing, with no flicker.
-                let parameter = queued.removeFirst()
-                state.queuedCount -= 1
+                let parameter = state.queued.removeFirst()
                 takeOver(state.start(sync: isSync) { makeRun($0) }, parameter)
                 tookOver = true
             }
             state.publishChanges(since: before, runEnded: true, into: &drains)
-            state.unlockRunsIfIdle()
         }
         if let unobserved {
             Diagnostics.report(
@@ -446,15 +449,15 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
     /// - Complexity: O(*r* + *q*) in the *r* running and *q* queued runs.
     public func cancel() {
         var drains: CommandDrains = []
-        let runs = state.withLock { state -> [CommandRun] in
+        // The dropped parameters are released after unlocking.
+        let (runs, dropped) = state.withLock { state -> ([CommandRun], [Parameter]) in
             let before = state.visible
-            if state.queuedCount > 0 {
-                queued.removeAll()
-                state.queuedCount = 0
-            }
+            let dropped = state.queued
+            state.queued = []
             state.publishChanges(since: before, into: &drains)
-            return state.running.isEmpty ? [] : Array(state.running.values)
+            return (state.running.isEmpty ? [] : Array(state.running.values), dropped)
         }
+        withExtendedLifetime(dropped) {}
         if !drains.isEmpty { drain(drains) }
         for run in runs { run.cancel() }
     }
@@ -473,11 +476,11 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, @unch
     /// under `.enqueue` a parameter queued behind it starts when it ends. Its errors and outcome
     /// are published like a run's, and ``cancel()`` marks it cancelled.
     ///
-    /// - Parameter work: Starts the work and calls `done` once when it ends.
+    /// - Parameter work: Starts the work, on the calling thread, and calls `done` once when it
+    ///   ends, from any thread.
     public func useWork(_ work: (_ done: CommandRun) -> Void) {
         var drains: CommandDrains = []
         let admission = state.withLock { state in
-            state.lockRuns()
             let before = state.visible
             let admission = state.start(sync: false) { makeRun($0) }
             state.publishChanges(since: before, into: &drains)
@@ -510,10 +513,4 @@ struct OwnerReleased: Error {}
 /// The owner passed to the bodies of commands made without one.
 final class OwnerlessPlaceholder: Sendable {
     static let shared = OwnerlessPlaceholder()
-}
-
-/// Carries a value across a `@Sendable` boundary that Ripple has checked by hand.
-struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

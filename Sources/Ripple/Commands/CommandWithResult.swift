@@ -3,14 +3,14 @@ import Dispatch
 /// A command whose body returns a value: each value a run produces reaches ``results``.
 ///
 /// ```swift
-/// final class LoginPresenter {
+/// @MainActor final class LoginPresenter: Presenter<any LoginView> {
 ///     private(set) lazy var login = CommandWithResult<Credentials, User>(
 ///         delegate: self,
 ///         handler: { owner, credentials in try await owner.api.login(credentials) },
 ///         canExecute: { _, credentials in credentials.isComplete })
 ///
-///     init(view: LoginView) {
-///         login.results.subscribe { [weak view] user in view?.greet(user) }   // main queue
+///     func bind() {
+///         login.results.subscribe { [weak self] user in self?.view?.greet(user) }   // main actor
 ///             .store(in: tokens)
 ///     }
 /// }
@@ -25,8 +25,9 @@ import Dispatch
 /// still sees the command executing. A run that fails or is cancelled before its body returns
 /// publishes no value.
 ///
-/// # Thread Safety
-/// Every method may be called from any thread, as on ``CommandWithParameter``.
+/// # Isolation and Thread Safety
+/// As on ``CommandWithParameter``: main-actor closures by default, `@Sendable` ones with
+/// `isolation: .nonisolated`, and a `@Sendable` Dispatch body in both.
 public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: CommandType, Sendable {
     /// The command that runs the bodies and owns the state.
     public let command: CommandWithParameter<Parameter>
@@ -37,20 +38,21 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
         self.command = command
     }
 
-    // MARK: - With an owner (STT's shape), held weakly
+    // MARK: - Main actor, with an owner (STT's shape), held weakly
 
-    /// Creates a command with a synchronous body that returns a value, bound weakly to its owner.
+    /// Creates a main-actor command with a synchronous body that returns a value, bound weakly to
+    /// its owner.
     ///
     /// - Parameters:
     ///   - delegate: The owner, held weakly; once it is gone the command cannot execute.
     ///   - policy: What `execute` does while a run is going on.
-    ///   - handler: The work; runs on the thread that calls `execute`. It may throw.
-    ///   - canExecute: The predicate; `nil` means always.
-    public convenience init<Owner: AnyObject>(
+    ///   - handler: The work, on the main actor. It may throw.
+    ///   - canExecute: The predicate, on the main actor; `nil` means always.
+    public convenience init<Owner: AnyObject & Sendable>(
         delegate: Owner,
         policy: CommandPolicy = .ignoreWhileRunning,
-        handler: @escaping (Owner, Parameter) throws -> Output,
-        canExecute: ((Owner, Parameter) -> Bool)? = nil
+        handler: @escaping @MainActor (Owner, Parameter) throws -> Output,
+        canExecute: (@MainActor (Owner, Parameter) -> Bool)? = nil
     ) {
         let emitter = Emitter<Output>()
         self.init(
@@ -61,22 +63,22 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
                 canExecute: canExecute))
     }
 
-    /// Creates a command whose body runs on a Dispatch queue and ends with a value, bound weakly to
-    /// its owner.
+    /// Creates a main-actor command whose body runs on a Dispatch queue and ends with a value,
+    /// bound weakly to its owner.
     ///
     /// - Parameters:
     ///   - delegate: The owner, held weakly.
     ///   - queue: Where the body runs: a `DispatchQueue`, or a test scheduler.
     ///   - policy: What `execute` does while a run is going on.
-    ///   - handler: The work. Check `done.isCancelled`; call `done(.success(value))` or
+    ///   - handler: The work, on `queue`. Check `done.isCancelled`; call `done(.success(value))` or
     ///     `done(.failure(error))` exactly once.
-    ///   - canExecute: The predicate; `nil` means always.
-    public convenience init<Owner: AnyObject>(
+    ///   - canExecute: The predicate, on the main actor; `nil` means always.
+    public convenience init<Owner: AnyObject & Sendable>(
         delegate: Owner,
         queue: any WorkScheduler,
         policy: CommandPolicy = .ignoreWhileRunning,
-        handler: @escaping (Owner, Parameter, _ done: CommandResultRun<Output>) throws -> Void,
-        canExecute: ((Owner, Parameter) -> Bool)? = nil
+        handler: @escaping @Sendable (Owner, Parameter, _ done: CommandResultRun<Output>) throws -> Void,
+        canExecute: (@MainActor (Owner, Parameter) -> Bool)? = nil
     ) {
         let emitter = Emitter<Output>()
         self.init(
@@ -89,21 +91,22 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
                 canExecute: canExecute))
     }
 
-    /// Creates a command with an `async` body that returns a value, bound weakly to its owner.
-    /// `cancel()` cancels the body's task.
+    /// Creates a main-actor command with an `async` body that returns a value, bound weakly to its
+    /// owner. `cancel()` cancels the body's task.
     ///
     /// - Parameters:
     ///   - delegate: The owner, held weakly. The task holds it strongly only while the body runs.
     ///   - priority: The task's priority.
     ///   - policy: What `execute` does while a run is going on.
-    ///   - handler: The work. Throwing `CancellationError` ends the run as cancelled.
-    ///   - canExecute: The predicate; `nil` means always.
-    public convenience init<Owner: AnyObject>(
+    ///   - handler: The work, on the main actor. Throwing `CancellationError` ends the run as
+    ///     cancelled.
+    ///   - canExecute: The predicate, on the main actor; `nil` means always.
+    public convenience init<Owner: AnyObject & Sendable>(
         delegate: Owner,
         priority: TaskPriority? = nil,
         policy: CommandPolicy = .ignoreWhileRunning,
-        handler: @escaping (Owner, Parameter) async throws -> Output,
-        canExecute: ((Owner, Parameter) -> Bool)? = nil
+        handler: @escaping @MainActor (Owner, Parameter) async throws -> Output,
+        canExecute: (@MainActor (Owner, Parameter) -> Bool)? = nil
     ) {
         let emitter = Emitter<Output>()
         self.init(
@@ -114,18 +117,18 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
                 canExecute: canExecute))
     }
 
-    // MARK: - Without an owner
+    // MARK: - Main actor, without an owner
 
-    /// Creates a command with a synchronous body that returns a value.
+    /// Creates a main-actor command with a synchronous body that returns a value.
     ///
     /// - Parameters:
     ///   - policy: What `execute` does while a run is going on.
-    ///   - handler: The work; runs on the thread that calls `execute`. It may throw.
-    ///   - canExecute: The predicate; `nil` means always.
+    ///   - handler: The work, on the main actor. It may throw.
+    ///   - canExecute: The predicate, on the main actor; `nil` means always.
     public convenience init(
         policy: CommandPolicy = .ignoreWhileRunning,
-        handler: @escaping (Parameter) throws -> Output,
-        canExecute: ((Parameter) -> Bool)? = nil
+        handler: @escaping @MainActor (Parameter) throws -> Output,
+        canExecute: (@MainActor (Parameter) -> Bool)? = nil
     ) {
         let emitter = Emitter<Output>()
         self.init(
@@ -135,18 +138,18 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
                 canExecute: canExecute))
     }
 
-    /// Creates a command whose body runs on a Dispatch queue and ends with a value.
+    /// Creates a main-actor command whose body runs on a Dispatch queue and ends with a value.
     ///
     /// - Parameters:
     ///   - queue: Where the body runs: a `DispatchQueue`, or a test scheduler.
     ///   - policy: What `execute` does while a run is going on.
-    ///   - handler: The work; call `done` exactly once.
-    ///   - canExecute: The predicate; `nil` means always.
+    ///   - handler: The work, on `queue`; call `done` exactly once.
+    ///   - canExecute: The predicate, on the main actor; `nil` means always.
     public convenience init(
         queue: any WorkScheduler,
         policy: CommandPolicy = .ignoreWhileRunning,
-        handler: @escaping (Parameter, _ done: CommandResultRun<Output>) throws -> Void,
-        canExecute: ((Parameter) -> Bool)? = nil
+        handler: @escaping @Sendable (Parameter, _ done: CommandResultRun<Output>) throws -> Void,
+        canExecute: (@MainActor (Parameter) -> Bool)? = nil
     ) {
         let emitter = Emitter<Output>()
         self.init(
@@ -157,19 +160,19 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
                 canExecute: canExecute))
     }
 
-    /// Creates a command with an `async` body that returns a value. `cancel()` cancels the body's
-    /// task.
+    /// Creates a main-actor command with an `async` body that returns a value. `cancel()` cancels
+    /// the body's task.
     ///
     /// - Parameters:
     ///   - priority: The task's priority.
     ///   - policy: What `execute` does while a run is going on.
-    ///   - handler: The work.
-    ///   - canExecute: The predicate; `nil` means always.
+    ///   - handler: The work, on the main actor.
+    ///   - canExecute: The predicate, on the main actor; `nil` means always.
     public convenience init(
         priority: TaskPriority? = nil,
         policy: CommandPolicy = .ignoreWhileRunning,
-        handler: @escaping (Parameter) async throws -> Output,
-        canExecute: ((Parameter) -> Bool)? = nil
+        handler: @escaping @MainActor (Parameter) async throws -> Output,
+        canExecute: (@MainActor (Parameter) -> Bool)? = nil
     ) {
         let emitter = Emitter<Output>()
         self.init(
@@ -178,6 +181,78 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
                 priority: priority, policy: policy,
                 handler: { parameter in emitter.send(try await handler(parameter)) },
                 canExecute: canExecute))
+    }
+
+    // MARK: - Nonisolated
+
+    /// Creates a nonisolated command with a synchronous body that returns a value, for services
+    /// and background work.
+    ///
+    /// - Parameters:
+    ///   - isolation: `.nonisolated`.
+    ///   - policy: What `execute` does while a run is going on.
+    ///   - handler: The work; runs on the thread that calls `execute`. It may throw.
+    ///   - canExecute: The predicate, on the thread that asks; `nil` means always.
+    public convenience init(
+        isolation: CommandIsolation,
+        policy: CommandPolicy = .ignoreWhileRunning,
+        handler: @escaping @Sendable (Parameter) throws -> Output,
+        canExecute: (@Sendable (Parameter) -> Bool)? = nil
+    ) {
+        let emitter = Emitter<Output>()
+        self.init(
+            emitter: emitter,
+            command: CommandWithParameter(
+                isolation: isolation, policy: policy,
+                handler: { parameter in emitter.send(try handler(parameter)) }, canExecute: canExecute))
+    }
+
+    /// Creates a nonisolated command whose body runs on a Dispatch queue and ends with a value.
+    ///
+    /// - Parameters:
+    ///   - isolation: `.nonisolated`.
+    ///   - queue: Where the body runs: a `DispatchQueue`, or a test scheduler.
+    ///   - policy: What `execute` does while a run is going on.
+    ///   - handler: The work, on `queue`; call `done` exactly once.
+    ///   - canExecute: The predicate, on the thread that asks; `nil` means always.
+    public convenience init(
+        isolation: CommandIsolation,
+        queue: any WorkScheduler,
+        policy: CommandPolicy = .ignoreWhileRunning,
+        handler: @escaping @Sendable (Parameter, _ done: CommandResultRun<Output>) throws -> Void,
+        canExecute: (@Sendable (Parameter) -> Bool)? = nil
+    ) {
+        let emitter = Emitter<Output>()
+        self.init(
+            emitter: emitter,
+            command: CommandWithParameter(
+                isolation: isolation, queue: queue, policy: policy,
+                handler: { parameter, run in try handler(parameter, CommandResultRun(run: run, emitter: emitter)) },
+                canExecute: canExecute))
+    }
+
+    /// Creates a nonisolated command with an `async` body that returns a value; the body runs in a
+    /// task of its own, off every actor. `cancel()` cancels the body's task.
+    ///
+    /// - Parameters:
+    ///   - isolation: `.nonisolated`.
+    ///   - priority: The task's priority.
+    ///   - policy: What `execute` does while a run is going on.
+    ///   - handler: The work.
+    ///   - canExecute: The predicate, on the thread that asks; `nil` means always.
+    public convenience init(
+        isolation: CommandIsolation,
+        priority: TaskPriority? = nil,
+        policy: CommandPolicy = .ignoreWhileRunning,
+        handler: @escaping @Sendable (Parameter) async throws -> Output,
+        canExecute: (@Sendable (Parameter) -> Bool)? = nil
+    ) {
+        let emitter = Emitter<Output>()
+        self.init(
+            emitter: emitter,
+            command: CommandWithParameter(
+                isolation: isolation, priority: priority, policy: policy,
+                handler: { parameter in emitter.send(try await handler(parameter)) }, canExecute: canExecute))
     }
 
     // MARK: - Results

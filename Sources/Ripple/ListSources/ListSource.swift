@@ -61,8 +61,8 @@ public class ListSource<Element: Sendable>: ListSourceBase<Element, [Element]>, 
                 view: view, empty: [], reloadThreshold: reloadThreshold, sourceName: name,
                 itemCounts: { [$0.count + loadingRow.count] }),
             selectItem: selectItem)
-        token = collection.subscribe(on: .main, sendingCurrent: true) { [weak self] change in
-            MainActor.assumeIsolated { self?.render(change) }
+        token = collection.subscribe(sendingCurrent: true) { [weak self] change in
+            self?.render(change)
         }
     }
 
@@ -191,8 +191,8 @@ extension ListSource {
             threshold: max(0, threshold), hasMorePages: hasMorePages,
             isLoading: { command.isExecuting }, load: { command.execute(parameter: ()) })
         self.pagination = pagination
-        pagination.token = command.executingChanges.subscribe(on: .main) { [weak self] executing in
-            MainActor.assumeIsolated { self?.loadingChanged(executing, showsLoadingRow: showsLoadingRow) }
+        pagination.token = command.executingChanges.subscribe { [weak self] executing in
+            self?.loadingChanged(executing, showsLoadingRow: showsLoadingRow)
         }
         if renderedVersion > 0 || lastReload != nil { loadMoreIfEmpty() }
     }

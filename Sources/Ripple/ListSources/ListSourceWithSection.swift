@@ -37,8 +37,8 @@ public class ListSourceWithSection<Item: Sendable, Section: Sendable>:
                 view: view, empty: [], reloadThreshold: reloadThreshold, sourceName: name,
                 itemCounts: { $0.map(\.items.count) }),
             selectItem: selectItem)
-        token = collection.subscribe(on: .main, sendingCurrent: true) { [weak self] change in
-            MainActor.assumeIsolated { self?.render(change) }
+        token = collection.subscribe(sendingCurrent: true) { [weak self] change in
+            self?.render(change)
         }
     }
 

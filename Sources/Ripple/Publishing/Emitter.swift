@@ -3,13 +3,14 @@
 ///
 /// ```swift
 /// let loggedIn = Emitter<User>()
-/// let token = loggedIn.subscribe { user in print("hello, \(user.name)") }   // on the main queue
+/// let token = loggedIn.subscribe { user in print("hello, \(user.name)") }   // on the main actor
 /// loggedIn.send(user)
 /// ```
 ///
 /// # Delivery
 /// - Every subscriber receives every value sent after it subscribed, exactly once, in send order.
-/// - Handlers run on the ``Delivery`` each subscriber chose: the main queue by default.
+/// - Handlers run where each subscriber chose: `subscribe { … }` on the main queue, with a
+///   `@MainActor` handler; `subscribe(on:_:)` on a ``Delivery``, with a `@Sendable` handler.
 /// - No handler runs while Ripple holds a lock.
 /// - A value sent from inside a handler is delivered after the current value has reached every
 ///   subscriber, never re-entrantly; nothing deadlocks.
@@ -80,23 +81,37 @@ public final class Emitter<Value: Sendable>: Sendable {
         if let handoff { deliver(handoff) }
     }
 
-    /// Subscribes a handler to the values sent from now on.
+    /// Subscribes a main-actor handler to the values sent from now on, delivered on the main queue.
+    ///
+    /// - Parameter handler: Called with each value, in send order, on the main actor.
+    /// - Returns: A token that keeps the subscription alive. **Discarding it cancels the subscription
+    ///   at once.**
+    @inlinable
+    public func subscribe(_ handler: @escaping @MainActor (Value) -> Void) -> SubscriptionToken {
+        subscribe(.mainActor(handler))
+    }
+
+    /// Subscribes a handler to the values sent from now on, delivered where `delivery` says.
     ///
     /// - Parameters:
-    ///   - delivery: Where the handler runs; the main queue unless you choose otherwise.
-    ///   - handler: Called with each value.
+    ///   - delivery: Where the handler runs: synchronously, on a queue or on a scheduler.
+    ///   - handler: Called with each value, in send order; `@Sendable`, since it may run on any
+    ///     thread.
     /// - Returns: A token that keeps the subscription alive. **Discarding it cancels the subscription
     ///   at once.**
     @inlinable
     public func subscribe(
-        on delivery: Delivery = .main,
-        _ handler: @escaping @Sendable (Value) -> Void
+        on delivery: Delivery, _ handler: @escaping @Sendable (Value) -> Void
     ) -> SubscriptionToken {
+        subscribe(.delivered(on: delivery, handler))
+    }
+
+    /// Subscribes `handler`, replaying the latest value first when the emitter replays.
+    @inlinable
+    package func subscribe(_ handler: EventHandler<Value>) -> SubscriptionToken {
         let subscriberState = SubscriberState()
         let (id, mustDrain) = state.withLock { state in
-            state.core.add(
-                delivery: delivery, handler: handler, state: subscriberState,
-                replay: state.replaysLatest ? state.latest : nil)
+            state.core.add(handler, state: subscriberState, replay: state.replaysLatest ? state.latest : nil)
         }
         if mustDrain { drain() }
         return SubscriptionToken { [weak self] in

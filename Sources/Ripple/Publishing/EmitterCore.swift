@@ -29,22 +29,15 @@ internal struct EmitterCore<Value: Sendable> {
         @usableFromInline let id: Int
         /// The first sequence number this subscriber receives.
         @usableFromInline let firstSequence: UInt64
-        @usableFromInline let delivery: Delivery
-        /// Whether `delivery` is `.synchronous`, kept apart so that the hot path tests one flag.
-        @usableFromInline let isSynchronous: Bool
-        @usableFromInline let handler: @Sendable (Value) -> Void
+        /// The handler, and where it runs.
+        @usableFromInline let handler: EventHandler<Value>
         /// Checked by asynchronous deliveries right before the handler runs.
         @usableFromInline let state: SubscriberState
 
         @inlinable
-        init(
-            id: Int, firstSequence: UInt64, delivery: Delivery,
-            handler: @escaping @Sendable (Value) -> Void, state: SubscriberState
-        ) {
+        init(id: Int, firstSequence: UInt64, handler: EventHandler<Value>, state: SubscriberState) {
             self.id = id
             self.firstSequence = firstSequence
-            self.delivery = delivery
-            if case .synchronous = delivery { isSynchronous = true } else { isSynchronous = false }
             self.handler = handler
             self.state = state
         }
@@ -122,12 +115,11 @@ internal struct EmitterCore<Value: Sendable> {
     /// - Returns: The subscriber's id, and whether the caller must drain.
     @inlinable
     mutating func add(
-        delivery: Delivery, handler: @escaping @Sendable (Value) -> Void, state: SubscriberState, replay: Value?
+        _ handler: EventHandler<Value>, state: SubscriberState, replay: Value?
     ) -> (id: Int, mustDrain: Bool) {
         let id = nextID
         nextID &+= 1
-        subscribers.append(
-            Subscriber(id: id, firstSequence: sequence &+ 1, delivery: delivery, handler: handler, state: state))
+        subscribers.append(Subscriber(id: id, firstSequence: sequence &+ 1, handler: handler, state: state))
         guard let replay else { return (id, false) }
         return (id, enqueue(pending: Pending(value: replay, sequence: sequence, replayTo: id)))
     }
@@ -262,27 +254,7 @@ extension EmitterCore.Handoff {
 extension EmitterCore.Subscriber {
     @inlinable
     func deliver(_ value: Value) {
-        if isSynchronous {
-            // Picked under the owner's lock: it was subscribed a moment ago.
-            handler(value)
-            return
-        }
-        switch delivery {
-        case .synchronous:
-            handler(value)
-        case .queue(let queue):
-            let handler = handler
-            let state = state
-            queue.async {
-                if state.isActive { handler(value) }
-            }
-        case .scheduler(let scheduler):
-            let handler = handler
-            let state = state
-            scheduler.schedule {
-                if state.isActive { handler(value) }
-            }
-        }
+        handler.deliver(value, state: state)
     }
 }
 

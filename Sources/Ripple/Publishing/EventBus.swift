@@ -13,7 +13,8 @@
 /// EventBus.shared.post(UserLoggedOut())
 /// ```
 ///
-/// Delivery follows ``Emitter``: in post order, main queue by default, never re-entrant.
+/// Delivery follows ``Emitter``: in post order, never re-entrant; on the main actor unless the
+/// observer passes a ``Delivery``.
 /// Tests make their own bus instead of sharing ``shared``.
 public final class EventBus: Sendable {
     private let channels = LockedState<[ObjectIdentifier: any Sendable]>([:])
@@ -31,17 +32,29 @@ public final class EventBus: Sendable {
         channel(for: Event.self).send(event)
     }
 
-    /// Observes every event of a type posted from now on.
+    /// Observes every event of a type posted from now on, on the main actor.
     ///
     /// - Parameters:
     ///   - type: The event type.
-    ///   - delivery: Where the handler runs; the main queue unless you choose otherwise.
-    ///   - handler: Called with each event.
+    ///   - handler: Called with each event, in post order, on the main actor (delivered on the
+    ///     main queue).
     /// - Returns: A token that keeps the observation alive; discarding it ends the observation.
     public func observe<Event: Sendable>(
-        _ type: Event.Type,
-        on delivery: Delivery = .main,
-        _ handler: @escaping @Sendable (Event) -> Void
+        _ type: Event.Type, _ handler: @escaping @MainActor (Event) -> Void
+    ) -> SubscriptionToken {
+        channel(for: type).subscribe(handler)
+    }
+
+    /// Observes every event of a type posted from now on, delivered where `delivery` says.
+    ///
+    /// - Parameters:
+    ///   - type: The event type.
+    ///   - delivery: Where the handler runs: synchronously, on a queue or on a scheduler.
+    ///   - handler: Called with each event, in post order; `@Sendable`, since it may run on any
+    ///     thread.
+    /// - Returns: A token that keeps the observation alive; discarding it ends the observation.
+    public func observe<Event: Sendable>(
+        _ type: Event.Type, on delivery: Delivery, _ handler: @escaping @Sendable (Event) -> Void
     ) -> SubscriptionToken {
         channel(for: type).subscribe(on: delivery, handler)
     }

@@ -157,19 +157,42 @@ public final class SectionedCollection<Item: Sendable, Section: Sendable>: @unch
     /// The number of current subscribers.
     public var subscriberCount: Int { state.withLock { $0.core.subscribers.count } }
 
-    /// Subscribes to the change events published from now on.
+    /// Subscribes a main-actor handler to the change events published from now on, delivered on
+    /// the main queue.
     ///
     /// - Parameters:
-    ///   - delivery: Where the handler runs; the main queue unless you choose otherwise.
     ///   - sendingCurrent: When `true`, the handler first receives the last published state as an
     ///     event with ``SectionedCollectionChange/isInitial`` set, then every later event.
-    ///   - handler: Called with each event, in version order.
+    ///   - handler: Called with each event, in version order, on the main actor.
     /// - Returns: A token that keeps the subscription alive. **Discarding it cancels the
     ///   subscription at once.**
     public func subscribe(
-        on delivery: Delivery = .main,
         sendingCurrent: Bool = false,
+        _ handler: @escaping @MainActor (SectionedCollectionChange<Item, Section>) -> Void
+    ) -> SubscriptionToken {
+        subscribe(.mainActor(handler), sendingCurrent: sendingCurrent)
+    }
+
+    /// Subscribes a handler to the change events published from now on, delivered where
+    /// `delivery` says.
+    ///
+    /// - Parameters:
+    ///   - delivery: Where the handler runs: synchronously, on a queue or on a scheduler.
+    ///   - sendingCurrent: When `true`, the handler first receives the last published state as an
+    ///     event with ``SectionedCollectionChange/isInitial`` set, then every later event.
+    ///   - handler: Called with each event, in version order; `@Sendable`, since it may run on any
+    ///     thread.
+    /// - Returns: A token that keeps the subscription alive. **Discarding it cancels the
+    ///   subscription at once.**
+    public func subscribe(
+        on delivery: Delivery, sendingCurrent: Bool = false,
         _ handler: @escaping @Sendable (SectionedCollectionChange<Item, Section>) -> Void
+    ) -> SubscriptionToken {
+        subscribe(.delivered(on: delivery, handler), sendingCurrent: sendingCurrent)
+    }
+
+    private func subscribe(
+        _ handler: EventHandler<SectionedCollectionChange<Item, Section>>, sendingCurrent: Bool
     ) -> SubscriptionToken {
         let subscriberState = SubscriberState()
         let (id, mustDrain) = state.withLock { state in
@@ -183,7 +206,7 @@ public final class SectionedCollection<Item: Sendable, Section: Sendable>: @unch
                         sourceItemCounts: [], targetItemCounts: state.published.map(\.items.count)),
                     snapshot: state.published, version: state.version, isInitial: true)
                 : nil
-            return state.core.add(delivery: delivery, handler: handler, state: subscriberState, replay: current)
+            return state.core.add(handler, state: subscriberState, replay: current)
         }
         if mustDrain { drain() }
         return SubscriptionToken { [weak self] in
@@ -237,8 +260,7 @@ extension SectionedCollection {
             self?.absorb(change, link: link)
         }
         let (items, version, id) = data.items.state.withLock { inner in
-            let (id, _) = inner.core.add(
-                delivery: .synchronous, handler: handler, state: subscriberState, replay: nil)
+            let (id, _) = inner.core.add(.synchronous(handler), state: subscriberState, replay: nil)
             return (inner.published, inner.version, id)
         }
         return Entry(

@@ -32,12 +32,12 @@ public final class CommandBinding<Command: CommandType> {
         self.command = command
         self.parameter = parameter
         tokens.append(
-            command.canExecuteChanges.subscribe(on: .main) { [weak self] _ in
-                MainActor.assumeIsolated { self?.refreshState() }
+            command.canExecuteChanges.subscribe { [weak self] _ in
+                self?.refreshState()
             })
         tokens.append(
-            command.executingChanges.subscribe(on: .main) { [weak self] executing in
-                MainActor.assumeIsolated { self?.show(executing: executing) }
+            command.executingChanges.subscribe { [weak self] executing in
+                self?.show(executing: executing)
             })
     }
 

@@ -1,2 +1,0 @@
-// The operations are inline functions in include/RippleAtomics.h; a C target needs one source file.
-#include "RippleAtomics.h"

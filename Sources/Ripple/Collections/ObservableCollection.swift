@@ -52,8 +52,7 @@ import RippleDiff
 /// (with its change-set) per subscriber delivery; see `docs/collections.md` for measured figures.
 /// A batch of *k* operations on *n* elements folds into one change-set in O(*n* + *k* log *k*),
 /// with no hashing. ``replace(with:)`` costs one diff (see `Changeset(from:to:)`).
-public final class ObservableCollection<Element: Sendable>: @unchecked Sendable {
-    // @unchecked: all mutable state is inside `state`, a `LockedState`.
+public final class ObservableCollection<Element: Sendable>: Sendable {
 
     @usableFromInline
     struct State {

@@ -57,8 +57,7 @@ import RippleDiff
 /// the event, for *s* sections. A batch folds into one change-set in O(*s* + *n* + *k* log *k*)
 /// for *n* items, *k* of them moved, without hashing. ``replace(with:)-(_)`` costs one sectioned
 /// diff, plus O(*c*) to apply its *c* changes.
-public final class SectionedCollection<Item: Sendable, Section: Sendable>: @unchecked Sendable {
-    // @unchecked: all mutable state is inside `state`, a `LockedState`.
+public final class SectionedCollection<Item: Sendable, Section: Sendable>: Sendable {
 
     /// The sectioned list a snapshot or event carries.
     typealias Snapshot = [SectionSnapshot<Section, Item>]

@@ -3,10 +3,12 @@ import Ripple
 /// The `command` suite: the overhead of a sync `execute` against a direct closure call that does
 /// the same work with the same hold on its owner.
 ///
-/// Two element kinds:
-/// - `sync`: `Command(handler:canExecute:)`, a body and a predicate that capture the owner. Its
-///   `closure` engine calls a closure doing the same work on the same owner: the command's own
-///   machinery, and nothing else, is the difference.
+/// Three element kinds:
+/// - `sync`: `Command(handler:canExecute:)`, a main-actor body and predicate that capture the
+///   owner, executed on the main thread. Its `closure` engine calls a closure doing the same work
+///   on the same owner: the command's own machinery, and nothing else, is the difference.
+/// - `sync-nonisolated`: the same with `isolation: .nonisolated`, whose `@Sendable` closures run
+///   on the calling thread without the main-thread check.
 /// - `sync-weak-owner`: STT's shape, `Command(delegate:handler:canExecute:)`, which holds the owner
 ///   weakly so that the owner can hold the command without a cycle. Its `closure` engine is the
 ///   call you would write by hand for the same hold, `{ [weak owner] in … }`: load the owner
@@ -25,6 +27,9 @@ enum CommandBenchmarks {
             [
                 group(name, count, element: "sync", weakOwner: false) { owner in
                     Command(handler: { owner.work() }, canExecute: { owner.enabled })
+                },
+                group(name, count, element: "sync-nonisolated", weakOwner: false) { owner in
+                    Command(isolation: .nonisolated, handler: { owner.work() }, canExecute: { owner.enabled })
                 },
                 group(name, count, element: "sync-weak-owner", weakOwner: true) { owner in
                     Command(delegate: owner, handler: { $0.work() }, canExecute: { $0.enabled })

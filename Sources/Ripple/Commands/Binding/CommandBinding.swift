@@ -36,8 +36,12 @@ public final class CommandBinding<Command: CommandType> {
                 self?.refreshState()
             })
         tokens.append(
-            command.executingChanges.subscribe { [weak self] executing in
-                self?.show(executing: executing)
+            // The event says the state changed; the command says what it is now. An event can be
+            // stale: the current state replayed to this subscription arrives on the main queue
+            // after a run that a pull started in the meantime.
+            command.executingChanges.subscribe { [weak self] _ in
+                guard let self else { return }
+                self.show(executing: self.command.isExecuting)
             })
     }
 

@@ -28,10 +28,12 @@ extension StagedSectionedChangeset {
             source.count == changeset.sections.sourceCount && target.count == changeset.sections.targetCount,
             "StagedSectionedChangeset(changeset:source:target:): \(source.count) → \(target.count) sections, "
                 + "but the change-set goes \(changeset.sections.sourceCount) → \(changeset.sections.targetCount)")
-        precondition(
-            changeset.sourceItemCounts.elementsEqual(source.lazy.map(\.items.count))
-                && changeset.targetItemCounts.elementsEqual(target.lazy.map(\.items.count)),
-            "StagedSectionedChangeset(changeset:source:target:): a section's item count differs from the change-set's")
+        if let failure = _shapeFailure(source, changeset.sourceItemCounts, side: "source")
+            ?? _shapeFailure(target, changeset.targetItemCounts, side: "target")
+            ?? changeset._stagingFailure()
+        {
+            preconditionFailure("StagedSectionedChangeset(changeset:source:target:): \(failure)")
+        }
         if changeset.isEmpty {
             self.init(stages: [])
             return
@@ -53,6 +55,70 @@ extension StagedSectionedChangeset {
             Stage(changeset: reloads, data: refreshed),
             Stage(changeset: plan.structure, data: target),
         ])
+    }
+}
+
+/// Why `list` does not have the shape `counts` describes, or `nil`: the first section whose item
+/// count differs, naming both counts.
+///
+/// - Parameters:
+///   - list: The sections.
+///   - counts: The change-set's item counts for them.
+///   - side: `source` or `target`, for the message.
+/// - Complexity: O(*s*) for *s* sections.
+@usableFromInline
+internal func _shapeFailure<Section, Item>(
+    _ list: [SectionSnapshot<Section, Item>], _ counts: [Int], side: String
+) -> String? {
+    guard list.count == counts.count else {
+        return "the \(side) has \(list.count) sections, but \(side)ItemCounts has \(counts.count) entries"
+    }
+    for offset in list.indices where list[offset].items.count != counts[offset] {
+        return "\(side) section \(offset) has \(list[offset].items.count) items, "
+            + "but \(side)ItemCounts[\(offset)] is \(counts[offset])"
+    }
+    return nil
+}
+
+extension SectionedChangeset {
+    /// Why the staging cannot read this change-set, or `nil`: the section-level change-set must be
+    /// valid and every item path must lie inside the item counts. This is what the planner indexes
+    /// by; the rest of ``validationFailure()`` (which costs O(*n* + *m*) in the items) is the
+    /// caller's promise.
+    ///
+    /// - Complexity: O(*s* + *t* + *c*) for *s* and *t* sections and *c* item changes.
+    @usableFromInline
+    internal func _stagingFailure() -> String? {
+        if let failure = sections.validationFailure() { return "sections: \(failure)" }
+        guard sourceItemCounts.count == sections.sourceCount, targetItemCounts.count == sections.targetCount else {
+            return "the item counts have \(sourceItemCounts.count) → \(targetItemCounts.count) entries for "
+                + "\(sections.sourceCount) → \(sections.targetCount) sections"
+        }
+        func outside(_ path: ElementPath, _ counts: [Int]) -> Bool {
+            !(counts.indices.contains(path.section) && path.item >= 0 && path.item < counts[path.section])
+        }
+        func range(_ path: ElementPath, _ counts: [Int], _ side: String) -> String {
+            counts.indices.contains(path.section)
+                ? "\(side) section \(path.section) has items 0..<\(counts[path.section])"
+                : "\(side) sections are 0..<\(counts.count)"
+        }
+        for path in itemDeletes where outside(path, sourceItemCounts) {
+            return "item delete (\(path)) is out of range: \(range(path, sourceItemCounts, "source"))"
+        }
+        for path in itemInserts where outside(path, targetItemCounts) {
+            return "item insert (\(path)) is out of range: \(range(path, targetItemCounts, "target"))"
+        }
+        for pairs in [("item move", itemMoves), ("item update", itemUpdates)] {
+            for pair in pairs.1 {
+                if outside(pair.source, sourceItemCounts) {
+                    return "\(pairs.0) \(pair) is out of range: \(range(pair.source, sourceItemCounts, "source"))"
+                }
+                if outside(pair.target, targetItemCounts) {
+                    return "\(pairs.0) \(pair) is out of range: \(range(pair.target, targetItemCounts, "target"))"
+                }
+            }
+        }
+        return nil
     }
 }
 

@@ -184,25 +184,45 @@ final class SectionedStagingTests: XCTestCase {
         XCTAssertEqual(staged[0].changeset.itemInserts, [sxPath(2, 1)])
     }
 
-    /// A section reload shows its items' new content: their own reloads are dropped.
-    func testSectionUpdateAbsorbsItemUpdates() {
+    /// A section reload keeps the item updates inside it: UIKit ignores them (the section is read
+    /// again whole), but the stage replays to its data only with them.
+    func testSectionUpdateKeepsItsItemUpdates() {
         var target = sxList([(1, [1, 2])])
         target[0].section.title = 1
         target[0].items[0].content = 1
         let staged = stage(sxList([(1, [1, 2])]), target)
         XCTAssertEqual(staged.count, 1)
         XCTAssertEqual(staged[0].changeset.sections.updates.count, 1)
-        XCTAssertEqual(staged[0].changeset.itemUpdates, [])
+        XCTAssertEqual(staged[0].changeset.itemUpdates, [sxPair((0, 0), (0, 0))])
     }
 
-    /// Two stages: the reload stage refreshes the absorbed items of a reloaded section too.
-    func testReloadStageRefreshesItemsOfReloadedSections() {
+    /// Issue 13: `[S0 a: [1 x]]` → `[S0 b: [1 y]]` lost the item's content when its single stage
+    /// was replayed with `applied(to:section:item:)`.
+    func testReplayingAStageThatReloadsASectionKeepsTheItemChange() {
+        var target = sxList([(0, [1])])
+        target[0].section.title = 1
+        target[0].items[0].content = 1
+        let source = sxList([(0, [1])])
+        let staged = stage(source, target)
+        XCTAssertEqual(
+            "\(staged)",
+            "StagedSectionedChangeset(\n  0: SectionedChangeset(sections 1 → 1: update [0→0]; items 1 → 1: update [(0 - 0)→(0 - 0)])\n)")
+        let stageData = staged[0].data
+        let replayed = staged[0].changeset.applied(
+            to: source, section: { stageData[$0].section }, item: { stageData[$0.section].items[$0.item] })
+        XCTAssertEqual(replayed, target)
+        XCTAssertEqual(stageData, target)
+    }
+
+    /// Two stages: the reload stage reloads the section and lists the item updated inside it.
+    func testReloadStageListsTheItemUpdatesOfReloadedSections() {
         var target = sxList([(2, [2]), (1, [1, 3])])
         target[1].section.title = 1
         target[1].items[0].content = 1
         let staged = stage(sxList([(1, [1, 3]), (2, [2])]), target)
         XCTAssertEqual(staged.count, 2)
-        XCTAssertEqual(staged[0].changeset.itemUpdates, [])
+        XCTAssertEqual(staged[0].changeset.sections.updates, [Changeset.OffsetPair(source: 0, target: 0)])
+        XCTAssertEqual(staged[0].changeset.itemUpdates, [sxPair((0, 0), (0, 0))])
         XCTAssertEqual(staged[0].data[0], SxSnapshot(section: SxSection(id: 1, title: 1), items: [SxItem(id: 1, content: 1), SxItem(id: 3)]))
     }
 

@@ -157,13 +157,15 @@ internal struct _SectionedStagePlan {
 ///    becomes a section delete plus insert.
 /// 2. R7: item moves out of a deleted section or into an inserted one become a delete and/or an
 ///    insert; item changes inside deleted or inserted sections disappear (they go with the section).
-/// 3. Updates inside replaced sections disappear (the section insert shows the new content), and
-///    item updates inside a reloaded section disappear (the section reload shows them).
+/// 3. Updates inside replaced sections disappear (the section insert shows the new content). Item
+///    updates inside a reloaded section stay: UIKit drops them with the section's delete, but
+///    ``SectionedChangeset/itemUpdates`` must still list every item whose content changed, so that
+///    `applied(to:section:item:)` replays the stage to its data.
 /// 4. The remaining updates join the structural batch only if UIKit would place each reload where
-///    the data puts it: no section moves in the batch (R3c), no item change inside a reloaded
-///    section, no reloaded item that moves (R3b), and each reloaded item's position computed from
-///    the batch's deletes and inserts alone equals its real target (R3d, R3f). Otherwise they get
-///    a batch of their own, first, in place.
+///    the data puts it: no section moves in the batch (R3c), no item delete, insert or move inside
+///    a reloaded section, no reloaded item that moves (R3b), and each reloaded item's position
+///    computed from the batch's deletes and inserts alone equals its real target (R3d, R3f).
+///    Otherwise they get a batch of their own, first, in place.
 ///
 /// - Complexity: O(*s* + *t* + *c* log *c*) for *s* and *t* sections and *c* changes; O(*s* + *t*
 ///   + *c*) when the change-set's lists are sorted.
@@ -237,20 +239,17 @@ internal func _planSectionedStages(_ changes: SectionedChangeset) -> _SectionedS
     if !_isAscending(moves, by: { $0.target < $1.target }) { moves.sort { $0.target < $1.target } }
 
     // 3. The updates that still need a reload.
-    var sectionReloaded = [Bool](repeating: false, count: sourceSectionCount)
     var sectionUpdates: [Changeset.OffsetPair] = []
     for update in changes.sections.updates where !sectionDeleted[update.source] {
         sectionUpdates.append(update)
-        sectionReloaded[update.source] = true
     }
+    // Item updates inside a reloaded section stay: UIKit ignores a row reload inside a reloaded
+    // section (the section is read again whole), but the stage must still say what changed, so
+    // that replaying it with `applied(to:section:item:)` gives its data.
     var itemUpdates: [PathPair] = []
-    var absorbed: [PathPair] = []
-    for update in changes.itemUpdates {
-        if sectionReloaded[update.source.section] {
-            absorbed.append(update)
-        } else if !sectionDeleted[update.source.section] && !sectionInserted[update.target.section] {
-            itemUpdates.append(update)
-        }
+    for update in changes.itemUpdates
+    where !sectionDeleted[update.source.section] && !sectionInserted[update.target.section] {
+        itemUpdates.append(update)
     }
 
     let sections = Changeset(
@@ -311,7 +310,7 @@ internal func _planSectionedStages(_ changes: SectionedChangeset) -> _SectionedS
         reloads: reloads,
         structure: structure,
         refreshedSections: sectionUpdates,
-        refreshedItems: itemUpdates + absorbed)
+        refreshedItems: itemUpdates)
 }
 
 /// Whether the reloads can join the structural batch: UIKit must put every reloaded section and

@@ -9,7 +9,8 @@ import XCTest
 /// ThreadSanitizer stress test of every public operation from four threads.
 ///
 /// Nonisolated commands (`isolation: .nonisolated`): the commands whose every method works from
-/// any thread, with the check-and-start on the calling thread.
+/// any thread, with the check-and-start on the calling thread. (``CommandMainActorRaceTests``
+/// races a main-actor command.)
 final class CommandRaceTests: XCTestCase {
     // MARK: - Racing executes start one run
 
@@ -372,5 +373,83 @@ final class CommandRaceTests: XCTestCase {
         XCTAssertTrue(zip(executing, executing.dropFirst()).allSatisfy { $0 != $1 }, "\(context): \(executing.count) values alternate")
         XCTAssertTrue(command.canExecute(parameter: 0), context)
         spy.stop()
+    }
+}
+
+/// A main-actor command executed from several background threads at once: each call hands its
+/// check-and-start to the main queue, where the calls are serialized, so the policy sees them one
+/// at a time, and the bodies run on the main thread. (`async` methods: see ``CommandAsyncTests``.)
+@MainActor
+final class CommandMainActorRaceTests: XCTestCase {
+    /// Calls `execute` from `threads` background threads at once and waits, with the main queue
+    /// turning, until every call has returned and every hop it queued has run.
+    ///
+    /// - Returns: What each call returned.
+    private func executeFromBackgroundThreads(_ command: Command, threads: Int, round: Int) async -> [Bool] {
+        let returned = CommandLock<[Bool]>([])
+        let allReturned = XCTestExpectation(description: "round \(round): every execute returned")
+        DispatchQueue.global().async {
+            DispatchQueue.concurrentPerform(iterations: threads) { _ in
+                let result = command.execute()
+                returned.withLock { $0.append(result) }
+            }
+            allReturned.fulfill()
+        }
+        await fulfillment(of: [allReturned], timeout: 30)
+        // Every hop was queued before this block: once it has run, each call has checked and
+        // started, or been refused, on the main queue.
+        await fulfillment(of: [mainQueueFlushed()], timeout: 30)
+        return returned.current
+    }
+
+    func test_racingExecutesFromBackgroundThreads_startExactlyOneRun_onTheMainThread() async {
+        for round in 1...20 {
+            let gate = CommandGate()
+            let bodies = CommandLock<[Bool]>([])
+            let predicates = CommandLock<[Bool]>([])
+            let command = Command(
+                handler: {
+                    bodies.withLock { $0.append(Thread.isMainThread) }
+                    await gate.wait()
+                },
+                canExecute: {
+                    predicates.withLock { $0.append(Thread.isMainThread) }
+                    return true
+                })
+            let spy = CommandSpy(command, streams: [.executing, .outcomes])
+
+            let returned = await executeFromBackgroundThreads(command, threads: 8, round: round)
+
+            XCTAssertEqual(returned, Array(repeating: true, count: 8), "round \(round): each call was handed to the main queue")
+            XCTAssertEqual(predicates.current, Array(repeating: true, count: 8), "round \(round): every check ran on the main thread")
+            XCTAssertTrue(command.isExecuting, "round \(round)")
+            gate.open()
+            await fulfillment(of: [spy.expectation(events: 4)], timeout: 10)
+            XCTAssertEqual(bodies.current, [true], "round \(round): one run started, and its body ran on the main thread")
+            spy.assertEvents([.executing(false), .executing(true), .succeeded, .executing(false)], "round \(round)")
+            XCTAssertFalse(command.isExecuting, "round \(round)")
+        }
+    }
+
+    func test_racingExecutesFromBackgroundThreads_syncBody_runsOneAfterAnotherOnTheMainThread() async {
+        // A sync body ends before the next hop is taken off the main queue: each call starts a run,
+        // and the runs never overlap.
+        for round in 1...20 {
+            let inBody = CommandLock(0)
+            let runs = CommandLock<[String]>([])
+            let command = Command(handler: {
+                let overlapping = inBody.withLock { $0 += 1; return $0 } > 1
+                runs.withLock { $0.append("main \(Thread.isMainThread), overlapping \(overlapping)") }
+                inBody.withLock { $0 -= 1 }
+            })
+            let spy = CommandSpy(command, streams: [.outcomes])
+
+            let returned = await executeFromBackgroundThreads(command, threads: 8, round: round)
+
+            XCTAssertEqual(returned, Array(repeating: true, count: 8), "round \(round)")
+            XCTAssertEqual(runs.current, Array(repeating: "main true, overlapping false", count: 8), "round \(round)")
+            XCTAssertEqual(spy.outcomes, Array(repeating: .succeeded, count: 8), "round \(round)")
+            XCTAssertFalse(command.isExecuting, "round \(round)")
+        }
     }
 }

@@ -80,8 +80,8 @@ public final class SectionedCollection<Item: Sendable, Section: Sendable>: @unch
     struct Entry {
         var data: SectionData<Item, Section>
         /// The section's items as this collection has recorded them in its events (published, or
-        /// folded into the open batch): as of `innerVersion` of its `items` collection, plus the
-        /// changes made by path since.
+        /// folded into the open batch): normally those of version `innerVersion` of its `items`
+        /// collection.
         ///
         /// Only events are built from it. It falls behind the live items while the section's
         /// `items` collection is inside a batch of its own or has events on the way here, so no

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-# The targets a user's code links: the three products and the C target Ripple uses inside.
-LINKED_TARGETS = ["RippleDiff", "RippleAtomics", "Ripple", "RippleTesting"]
+# The targets a user's code links: the three products.
+LINKED_TARGETS = ["RippleDiff", "Ripple", "RippleTesting"]
 
 # The same flags as CI's `swift build --build-tests -Xswiftc -warnings-as-errors` step, so that
 # building one target there is a no-op when that step has run.
@@ -46,8 +46,7 @@ def prepare(scratch_path, build=True, quiet=True):
     bin_path = subprocess.run(base + ["--show-bin-path"], cwd=ROOT, text=True, check=True,
                               stdout=subprocess.PIPE).stdout.strip()
     modules = os.path.join(bin_path, "Modules")
-    modulemap = os.path.join(bin_path, "RippleAtomics.build", "module.modulemap")
-    for needed in [os.path.join(modules, "RippleTesting.swiftmodule"), modulemap]:
+    for needed in [os.path.join(modules, "RippleTesting.swiftmodule")]:
         if not os.path.exists(needed):
             raise SystemExit(f"error: {needed} is missing; build first or drop --no-build")
     objects = []
@@ -59,10 +58,6 @@ def prepare(scratch_path, build=True, quiet=True):
     swiftc = [
         "swiftc", "-swift-version", "6", "-diagnostic-style", "llvm", "-g",
         "-I", modules,
-        # What SwiftPM passes for a C target: Ripple imports RippleAtomics internally, and loading
-        # Ripple's module needs it.
-        "-Xcc", f"-fmodule-map-file={modulemap}",
-        "-Xcc", "-I", "-Xcc", os.path.join(ROOT, "Sources", "RippleAtomics", "include"),
         "-module-cache-path", os.path.join(bin_path, "ModuleCache"),
     ]
     return Toolchain(bin_path=bin_path, swiftc=swiftc, objects=objects)

@@ -64,6 +64,15 @@ public final class HeadlessTableScreen<CellPresenter: Sendable> {
         waitForMainQueue(timeout: timeout, file: file, line: line)
         if cells.hasRegisteredCells { cells.layout() }
     }
+
+    /// Suspends until the main queue has delivered every event queued so far, and the events those
+    /// deliveries queued in turn, then lays the cells out if any cell class is registered: the
+    /// ``settle(timeout:file:line:)`` of an `async` test, which lets the main queue run meanwhile.
+    public func settle() async {
+        await waitForMainQueue()
+        await waitForMainQueue()
+        if cells.hasRegisteredCells { cells.layout() }
+    }
 }
 
 /// A sectioned collection screen without UIKit: a ``HeadlessCollectionView`` that checks every
@@ -109,6 +118,15 @@ public final class HeadlessCollectionScreenWithSection<CellPresenter: Sendable, 
         waitForMainQueue(timeout: timeout, file: file, line: line)
         if cells.hasRegisteredCells { cells.layout() }
     }
+
+    /// Suspends until the main queue has delivered every event queued so far, and the events those
+    /// deliveries queued in turn, then lays the cells out if any cell class is registered: the
+    /// ``settle(timeout:file:line:)`` of an `async` test, which lets the main queue run meanwhile.
+    public func settle() async {
+        await waitForMainQueue()
+        await waitForMainQueue()
+        if cells.hasRegisteredCells { cells.layout() }
+    }
 }
 
 /// The source a headless view reads, held weakly as a view holds its data source.
@@ -130,5 +148,14 @@ public func waitForMainQueue(timeout: Double = 30, file: StaticString = #filePat
     let result = XCTWaiter().wait(for: [flushed], timeout: timeout)
     if result != .completed {
         XCTFail("the main queue did not drain within \(timeout) s: \(result)", file: file, line: line)
+    }
+}
+
+/// Suspends until the main queue has run everything queued on it before this call: the
+/// ``waitForMainQueue(timeout:file:line:)`` of an `async` test, which lets the main queue run
+/// meanwhile.
+public func waitForMainQueue() async {
+    await withCheckedContinuation { (resumed: CheckedContinuation<Void, Never>) in
+        DispatchQueue.main.async { resumed.resume() }
     }
 }

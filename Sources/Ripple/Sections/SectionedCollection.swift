@@ -41,8 +41,8 @@ import RippleDiff
 /// # Thread Safety
 /// Mutations are safe from any thread. The sectioned collection keeps its state under one lock and
 /// publishes in the order its state changed; handlers run after the lock is released. Each
-/// subscriber receives every event exactly once, in version order, on the ``Delivery`` it chose
-/// (the main queue by default). A subscriber that mutates the collection, or one of its sections,
+/// subscriber receives every event exactly once, in version order: on the main actor for
+/// `subscribe { … }`, or on the ``Delivery`` it chose. A subscriber that mutates the collection, or one of its sections,
 /// from its handler has its change published after the current event.
 ///
 /// A section's own `items` collection publishes to its own subscribers as usual. The sectioned

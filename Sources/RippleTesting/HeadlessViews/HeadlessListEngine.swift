@@ -40,6 +40,12 @@ final class _HeadlessListEngine<Element> {
     /// Whether `reloadData()` was called inside the open batch (R15).
     private var reloadedInsideBatch = false
 
+    /// The list source that adopted the view as its data source, held weakly as UIKit does.
+    private(set) weak var adoptedSource: AnyObject?
+
+    /// How many times a list source adopted the view.
+    private(set) var adoptionCount = 0
+
     private(set) var violations: [BatchUpdateViolation] = []
     private(set) var warnings: [BatchUpdateWarning] = []
     private(set) var events: [HeadlessViewEvent] = []
@@ -91,6 +97,12 @@ final class _HeadlessListEngine<Element> {
             "\(typeName).\(method): \(itemWord) \(path.item) of index path \(path) is out of range 0..<\(items.count) in section \(path.section)"
         )
         return items[path.item]
+    }
+
+    /// Records that `source` adopted the view (``ListView/adoptDataSource(_:)``).
+    func adopt(_ source: AnyObject) {
+        adoptedSource = source
+        adoptionCount += 1
     }
 
     func clearDiagnostics() {

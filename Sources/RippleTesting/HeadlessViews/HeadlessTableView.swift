@@ -125,6 +125,20 @@ public final class HeadlessTableView<Row> {
         engine.element(at: path, method: "row(at:)", itemWord: "row")
     }
 
+    // MARK: - Data source
+
+    /// The list source that adopted the view as its data source and delegate, held weakly as UIKit
+    /// holds a data source; `nil` before any did (or once it is gone).
+    ///
+    /// A Ripple list source adopts its view when it starts driving it, as it installs its adapter
+    /// on a `UITableView`.
+    public var adoptedSource: AnyObject? { engine.adoptedSource }
+
+    /// How many times a list source adopted the view: once when it starts driving it, and once
+    /// more each time its forwarding delegate changes (UIKit reads which methods a delegate
+    /// implements only when it is assigned).
+    public var adoptionCount: Int { engine.adoptionCount }
+
     // MARK: - Diagnostics
 
     /// Every violation so far, oldest first: rejected batches and misuse.

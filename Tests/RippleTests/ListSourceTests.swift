@@ -65,6 +65,25 @@ final class ListSourceTests: XCTestCase {
     }
 
 
+    // MARK: - Adoption
+
+    /// `TableViewSource(view:…)` and `CollectionViewSource(view:…)` make the source the view's data
+    /// source and delegate, as a `UITableView` needs (it used to stay empty: only the
+    /// `tableView:` initializers installed the UIKit adapter).
+    func test_initWithView_makesTheSourceTheViewsDataSource() {
+        MainActor.assumeIsolated {
+            let collection = ObservableCollection([TestItem](ids: [1]))
+            let table = HeadlessTableView<TestItem> { [[]] }
+            let tableSource = TableViewSource(view: table, collection: collection)
+            XCTAssertTrue(table.adoptedSource === tableSource)
+            XCTAssertEqual(table.adoptionCount, 1)
+            let grid = HeadlessCollectionView<TestItem> { [[]] }
+            let gridSource = CollectionViewSource(view: grid, collection: collection)
+            XCTAssertTrue(grid.adoptedSource === gridSource)
+            XCTAssertEqual(grid.adoptionCount, 1)
+        }
+    }
+
     // MARK: - Rendering
 
     func test_initialState_isShownWithOneReload() {

@@ -10,6 +10,10 @@ public protocol ListDataSource: AnyObject {
     /// The type of the items, usually cell presenters.
     associatedtype Item
 
+    /// The type of the section values that headers and footers show, usually section presenters;
+    /// `Never` for a list without sections.
+    associatedtype Section = Never
+
     /// The number of sections to show.
     var numberOfSections: Int { get }
 
@@ -31,10 +35,42 @@ public protocol ListDataSource: AnyObject {
     ///   - path: The row it shows.
     func configure<Cell: PresentingCell>(_ cell: Cell, at path: ElementPath) where Cell.Item == Item
 
+    /// The reuse identifier of a section's header or footer view, or `nil` when the section has
+    /// none of that kind.
+    ///
+    /// - Parameters:
+    ///   - kind: A header or a footer.
+    ///   - section: A section on screen.
+    func supplementaryIdentifier(_ kind: SupplementaryKind, inSection section: Int) -> String?
+
+    /// Hands a section's value to a dequeued header or footer view.
+    ///
+    /// - Parameters:
+    ///   - view: A view dequeued with ``supplementaryIdentifier(_:inSection:)``.
+    ///   - section: The section it shows.
+    func configureSupplementary<View: PresentingCell>(_ view: View, inSection section: Int) where View.Item == Section
+
     /// Forwards an event of the row at `path`.
     ///
     /// - Parameters:
     ///   - event: What happened.
     ///   - path: The row, in the coordinates of what the view shows.
     func handle(_ event: ListItemEvent, at path: ElementPath)
+}
+
+extension ListDataSource {
+    /// `nil`: a list without sections has no headers or footers.
+    ///
+    /// - Parameters:
+    ///   - kind: A header or a footer.
+    ///   - section: A section on screen.
+    public func supplementaryIdentifier(_ kind: SupplementaryKind, inSection section: Int) -> String? { nil }
+
+    /// Does nothing: a list without sections has no headers or footers.
+    ///
+    /// - Parameters:
+    ///   - view: A header or footer view.
+    ///   - section: The section it shows.
+    public func configureSupplementary<View: PresentingCell>(_ view: View, inSection section: Int)
+    where View.Item == Section {}
 }

@@ -61,9 +61,14 @@ public class ListSource<Element: Sendable>: ListSourceBase<Element, [Element]>, 
                 view: view, empty: [], reloadThreshold: reloadThreshold, sourceName: name,
                 itemCounts: { [$0.count + loadingRow.count] }),
             selectItem: selectItem)
+        adoptView()
         token = collection.subscribe(sendingCurrent: true) { [weak self] change in
             self?.render(change)
         }
+    }
+
+    override func adoptView() {
+        platformAdapter = listView?.adoptDataSource(self)
     }
 
     /// Stops rendering: the source unsubscribes from its collection and its pagination command.

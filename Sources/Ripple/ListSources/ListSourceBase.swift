@@ -14,8 +14,8 @@ public class ListSourceBase<Item: Sendable, Rendered> {
     let renderer: ListRenderer<Rendered>
     /// The subscription to the collection.
     var token: SubscriptionToken?
-    /// The platform's data-source and delegate object (UIKit glue), kept alive by the source
-    /// because the view holds it weakly.
+    /// The platform's data-source and delegate object (UIKit and AppKit glue), kept alive by the
+    /// source because the view holds it weakly.
     var platformAdapter: AnyObject?
 
     /// The view the source drives, held weakly: a view that goes away ends the rendering.
@@ -51,6 +51,10 @@ public class ListSourceBase<Item: Sendable, Rendered> {
         self.renderer = renderer
         self.selectItem = selectItem
     }
+
+    /// Makes the source its view's data source and delegate (``ListView/adoptDataSource(_:)``).
+    /// The subclasses, which are the data sources, override it.
+    func adoptView() {}
 
     /// Stops rendering: the source unsubscribes from its collection. The view keeps what it shows.
     public func stop() {

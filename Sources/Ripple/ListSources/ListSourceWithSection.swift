@@ -37,9 +37,14 @@ public class ListSourceWithSection<Item: Sendable, Section: Sendable>:
                 view: view, empty: [], reloadThreshold: reloadThreshold, sourceName: name,
                 itemCounts: { $0.map(\.items.count) }),
             selectItem: selectItem)
+        adoptView()
         token = collection.subscribe(sendingCurrent: true) { [weak self] change in
             self?.render(change)
         }
+    }
+
+    override func adoptView() {
+        platformAdapter = listView?.adoptDataSource(self)
     }
 
     private func render(_ change: SectionedCollectionChange<Item, Section>) {
@@ -171,7 +176,8 @@ public enum SupplementaryKind: String, Sendable, Hashable {
 public final class TableViewSourceWithSection<CellPresenter: Sendable, SectionPresenter: Sendable>:
     ListSourceWithSection<CellPresenter, SectionPresenter>
 {
-    /// Creates a source that renders `collection` into `view`.
+    /// Creates a source that renders `collection` into `view`, and makes itself the view's data
+    /// source and delegate (``ListView/adoptDataSource(_:)``).
     ///
     /// - Parameters:
     ///   - view: The table view (a `UITableView`, or RippleTesting's `HeadlessTableView`), held
@@ -197,7 +203,8 @@ public final class TableViewSourceWithSection<CellPresenter: Sendable, SectionPr
 public final class CollectionViewSourceWithSection<CellPresenter: Sendable, SectionPresenter: Sendable>:
     ListSourceWithSection<CellPresenter, SectionPresenter>
 {
-    /// Creates a source that renders `collection` into `view`.
+    /// Creates a source that renders `collection` into `view`, and makes itself the view's data
+    /// source and delegate (``ListView/adoptDataSource(_:)``).
     ///
     /// - Parameters:
     ///   - view: The collection view (a `UICollectionView`, or RippleTesting's

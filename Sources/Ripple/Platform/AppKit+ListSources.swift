@@ -30,6 +30,19 @@ extension NSTableView: SequentialRowView {
     public func reloadRows(_ rows: [Int]) {
         reloadData(forRowIndexes: IndexSet(rows), columnIndexes: IndexSet(integersIn: 0..<numberOfColumns))
     }
+    /// Makes `source` the table's data source and delegate, through an adapter that also keeps
+    /// `rows` alive.
+    ///
+    /// - Parameters:
+    ///   - source: The list source that drives the table.
+    ///   - rows: The list view the source drives the table through.
+    /// - Returns: The adapter, which the source keeps alive.
+    public func adoptDataSource<Source: ListDataSource>(_ source: Source, through rows: SequentialListView) -> AnyObject? {
+        let adapter = TableViewAppKitAdapter(source: source, rows: rows)
+        dataSource = adapter
+        delegate = adapter
+        return adapter
+    }
 }
 
 /// `NSCollectionView` is a ``ListView``; its batches animate through its animator.
@@ -54,6 +67,16 @@ extension NSCollectionView: ListView {
     public func reloadItems(at paths: [ElementPath]) { reloadItems(at: Set(paths.map(IndexPath.init))) }
     /// Moves an item from its before path to its after path.
     public func moveItem(at path: ElementPath, to newPath: ElementPath) { moveItem(at: IndexPath(path), to: IndexPath(newPath)) }
+    /// Makes `source` the collection view's data source and delegate, through an adapter.
+    ///
+    /// - Parameter source: The list source that drives the collection view.
+    /// - Returns: The adapter, which the source keeps alive.
+    public func adoptDataSource<Source: ListDataSource>(_ source: Source) -> AnyObject? {
+        let adapter = CollectionViewAppKitAdapter(source: source)
+        dataSource = adapter
+        delegate = adapter
+        return adapter
+    }
 }
 
 /// A table cell view that shows one item, usually a cell presenter: subclass it and adopt your
@@ -134,7 +157,6 @@ final class CollectionViewAppKitAdapter<Source: ListDataSource>: NSObject, NSCol
     NSCollectionViewDelegate
 {
     weak var source: Source?
-    var supplementary: ((NSCollectionView, NSCollectionView.SupplementaryElementKind, IndexPath) -> NSView)?
 
     init(source: Source) { self.source = source }
 
@@ -159,7 +181,15 @@ final class CollectionViewAppKitAdapter<Source: ListDataSource>: NSObject, NSCol
         _ collectionView: NSCollectionView, viewForSupplementaryElementOfKind kind: NSCollectionView.SupplementaryElementKind,
         at indexPath: IndexPath
     ) -> NSView {
-        supplementary?(collectionView, kind, indexPath) ?? NSView()
+        let supplementaryKind: SupplementaryKind = kind == NSCollectionView.elementKindSectionFooter ? .footer : .header
+        guard let source, let identifier = source.supplementaryIdentifier(supplementaryKind, inSection: indexPath.section)
+        else { return NSView() }
+        let view = collectionView.makeSupplementaryView(
+            ofKind: kind, withIdentifier: NSUserInterfaceItemIdentifier(identifier), for: indexPath)
+        if let view = view as? CollectionSupplementaryView<Source.Section> {
+            source.configureSupplementary(view, inSection: indexPath.section)
+        }
+        return view
     }
 
     func collectionView(_ collectionView: NSCollectionView, didSelectItemsAt indexPaths: Set<IndexPath>) {
@@ -187,7 +217,8 @@ final class CollectionViewAppKitAdapter<Source: ListDataSource>: NSObject, NSCol
 
 extension TableViewSource {
     /// Creates a source that drives `tableView`: it becomes the table's data source and delegate,
-    /// and its batches reach the table as sequential updates (``SequentialListView``).
+    /// and its batches reach the table as sequential updates. The same as
+    /// `TableViewSource(view: SequentialListView(tableView), …)`.
     ///
     /// - Parameters:
     ///   - tableView: The table view. Give its cell views the identifiers `cellIdentifier` returns
@@ -199,64 +230,9 @@ extension TableViewSource {
         tableView: NSTableView, collection: ObservableCollection<CellPresenter>,
         selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil
     ) {
+        // The table's adapter keeps the list view alive once the source has adopted it.
         let rows = SequentialListView(tableView)
         self.init(view: rows, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold)
-        let adapter = TableViewAppKitAdapter(source: self, rows: rows)
-        platformAdapter = adapter
-        tableView.dataSource = adapter
-        tableView.delegate = adapter
-    }
-}
-
-extension CollectionViewSource {
-    /// Creates a source that drives `collectionView`: it becomes its data source and delegate.
-    ///
-    /// - Parameters:
-    ///   - collectionView: The collection view. Register its items with `register(_:forItemWithIdentifier:)`.
-    ///   - collection: The items.
-    ///   - selectItem: Executed with the presenter of each selected item.
-    ///   - reloadThreshold: The largest change to animate; larger ones reload.
-    public convenience init(
-        collectionView: NSCollectionView, collection: ObservableCollection<CellPresenter>,
-        selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil
-    ) {
-        self.init(view: collectionView, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold)
-        let adapter = CollectionViewAppKitAdapter(source: self)
-        platformAdapter = adapter
-        collectionView.dataSource = adapter
-        collectionView.delegate = adapter
-    }
-}
-
-extension CollectionViewSourceWithSection {
-    /// Creates a source that drives `collectionView`, supplementary headers and footers included:
-    /// it becomes its data source and delegate.
-    ///
-    /// - Parameters:
-    ///   - collectionView: The collection view. Register its items and supplementary views.
-    ///   - collection: The sections and their items.
-    ///   - selectItem: Executed with the presenter of each selected item.
-    ///   - reloadThreshold: The largest change to animate; larger ones reload.
-    public convenience init(
-        collectionView: NSCollectionView, collection: SectionedCollection<CellPresenter, SectionPresenter>,
-        selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil
-    ) {
-        self.init(view: collectionView, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold)
-        let adapter = CollectionViewAppKitAdapter(source: self)
-        adapter.supplementary = { [weak self] collectionView, kind, indexPath in
-            let supplementaryKind: SupplementaryKind = kind == NSCollectionView.elementKindSectionFooter ? .footer : .header
-            guard let self, let identifier = self.supplementaryIdentifier(supplementaryKind, inSection: indexPath.section)
-            else { return NSView() }
-            let view = collectionView.makeSupplementaryView(
-                ofKind: kind, withIdentifier: NSUserInterfaceItemIdentifier(identifier), for: indexPath)
-            if let view = view as? CollectionSupplementaryView<SectionPresenter> {
-                self.configureSupplementary(view, inSection: indexPath.section)
-            }
-            return view
-        }
-        platformAdapter = adapter
-        collectionView.dataSource = adapter
-        collectionView.delegate = adapter
     }
 }
 #endif

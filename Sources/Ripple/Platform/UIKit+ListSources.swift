@@ -36,6 +36,16 @@ extension UITableView: ListView {
     public func reloadItems(at paths: [ElementPath]) { reloadRows(at: paths.map(IndexPath.init), with: .automatic) }
     /// Moves a row from its before path to its after path.
     public func moveItem(at path: ElementPath, to newPath: ElementPath) { moveRow(at: IndexPath(path), to: IndexPath(newPath)) }
+    /// Makes `source` the table's data source and delegate, through an adapter.
+    ///
+    /// - Parameter source: The list source that drives the table.
+    /// - Returns: The adapter, which the source keeps alive.
+    public func adoptDataSource<Source: ListDataSource>(_ source: Source) -> AnyObject? {
+        let adapter = TableViewAdapter(source: source)
+        dataSource = adapter
+        delegate = adapter
+        return adapter
+    }
 }
 
 /// `UICollectionView` is a ``ListView``.
@@ -56,6 +66,16 @@ extension UICollectionView: ListView {
     public func reloadItems(at paths: [ElementPath]) { reloadItems(at: paths.map(IndexPath.init)) }
     /// Moves an item from its before path to its after path.
     public func moveItem(at path: ElementPath, to newPath: ElementPath) { moveItem(at: IndexPath(path), to: IndexPath(newPath)) }
+    /// Makes `source` the collection view's data source and delegate, through an adapter.
+    ///
+    /// - Parameter source: The list source that drives the collection view.
+    /// - Returns: The adapter, which the source keeps alive.
+    public func adoptDataSource<Source: ListDataSource>(_ source: Source) -> AnyObject? {
+        let adapter = CollectionViewAdapter(source: source)
+        dataSource = adapter
+        delegate = adapter
+        return adapter
+    }
 }
 
 /// A table view cell that shows one item, usually a cell presenter: subclass it and adopt your
@@ -106,7 +126,6 @@ open class CollectionReusableView<SectionPresenter>: UICollectionReusableView, P
 /// Answers a table view's data-source and delegate calls for a Ripple list source.
 final class TableViewAdapter<Source: ListDataSource>: NSObject, UITableViewDataSource, UITableViewDelegate {
     weak var source: Source?
-    var supplementary: ((UITableView, SupplementaryKind, Int) -> UIView?)?
 
     init(source: Source) { self.source = source }
 
@@ -125,11 +144,19 @@ final class TableViewAdapter<Source: ListDataSource>: NSObject, UITableViewDataS
     }
 
     func tableView(_ tableView: UITableView, viewForHeaderInSection section: Int) -> UIView? {
-        supplementary?(tableView, .header, section)
+        supplementaryView(.header, in: tableView, section: section)
     }
 
     func tableView(_ tableView: UITableView, viewForFooterInSection section: Int) -> UIView? {
-        supplementary?(tableView, .footer, section)
+        supplementaryView(.footer, in: tableView, section: section)
+    }
+
+    private func supplementaryView(_ kind: SupplementaryKind, in tableView: UITableView, section: Int) -> UIView? {
+        guard let source, let identifier = source.supplementaryIdentifier(kind, inSection: section),
+            let view = tableView.dequeueReusableHeaderFooterView(withIdentifier: identifier)
+        else { return nil }
+        if let view = view as? TableViewHeaderFooterView<Source.Section> { source.configureSupplementary(view, inSection: section) }
+        return view
     }
 
     func tableView(_ tableView: UITableView, didSelectRowAt indexPath: IndexPath) {
@@ -160,7 +187,6 @@ final class TableViewAdapter<Source: ListDataSource>: NSObject, UITableViewDataS
 /// Answers a collection view's data-source and delegate calls for a Ripple list source.
 final class CollectionViewAdapter<Source: ListDataSource>: NSObject, UICollectionViewDataSource, UICollectionViewDelegate {
     weak var source: Source?
-    var supplementary: ((UICollectionView, String, IndexPath) -> UICollectionReusableView)?
 
     init(source: Source) { self.source = source }
 
@@ -181,7 +207,14 @@ final class CollectionViewAdapter<Source: ListDataSource>: NSObject, UICollectio
     func collectionView(
         _ collectionView: UICollectionView, viewForSupplementaryElementOfKind kind: String, at indexPath: IndexPath
     ) -> UICollectionReusableView {
-        supplementary?(collectionView, kind, indexPath) ?? UICollectionReusableView()
+        let supplementaryKind: SupplementaryKind = kind == UICollectionView.elementKindSectionFooter ? .footer : .header
+        guard let source, let identifier = source.supplementaryIdentifier(supplementaryKind, inSection: indexPath.section)
+        else { return UICollectionReusableView() }
+        let view = collectionView.dequeueReusableSupplementaryView(ofKind: kind, withReuseIdentifier: identifier, for: indexPath)
+        if let view = view as? CollectionReusableView<Source.Section> {
+            source.configureSupplementary(view, inSection: indexPath.section)
+        }
+        return view
     }
 
     func collectionView(_ collectionView: UICollectionView, didSelectItemAt indexPath: IndexPath) {
@@ -208,109 +241,6 @@ final class CollectionViewAdapter<Source: ListDataSource>: NSObject, UICollectio
         _ collectionView: UICollectionView, didEndDisplaying cell: UICollectionViewCell, forItemAt indexPath: IndexPath
     ) {
         source?.handle(.didEndDisplaying, at: ElementPath(indexPath))
-    }
-}
-
-extension TableViewSource {
-    /// Creates a source that drives `tableView`: it becomes the table's data source and delegate.
-    ///
-    /// - Parameters:
-    ///   - tableView: The table view. Register its cells (class or nib) with UIKit's `register`.
-    ///   - collection: The rows.
-    ///   - selectItem: Executed with the presenter of each selected row.
-    ///   - reloadThreshold: The largest change to animate; larger ones reload.
-    public convenience init(
-        tableView: UITableView, collection: ObservableCollection<CellPresenter>,
-        selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil
-    ) {
-        self.init(view: tableView, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold)
-        let adapter = TableViewAdapter(source: self)
-        platformAdapter = adapter
-        tableView.dataSource = adapter
-        tableView.delegate = adapter
-    }
-}
-
-extension CollectionViewSource {
-    /// Creates a source that drives `collectionView`: it becomes its data source and delegate.
-    ///
-    /// - Parameters:
-    ///   - collectionView: The collection view. Register its cells (class or nib) with UIKit's
-    ///     `register`.
-    ///   - collection: The items.
-    ///   - selectItem: Executed with the presenter of each selected item.
-    ///   - reloadThreshold: The largest change to animate; larger ones reload.
-    public convenience init(
-        collectionView: UICollectionView, collection: ObservableCollection<CellPresenter>,
-        selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil
-    ) {
-        self.init(view: collectionView, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold)
-        let adapter = CollectionViewAdapter(source: self)
-        platformAdapter = adapter
-        collectionView.dataSource = adapter
-        collectionView.delegate = adapter
-    }
-}
-
-extension TableViewSourceWithSection {
-    /// Creates a source that drives `tableView`, headers and footers included: it becomes the
-    /// table's data source and delegate.
-    ///
-    /// - Parameters:
-    ///   - tableView: The table view. Register its cells and header/footer views with UIKit.
-    ///   - collection: The sections and their rows.
-    ///   - selectItem: Executed with the presenter of each selected row.
-    ///   - reloadThreshold: The largest change to animate; larger ones reload.
-    public convenience init(
-        tableView: UITableView, collection: SectionedCollection<CellPresenter, SectionPresenter>,
-        selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil
-    ) {
-        self.init(view: tableView, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold)
-        let adapter = TableViewAdapter(source: self)
-        adapter.supplementary = { [weak self] tableView, kind, section in
-            guard let self, let identifier = self.supplementaryIdentifier(kind, inSection: section),
-                let view = tableView.dequeueReusableHeaderFooterView(withIdentifier: identifier)
-            else { return nil }
-            if let view = view as? TableViewHeaderFooterView<SectionPresenter> {
-                self.configureSupplementary(view, inSection: section)
-            }
-            return view
-        }
-        platformAdapter = adapter
-        tableView.dataSource = adapter
-        tableView.delegate = adapter
-    }
-}
-
-extension CollectionViewSourceWithSection {
-    /// Creates a source that drives `collectionView`, supplementary headers and footers included:
-    /// it becomes its data source and delegate.
-    ///
-    /// - Parameters:
-    ///   - collectionView: The collection view. Register its cells and supplementary views.
-    ///   - collection: The sections and their items.
-    ///   - selectItem: Executed with the presenter of each selected item.
-    ///   - reloadThreshold: The largest change to animate; larger ones reload.
-    public convenience init(
-        collectionView: UICollectionView, collection: SectionedCollection<CellPresenter, SectionPresenter>,
-        selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil
-    ) {
-        self.init(view: collectionView, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold)
-        let adapter = CollectionViewAdapter(source: self)
-        adapter.supplementary = { [weak self] collectionView, kind, indexPath in
-            let supplementaryKind: SupplementaryKind = kind == UICollectionView.elementKindSectionFooter ? .footer : .header
-            guard let self, let identifier = self.supplementaryIdentifier(supplementaryKind, inSection: indexPath.section)
-            else { return UICollectionReusableView() }
-            let view = collectionView.dequeueReusableSupplementaryView(
-                ofKind: kind, withReuseIdentifier: identifier, for: indexPath)
-            if let view = view as? CollectionReusableView<SectionPresenter> {
-                self.configureSupplementary(view, inSection: indexPath.section)
-            }
-            return view
-        }
-        platformAdapter = adapter
-        collectionView.dataSource = adapter
-        collectionView.delegate = adapter
     }
 }
 #endif

@@ -1,10 +1,11 @@
 import RippleDiff
 
-/// What every list source shares: the view it drives, the rendering state and its fallbacks, and
-/// the selection and item-event hooks.
+/// What every list source shares: the view it drives, the rendering state and its fallbacks, the
+/// data-source answers, pagination, and the selection and item-event hooks.
 ///
 /// Use ``ListSource`` (flat) and ``ListSourceWithSection`` (sectioned), through their table and
-/// collection faces; this base only holds their common state.
+/// collection faces; this base holds everything they have in common. The flat and sectioned
+/// sources differ only in how they read their collection's events and where their items are.
 ///
 /// # Thread Safety
 /// A list source lives on the main actor, as its view does.
@@ -17,6 +18,8 @@ public class ListSourceBase<Item: Sendable, Rendered> {
     /// The platform's data-source and delegate object (UIKit and AppKit glue), kept alive by the
     /// source because the view holds it weakly.
     var platformAdapter: AnyObject?
+    /// The pagination, once ``ListSource/paginate(with:threshold:showsLoadingRow:)`` was called.
+    var pagination: Pagination?
 
     /// The view the source drives, held weakly: a view that goes away ends the rendering.
     public var listView: (any ListView)? { renderer.view }
@@ -47,6 +50,9 @@ public class ListSourceBase<Item: Sendable, Rendered> {
     /// lists. By default every row uses `"Cell"`.
     public var cellIdentifier: (Item) -> String = { _ in "Cell" }
 
+    /// The reuse identifier of the loading row shown while a pagination command loads a page.
+    public var loadingCellIdentifier = "Loading"
+
     init(renderer: ListRenderer<Rendered>, selectItem: CommandWithParameter<Item>?) {
         self.renderer = renderer
         self.selectItem = selectItem
@@ -56,17 +62,125 @@ public class ListSourceBase<Item: Sendable, Rendered> {
     /// The subclasses, which are the data sources, override it.
     func adoptView() {}
 
-    /// Stops rendering: the source unsubscribes from its collection. The view keeps what it shows.
+    /// The item rendered at `path`, or `nil` when `path` names no rendered item (the loading row,
+    /// or a late callback). The subclasses override it.
+    ///
+    /// - Parameter path: A path in the rendered list.
+    func renderedItem(at path: ElementPath) -> Item? { nil }
+
+    /// Called after each event is rendered: stops when the view is gone, and loads an empty list's
+    /// first page.
+    ///
+    /// - Parameter alive: What the renderer returned: `false` once the view is gone.
+    func didRender(alive: Bool) {
+        if !alive { return stop() }
+        loadMoreIfEmpty()
+    }
+
+    /// Stops rendering: the source unsubscribes from its collection and from its pagination
+    /// command. The view keeps what it shows.
     public func stop() {
         token?.cancel()
         token = nil
+        pagination?.stop()
+        pagination = nil
     }
 
-    /// Forwards an item event; a selection also executes ``selectItem``.
-    func forward(_ event: ListItemEvent, item: Item, at path: ElementPath) {
+    // MARK: - Data source
+
+    /// The number of sections to show: 1 for a flat list, the rendered sections for a sectioned
+    /// one.
+    public var numberOfSections: Int { renderer.renderedCounts.count }
+
+    /// The number of rows to show in a section: its rendered items, plus the loading row at the
+    /// end of the last section while a page loads.
+    ///
+    /// - Parameter section: A section.
+    /// - Returns: The number of rows, or 0 for a section that is not rendered.
+    public func numberOfItems(inSection section: Int) -> Int {
+        let counts = renderer.displayedCounts
+        return section >= 0 && section < counts.count ? counts[section] : 0
+    }
+
+    /// The item shown at `path`.
+    ///
+    /// - Parameter path: A path that names a rendered item (not the loading row).
+    /// - Returns: The rendered item.
+    /// - Precondition: `path` names a rendered item.
+    public func element(at path: ElementPath) -> Item {
+        guard let item = renderedItem(at: path) else {
+            let counts = renderer.renderedCounts
+            let range =
+                path.section >= 0 && path.section < counts.count
+                ? "items 0..<\(counts[path.section]) in section \(path.section)"
+                : "sections 0..<\(counts.count)"
+            preconditionFailure("\(renderer.sourceName).element(at:): path \(path) is out of range: \(range)")
+        }
+        return item
+    }
+
+    /// Whether `path` is the loading row.
+    ///
+    /// - Parameter path: A path on screen.
+    public func isLoadingRow(_ path: ElementPath) -> Bool {
+        renderer.loadingRowPath == path
+    }
+
+    /// The reuse identifier of the cell for the row at `path`: ``cellIdentifier`` of its item, or
+    /// ``loadingCellIdentifier`` for the loading row.
+    ///
+    /// - Parameter path: A row on screen.
+    public func cellIdentifier(at path: ElementPath) -> String {
+        isLoadingRow(path) ? loadingCellIdentifier : cellIdentifier(element(at: path))
+    }
+
+    /// Hands the row's item to a dequeued cell, or none for the loading row.
+    ///
+    /// - Parameters:
+    ///   - cell: A cell dequeued with ``cellIdentifier(at:)``.
+    ///   - path: The row it shows.
+    public func configure<Cell: PresentingCell>(_ cell: Cell, at path: ElementPath) where Cell.Item == Item {
+        if isLoadingRow(path) {
+            cell.prepareItemForReuse()
+        } else {
+            cell.show(element(at: path))
+        }
+    }
+
+    // MARK: - Delegate
+
+    /// Forwards an item event with the item; a selection also executes ``selectItem``, and a row
+    /// about to be displayed near the end loads the next page.
+    ///
+    /// A path that no longer names a rendered item (a late callback) is ignored.
+    ///
+    /// - Parameters:
+    ///   - event: What happened.
+    ///   - path: The item's path in the rendered list.
+    public func handle(_ event: ListItemEvent, at path: ElementPath) {
+        if event == .willDisplay { loadMoreIfNeeded(displaying: path) }
+        guard let item = renderedItem(at: path) else { return }
         onItemEvent?(event, item, path)
         if event == .selected, let selectItem, selectItem.canExecute(parameter: item) {
             selectItem.execute(parameter: item)
         }
+    }
+}
+
+/// Counters of what a list source did to its view.
+public struct ListSourceStatistics: Sendable, Hashable {
+    /// `performBatchUpdates` calls, one per stage.
+    public var batches = 0
+    /// `reloadData` calls.
+    public var reloads = 0
+
+    /// Creates counters.
+    ///
+    /// - Parameters:
+    ///   - batches: `performBatchUpdates` calls.
+    ///   - reloads: `reloadData` calls.
+    public init(batches: Int = 0, reloads: Int = 0) {
+        self.batches = batches
+        self.reloads = reloads
     }
 }

@@ -56,21 +56,18 @@ public class ListSourceWithSection<Item: Sendable, Section: Sendable>:
                 ListRenderer.Stage(data: stage.data) { $0.apply(stage.changeset) }
             }
         }
-        if !alive { stop() }
+        didRender(alive: alive)
     }
 
-    // MARK: - Data source
-
-    /// The number of sections to show.
-    public var numberOfSections: Int { renderedSections.count }
-
-    /// The number of items to show in a section.
-    ///
-    /// - Parameter section: A rendered section.
-    /// - Returns: The number of its items, or 0 for a section that is not rendered.
-    public func numberOfItems(inSection section: Int) -> Int {
-        section >= 0 && section < renderedSections.count ? renderedSections[section].items.count : 0
+    override func renderedItem(at path: ElementPath) -> Item? {
+        let sections = renderedSections
+        guard path.section >= 0, path.section < sections.count else { return nil }
+        let items = sections[path.section].items
+        guard path.item >= 0, path.item < items.count else { return nil }
+        return items[path.item]
     }
+
+    // MARK: - Sections
 
     /// The section value (its header presenter or model) of a rendered section.
     ///
@@ -83,45 +80,6 @@ public class ListSourceWithSection<Item: Sendable, Section: Sendable>:
                 "\(renderer.sourceName).section(at:): section \(section) is out of range 0..<\(renderedSections.count)")
         }
         return renderedSections[section].section
-    }
-
-    /// The item shown at `path`.
-    ///
-    /// - Parameter path: A rendered path.
-    /// - Returns: The item.
-    /// - Precondition: `path` names a rendered item.
-    public func element(at path: ElementPath) -> Item {
-        guard let item = renderedItem(at: path) else {
-            let range =
-                path.section >= 0 && path.section < renderedSections.count
-                ? "items 0..<\(renderedSections[path.section].items.count) in section \(path.section)"
-                : "sections 0..<\(renderedSections.count)"
-            preconditionFailure("\(renderer.sourceName).element(at:): path \(path) is out of range: \(range)")
-        }
-        return item
-    }
-
-    private func renderedItem(at path: ElementPath) -> Item? {
-        guard path.section >= 0, path.section < renderedSections.count else { return nil }
-        let items = renderedSections[path.section].items
-        guard path.item >= 0, path.item < items.count else { return nil }
-        return items[path.item]
-    }
-
-    /// The reuse identifier of the cell for the row at `path`.
-    ///
-    /// - Parameter path: A rendered path.
-    public func cellIdentifier(at path: ElementPath) -> String {
-        cellIdentifier(element(at: path))
-    }
-
-    /// Hands the row's item to a dequeued cell.
-    ///
-    /// - Parameters:
-    ///   - cell: A cell dequeued with ``cellIdentifier(at:)``.
-    ///   - path: The row it shows.
-    public func configure<Cell: PresentingCell>(_ cell: Cell, at path: ElementPath) where Cell.Item == Item {
-        cell.show(element(at: path))
     }
 
     /// The reuse identifier of a supplementary view of a rendered section, or `nil` when the
@@ -143,20 +101,6 @@ public class ListSourceWithSection<Item: Sendable, Section: Sendable>:
     public func configureSupplementary<View: PresentingCell>(_ view: View, inSection section: Int)
     where View.Item == Section {
         view.show(self.section(at: section))
-    }
-
-    // MARK: - Delegate
-
-    /// Forwards an item event with the item; a selection also executes ``selectItem``.
-    ///
-    /// A path that no longer names a rendered item (a late callback) is ignored.
-    ///
-    /// - Parameters:
-    ///   - event: What happened.
-    ///   - path: The item's path in the rendered sections.
-    public func handle(_ event: ListItemEvent, at path: ElementPath) {
-        guard let item = renderedItem(at: path) else { return }
-        forward(event, item: item, at: path)
     }
 }
 

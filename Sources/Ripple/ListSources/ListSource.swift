@@ -82,34 +82,3 @@ public class ListSource<Element: Sendable>: ListSourceBase<Element, [Element]>, 
         return items[path.item]
     }
 }
-
-// MARK: - Pagination
-
-extension ListSource {
-    /// Loads pages as the user scrolls: when a row within `threshold` of the end is about to be
-    /// displayed, the source executes `command`, once per page.
-    ///
-    /// ```swift
-    /// source.paginate(with: presenter.loadMore, threshold: 5) { presenter.hasMorePages }
-    /// ```
-    ///
-    /// - It fires once per page: not again until the page's rows arrive (or the load ends with
-    ///   none, so that scrolling can retry), even when the content is shorter than the screen and
-    ///   every row is displayed at once. An empty list, which displays no row, fires it as soon as
-    ///   it is rendered.
-    /// - It never fires while the command executes, nor once `hasMorePages` returns `false`.
-    /// - With `showsLoadingRow`, a row with ``ListSourceBase/loadingCellIdentifier`` is shown at
-    ///   the end while the command executes, and removed when it ends, each in a batch of its own.
-    ///
-    /// - Parameters:
-    ///   - command: Loads the next page and appends it to the collection.
-    ///   - threshold: How close to the end, in rows, a displayed row triggers the load.
-    ///   - hasMorePages: Returns `false` once the last page has been loaded.
-    ///   - showsLoadingRow: Whether to show a loading row while a page loads.
-    public func paginate<LoadMore: CommandType>(
-        with command: LoadMore, threshold: Int = 5, showsLoadingRow: Bool = true,
-        hasMorePages: @escaping () -> Bool = { true }
-    ) where LoadMore.Parameter == Void {
-        startPagination(with: command, threshold: threshold, showsLoadingRow: showsLoadingRow, hasMorePages: hasMorePages)
-    }
-}

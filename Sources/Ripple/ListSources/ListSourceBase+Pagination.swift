@@ -3,9 +3,35 @@ import RippleDiff
 // MARK: - Pagination
 
 extension ListSourceBase {
-    /// Starts paginating with `command`, replacing any earlier pagination.
-    func startPagination<LoadMore: CommandType>(
-        with command: LoadMore, threshold: Int, showsLoadingRow: Bool, hasMorePages: @escaping () -> Bool
+    /// Loads pages as the user scrolls: when a row within `threshold` of the end is about to be
+    /// displayed, the source executes `command`, once per page. Flat and sectioned sources alike.
+    ///
+    /// ```swift
+    /// source.paginate(with: presenter.loadMore, threshold: 5) { presenter.hasMorePages }
+    /// ```
+    ///
+    /// - It fires once per page: not again until the page's rows arrive (or the load ends with
+    ///   none, so that scrolling can retry), even when the content is shorter than the screen and
+    ///   every row is displayed at once. An empty list, which displays no row, fires it as soon as
+    ///   it is rendered.
+    /// - "Within `threshold` of the end" counts rows across sections.
+    /// - It never fires while the command executes, nor once `hasMorePages` returns `false`.
+    /// - With `showsLoadingRow`, a row with ``loadingCellIdentifier`` is shown at the end of the
+    ///   last section while the command executes, and removed when it ends, each in a batch of its
+    ///   own. When a change inserts, deletes or moves sections meanwhile, the row leaves before it
+    ///   and comes back at the end of the new last section after it. A list without sections shows
+    ///   no loading row.
+    ///
+    /// Calling it again replaces the earlier pagination.
+    ///
+    /// - Parameters:
+    ///   - command: Loads the next page and adds it to the collection.
+    ///   - threshold: How close to the end, in rows, a displayed row triggers the load.
+    ///   - showsLoadingRow: Whether to show a loading row while a page loads.
+    ///   - hasMorePages: Returns `false` once the last page has been loaded.
+    public func paginate<LoadMore: CommandType>(
+        with command: LoadMore, threshold: Int = 5, showsLoadingRow: Bool = true,
+        hasMorePages: @escaping () -> Bool = { true }
     ) where LoadMore.Parameter == Void {
         pagination?.stop()
         let pagination = Pagination(

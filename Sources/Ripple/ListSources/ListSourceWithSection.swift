@@ -7,7 +7,8 @@ import RippleDiff
 ///
 /// Use its two faces, ``TableViewSourceWithSection`` and ``CollectionViewSourceWithSection``. It
 /// renders and falls back exactly as ``ListSource`` does, with the stages of a
-/// ``StagedSectionedChangeset``.
+/// ``StagedSectionedChangeset``, and paginates as it does, with the loading row at the end of the
+/// last section.
 ///
 /// # Thread Safety
 /// A list source lives on the main actor, as its view does. Its collection may be mutated from
@@ -53,7 +54,11 @@ public class ListSourceWithSection<Item: Sendable, Section: Sendable>:
             beforeCounts: change.changeset.sourceItemCounts, changeCount: change.changeset.changeCount
         ) { rendered in
             change.staged(from: rendered).map { stage in
-                ListRenderer.Stage(data: stage.data) { $0.apply(stage.changeset) }
+                let sections = stage.changeset.sections
+                return ListRenderer.Stage(
+                    data: stage.data,
+                    movesSections: !(sections.inserts.isEmpty && sections.deletes.isEmpty && sections.moves.isEmpty)
+                ) { $0.apply(stage.changeset) }
             }
         }
         didRender(alive: alive)

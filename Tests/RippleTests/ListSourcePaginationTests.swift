@@ -1,0 +1,222 @@
+import Dispatch
+import Ripple
+import RippleDiff
+import RippleTestSupport
+import RippleTesting
+import XCTest
+
+/// What a headless view shows for a list source: its rows, section by section, with `nil` for the
+/// loading row, as a `UICollectionView` reads them from its data source.
+@MainActor
+private func shownRows<Item, Rendered>(of source: ListSourceBase<Item, Rendered>?) -> [[Item?]] {
+    guard let source else { return [] }
+    return (0..<source.numberOfSections).map { section in
+        (0..<source.numberOfItems(inSection: section)).map { item in
+            let path = ElementPath(item: item, section: section)
+            return source.isLoadingRow(path) ? nil : source.element(at: path)
+        }
+    }
+}
+
+/// A sectioned collection screen whose view shows the source's rows, loading row included.
+@MainActor
+private final class SectionedScreen {
+    let view: HeadlessCollectionView<TestItem?>
+    let source: CollectionViewSourceWithSection<TestItem, String>
+
+    init(_ collection: SectionedCollection<TestItem, String>) {
+        let box = Box()
+        view = HeadlessCollectionView { [box] in MainActor.assumeIsolated { shownRows(of: box.source) } }
+        source = CollectionViewSourceWithSection(view: view, collection: collection)
+        box.source = source
+    }
+
+    /// The view's rows as identifiers, `nil` for the loading row.
+    var shownIDs: [[Int?]] { view.items.map { $0.map { $0?.id } } }
+
+    @MainActor
+    final class Box {
+        weak var source: CollectionViewSourceWithSection<TestItem, String>?
+    }
+}
+
+/// A command whose Dispatch body runs on a test scheduler and leaves its run open, so a test can
+/// look at the screen while the page has arrived and the run still goes on.
+private final class PageLoader: Sendable {
+    let scheduler = TestScheduler()
+    private let openRuns = Locked<[CommandRun]>([])
+    let command: Command
+
+    /// - Parameter page: Adds one page to the collection; runs on the scheduler.
+    init(page: @escaping @Sendable () -> Void) {
+        let openRuns = openRuns
+        command = Command(queue: scheduler) { _, done in
+            page()
+            openRuns.withLock { $0.append(done) }
+        }
+    }
+
+    /// Ends the open runs.
+    func finishRuns() {
+        for run in openRuns.withLock({ runs -> [CommandRun] in defer { runs.removeAll() }; return runs }) {
+            run.succeed()
+        }
+    }
+}
+
+private func sections(_ layout: [(String, [Int])]) -> [SectionSnapshot<String, TestItem>] {
+    layout.map { SectionSnapshot(section: $0.0, items: [TestItem](ids: $0.1)) }
+}
+
+/// Pagination on flat and sectioned sources: when it fires, the loading row at the end of the last
+/// section, and the last page.
+final class ListSourcePaginationTests: XCTestCase {
+    // MARK: - Sectioned
+
+    func test_sectioned_aRowNearTheEnd_loadsAPage_withTheLoadingRowAtTheEndOfTheLastSection() {
+        MainActor.assumeIsolated {
+            let collection = SectionedCollection(sections([("A", [1, 2, 3]), ("B", [4, 5])]))
+            let loader = PageLoader { collection.sections[1].items.append(contentsOf: [TestItem](ids: [6, 7])) }
+            let screen = SectionedScreen(collection)
+            screen.source.paginate(with: loader.command, threshold: 2)
+            flushMainQueue()
+            screen.source.handle(.willDisplay, at: ElementPath(item: 2, section: 0))
+            XCTAssertEqual(loader.scheduler.pendingCount, 0, "row 3 of 5 is not within 2 of the end")
+            screen.source.handle(.willDisplay, at: ElementPath(item: 0, section: 1))
+            XCTAssertEqual(loader.scheduler.pendingCount, 1, "row 4 of 5 is")
+            flushMainQueue()
+            XCTAssertEqual(screen.shownIDs, [[1, 2, 3], [4, 5, nil]])
+            XCTAssertTrue(screen.source.isLoadingRow(ElementPath(item: 2, section: 1)))
+            XCTAssertEqual(screen.source.cellIdentifier(at: ElementPath(item: 2, section: 1)), "Loading")
+
+            XCTAssertEqual(loader.scheduler.runAll(), 1)
+            flushMainQueue()
+            XCTAssertEqual(screen.shownIDs, [[1, 2, 3], [4, 5, 6, 7, nil]], "the page arrived; the run goes on")
+            loader.finishRuns()
+            flushMainQueue()
+            XCTAssertEqual(screen.shownIDs, [[1, 2, 3], [4, 5, 6, 7]])
+            XCTAssertEqual(screen.view.violations, [])
+            XCTAssertEqual(screen.source.statistics.reloads, 1, "only the initial reload")
+        }
+    }
+
+    func test_sectioned_aPageOfNewSections_takesTheLoadingRowToTheNewLastSection() {
+        MainActor.assumeIsolated {
+            let collection = SectionedCollection(sections([("A", [1, 2])]))
+            let loader = PageLoader {
+                collection.performBatchUpdates {
+                    collection.appendSection(SectionData("B", items: [TestItem](ids: [3, 4])))
+                    collection.appendSection(SectionData("C", items: [TestItem](ids: [5])))
+                }
+            }
+            let screen = SectionedScreen(collection)
+            screen.source.paginate(with: loader.command, threshold: 1)
+            flushMainQueue()
+            screen.source.handle(.willDisplay, at: ElementPath(item: 1, section: 0))
+            flushMainQueue()
+            XCTAssertEqual(screen.shownIDs, [[1, 2, nil]])
+            loader.scheduler.runAll()
+            flushMainQueue()
+            XCTAssertEqual(screen.view.violations, [])
+            XCTAssertEqual(screen.shownIDs, [[1, 2], [3, 4], [5, nil]])
+            loader.finishRuns()
+            flushMainQueue()
+            XCTAssertEqual(screen.shownIDs, [[1, 2], [3, 4], [5]])
+            XCTAssertEqual(screen.view.violations, [])
+            XCTAssertEqual(screen.source.statistics.reloads, 1, "only the initial reload")
+        }
+    }
+
+    func test_sectioned_theLastSectionRemoved_whileTheLoadingRowShows_leavesItAtTheEndOfTheNewLast() {
+        MainActor.assumeIsolated {
+            let collection = SectionedCollection(sections([("A", [1]), ("B", [2])]))
+            let loader = PageLoader {}
+            let screen = SectionedScreen(collection)
+            screen.source.paginate(with: loader.command, threshold: 1)
+            flushMainQueue()
+            screen.source.handle(.willDisplay, at: ElementPath(item: 0, section: 1))
+            flushMainQueue()
+            XCTAssertEqual(screen.shownIDs, [[1], [2, nil]])
+            _ = collection.removeSection(at: 1)
+            flushMainQueue()
+            XCTAssertEqual(screen.shownIDs, [[1, nil]])
+            _ = collection.removeSection(at: 0)
+            flushMainQueue()
+            XCTAssertEqual(screen.shownIDs, [], "no section, no loading row")
+            loader.scheduler.runAll()
+            loader.finishRuns()
+            flushMainQueue()
+            XCTAssertEqual(screen.shownIDs, [])
+            XCTAssertEqual(screen.view.violations, [])
+        }
+    }
+
+    /// Seeded random section and item changes while loads start and end: every batch valid, the
+    /// loading row always at the end of the last section, the view equal to the collection.
+    func test_sectioned_seededRandomChanges_whileLoadsComeAndGo_allBatchesValid() {
+        for seed: UInt64 in 1...25 {
+            MainActor.assumeIsolated {
+                var random = SplitMix64(seed: seed)
+                let collection = SectionedCollection(sections([("A", [1, 2]), ("B", [3])]))
+                let loader = PageLoader {}
+                let screen = SectionedScreen(collection)
+                screen.source.paginate(with: loader.command, threshold: 1_000)  // any row displayed loads
+                flushMainQueue()
+                var nextID = 100
+                for _ in 0..<60 {
+                    let live = collection.snapshot
+                    nextID += 1
+                    switch random.int(below: 8) {
+                    case 0:
+                        if let first = screen.view.items.indices.first(where: { !screen.view.items[$0].isEmpty }) {
+                            screen.source.handle(.willDisplay, at: ElementPath(item: 0, section: first))
+                        }
+                    case 1:
+                        loader.scheduler.runAll()
+                        loader.finishRuns()
+                    case 2: collection.appendSection(SectionData("S\(nextID)", items: [TestItem(id: nextID)]))
+                    case 3: collection.insertSection(SectionData("S\(nextID)", items: []), at: 0)
+                    case 4: if !live.isEmpty { _ = collection.removeSection(at: random.int(below: live.count)) }
+                    case 5:
+                        if live.count > 1 {
+                            collection.moveSection(from: random.int(below: live.count), to: random.int(below: live.count))
+                        }
+                    case 6: if !live.isEmpty { collection.sections[random.int(below: live.count)].items.append(TestItem(id: nextID)) }
+                    default:
+                        if let from = live.indices.first(where: { !live[$0].items.isEmpty }) {
+                            let to = random.int(below: live.count)
+                            collection.moveItem(
+                                from: ElementPath(item: 0, section: from),
+                                to: ElementPath(item: from == to ? live[to].items.count - 1 : live[to].items.count, section: to))
+                        }
+                    }
+                    if random.chance(1, in: 3) { flushMainQueue() }
+                }
+                loader.scheduler.runAll()
+                loader.finishRuns()
+                flushMainQueue()
+                XCTAssertEqual(screen.view.violations, [], "seed \(seed)")
+                XCTAssertEqual(screen.shownIDs, collection.snapshot.map { $0.items.map(\.id) }, "seed \(seed)")
+                XCTAssertEqual(screen.source.statistics.reloads, 1, "seed \(seed): only the initial reload")
+            }
+        }
+    }
+
+    func test_sectioned_anEmptyCollection_loadsItsFirstPageAtOnce() {
+        MainActor.assumeIsolated {
+            let collection = SectionedCollection<TestItem, String>()
+            let loader = PageLoader { collection.appendSection(SectionData("A", items: [TestItem](ids: [1]))) }
+            let screen = SectionedScreen(collection)
+            screen.source.paginate(with: loader.command)
+            flushMainQueue()
+            XCTAssertEqual(loader.scheduler.pendingCount, 1, "an empty list displays no row to trigger the load")
+            flushMainQueue()
+            XCTAssertEqual(screen.shownIDs, [], "no section to show a loading row in")
+            loader.scheduler.runAll()
+            loader.finishRuns()
+            flushMainQueue()
+            XCTAssertEqual(screen.shownIDs, [[1]])
+            XCTAssertEqual(screen.view.violations, [])
+        }
+    }
+}

@@ -40,27 +40,66 @@ private final class SectionedScreen {
     }
 }
 
-/// A command whose Dispatch body runs on a test scheduler and leaves its run open, so a test can
-/// look at the screen while the page has arrived and the run still goes on.
+/// A flat table screen whose view shows the source's rows, loading row included.
+@MainActor
+private final class FlatScreen {
+    let view: HeadlessTableView<TestItem?>
+    let source: TableViewSource<TestItem>
+
+    init(_ collection: ObservableCollection<TestItem>) {
+        let box = Box()
+        view = HeadlessTableView { [box] in MainActor.assumeIsolated { shownRows(of: box.source) } }
+        source = TableViewSource(view: view, collection: collection)
+        box.source = source
+    }
+
+    /// The view's rows as identifiers, `nil` for the loading row.
+    var shownIDs: [Int?] { view.rows.first?.map { $0?.id } ?? [] }
+
+    /// Displays the last row, as scrolling to the end does.
+    func displayLastRow() {
+        source.handle(.willDisplay, at: ElementPath(item: source.numberOfItems(inSection: 0) - 1, section: 0))
+    }
+
+    @MainActor
+    final class Box {
+        weak var source: TableViewSource<TestItem>?
+    }
+}
+
+/// A page-loading command whose Dispatch body runs on a test scheduler and leaves its run open, so
+/// a test can look at the screen after the page arrived and before the run ends, which also
+/// publishes the run's ``PageLoad``.
 private final class PageLoader: Sendable {
     let scheduler = TestScheduler()
-    private let openRuns = Locked<[CommandRun]>([])
-    let command: Command
+    private let openRuns = Locked<[(CommandResultRun<PageLoad>, PageLoad)]>([])
+    let command: CommandWithResult<Void, PageLoad>
 
-    /// - Parameter page: Adds one page to the collection; runs on the scheduler.
-    init(page: @escaping @Sendable () -> Void) {
+    /// - Parameters:
+    ///   - pages: The run that loads page number `pages` says ``PageLoad/lastPage``; every other
+    ///     run says ``PageLoad/morePages``.
+    ///   - page: Adds one page to the collection; runs on the scheduler.
+    init(lastPageAt pages: Int = .max, page: @escaping @Sendable () -> Void) {
         let openRuns = openRuns
-        command = Command(queue: scheduler) { _, done in
+        let loaded = Locked(0)
+        command = CommandWithResult(queue: scheduler) { _, done in
             page()
-            openRuns.withLock { $0.append(done) }
+            let count = loaded.withLock { count -> Int in count += 1; return count }
+            openRuns.withLock { $0.append((done, count == pages ? .lastPage : .morePages)) }
         }
     }
 
-    /// Ends the open runs.
+    /// Ends the open runs, each with its page load.
     func finishRuns() {
-        for run in openRuns.withLock({ runs -> [CommandRun] in defer { runs.removeAll() }; return runs }) {
-            run.succeed()
+        for (run, load) in openRuns.withLock({ runs in defer { runs.removeAll() }; return runs }) {
+            run(.success(load))
         }
+    }
+
+    /// Runs the scheduled bodies and ends their runs.
+    func completeLoads() {
+        scheduler.runAll()
+        finishRuns()
     }
 }
 
@@ -71,6 +110,131 @@ private func sections(_ layout: [(String, [Int])]) -> [SectionSnapshot<String, T
 /// Pagination on flat and sectioned sources: when it fires, the loading row at the end of the last
 /// section, and the last page.
 final class ListSourcePaginationTests: XCTestCase {
+    // MARK: - Last page
+
+    func test_aRunThatReturnsLastPage_stopsThePagination() {
+        MainActor.assumeIsolated {
+            let collection = ObservableCollection<TestItem>()
+            let next = Locked(0)
+            let loader = PageLoader(lastPageAt: 3) {
+                let start = next.withLock { value -> Int in defer { value += 2 }; return value }
+                collection.append(contentsOf: [TestItem](ids: [start, start + 1]))
+            }
+            let screen = FlatScreen(collection)
+            screen.source.paginate(with: loader.command, threshold: 1)
+            flushMainQueue()
+            for page in 1...3 {
+                flushMainQueue()
+                XCTAssertEqual(loader.scheduler.pendingCount, 1, "page \(page) loads")
+                XCTAssertEqual(screen.shownIDs.last, .some(nil), "page \(page): the loading row")
+                loader.completeLoads()
+                flushMainQueue()
+                screen.displayLastRow()
+            }
+            XCTAssertEqual(loader.scheduler.pendingCount, 0, "no page after the last")
+            XCTAssertFalse(loader.command.isExecuting)
+            XCTAssertEqual(screen.shownIDs, [0, 1, 2, 3, 4, 5])
+            XCTAssertEqual(screen.view.violations, [])
+        }
+    }
+
+    /// The run's end is live on the command before the main queue delivers its result: a row
+    /// displayed in between must not load a page past the last.
+    func test_aRowDisplayedBeforeTheLastPageIsDelivered_loadsNothing() {
+        MainActor.assumeIsolated {
+            let collection = ObservableCollection([TestItem](ids: [1, 2]))
+            let loader = PageLoader(lastPageAt: 1) { collection.append(contentsOf: [TestItem](ids: [3, 4])) }
+            let screen = FlatScreen(collection)
+            screen.source.paginate(with: loader.command, threshold: 1)
+            flushMainQueue()
+            screen.displayLastRow()
+            XCTAssertEqual(loader.scheduler.runAll(), 1)
+            flushMainQueue()
+            XCTAssertEqual(screen.shownIDs, [1, 2, 3, 4, nil], "the page arrived; the run goes on")
+            loader.finishRuns()  // the last page: the result and the end are queued, not delivered
+            XCTAssertFalse(loader.command.isExecuting)
+            screen.displayLastRow()
+            XCTAssertEqual(loader.scheduler.pendingCount, 0, "a load fired before the last page was known")
+            flushMainQueue()
+            screen.displayLastRow()
+            XCTAssertEqual(loader.scheduler.pendingCount, 0)
+            XCTAssertEqual(screen.shownIDs, [1, 2, 3, 4])
+            XCTAssertEqual(screen.view.violations, [])
+        }
+    }
+
+    /// A run the app starts itself (a refresh) that returns `morePages` resumes the pagination.
+    func test_aMorePagesResultAfterTheLastPage_resumesThePagination() {
+        MainActor.assumeIsolated {
+            let collection = ObservableCollection([TestItem](ids: [1]))
+            let loads = Locked(0)
+            let loader = PageLoader(lastPageAt: 1) { loads.withLock { $0 += 1 } }
+            let screen = FlatScreen(collection)
+            screen.source.paginate(with: loader.command, threshold: 1, showsLoadingRow: false)
+            flushMainQueue()
+            screen.displayLastRow()
+            loader.completeLoads()
+            flushMainQueue()
+            collection.append(TestItem(id: 2))
+            flushMainQueue()
+            screen.displayLastRow()
+            XCTAssertEqual(loader.scheduler.pendingCount, 0, "stopped at the last page")
+
+            XCTAssertTrue(loader.command.execute())  // the app's own run, e.g. a pull to refresh
+            loader.completeLoads()  // the second run says morePages
+            flushMainQueue()
+            XCTAssertEqual(loads.current, 2)
+            collection.append(TestItem(id: 3))
+            flushMainQueue()
+            screen.displayLastRow()
+            XCTAssertEqual(loader.scheduler.pendingCount, 1, "the pagination loads again")
+        }
+    }
+
+    /// The executing state replayed to the pagination's new subscription arrives after the load
+    /// that an empty list fires at once: it must neither hide the loading row nor let a second
+    /// load start.
+    func test_theReplayedStateAfterAnImmediateLoad_keepsTheLoadingRow_andStartsNoSecondLoad() {
+        MainActor.assumeIsolated {
+            let collection = ObservableCollection<TestItem>()
+            let loader = PageLoader { collection.append(TestItem(id: 1)) }
+            let screen = FlatScreen(collection)
+            flushMainQueue()
+            screen.source.paginate(with: loader.command)  // rendered and empty: loads at once
+            XCTAssertEqual(loader.scheduler.pendingCount, 1)
+            flushMainQueue()
+            XCTAssertEqual(screen.shownIDs, [nil], "the loading row")
+            screen.displayLastRow()
+            XCTAssertEqual(loader.scheduler.pendingCount, 1, "one load")
+            loader.completeLoads()
+            flushMainQueue()
+            XCTAssertEqual(screen.shownIDs, [1])
+            XCTAssertEqual(screen.view.violations, [])
+        }
+    }
+
+    func test_sectioned_aRunThatReturnsLastPage_stopsThePagination() {
+        MainActor.assumeIsolated {
+            let collection = SectionedCollection(sections([("A", [1])]))
+            let next = Locked(10)
+            let loader = PageLoader(lastPageAt: 2) {
+                let id = next.withLock { value -> Int in defer { value += 1 }; return value }
+                collection.appendSection(SectionData("S\(id)", items: [TestItem(id: id)]))
+            }
+            let screen = SectionedScreen(collection)
+            screen.source.paginate(with: loader.command, threshold: 1)
+            flushMainQueue()
+            for _ in 0..<4 {
+                let last = screen.source.numberOfSections - 1
+                screen.source.handle(.willDisplay, at: ElementPath(item: 0, section: last))
+                loader.completeLoads()
+                flushMainQueue()
+            }
+            XCTAssertEqual(screen.shownIDs, [[1], [10], [11]])
+            XCTAssertEqual(screen.view.violations, [])
+        }
+    }
+
     // MARK: - Sectioned
 
     func test_sectioned_aRowNearTheEnd_loadsAPage_withTheLoadingRowAtTheEndOfTheLastSection() {
@@ -143,8 +307,7 @@ final class ListSourcePaginationTests: XCTestCase {
             _ = collection.removeSection(at: 0)
             flushMainQueue()
             XCTAssertEqual(screen.shownIDs, [], "no section, no loading row")
-            loader.scheduler.runAll()
-            loader.finishRuns()
+            loader.completeLoads()
             flushMainQueue()
             XCTAssertEqual(screen.shownIDs, [])
             XCTAssertEqual(screen.view.violations, [])
@@ -171,9 +334,7 @@ final class ListSourcePaginationTests: XCTestCase {
                         if let first = screen.view.items.indices.first(where: { !screen.view.items[$0].isEmpty }) {
                             screen.source.handle(.willDisplay, at: ElementPath(item: 0, section: first))
                         }
-                    case 1:
-                        loader.scheduler.runAll()
-                        loader.finishRuns()
+                    case 1: loader.completeLoads()
                     case 2: collection.appendSection(SectionData("S\(nextID)", items: [TestItem(id: nextID)]))
                     case 3: collection.insertSection(SectionData("S\(nextID)", items: []), at: 0)
                     case 4: if !live.isEmpty { _ = collection.removeSection(at: random.int(below: live.count)) }
@@ -192,8 +353,7 @@ final class ListSourcePaginationTests: XCTestCase {
                     }
                     if random.chance(1, in: 3) { flushMainQueue() }
                 }
-                loader.scheduler.runAll()
-                loader.finishRuns()
+                loader.completeLoads()
                 flushMainQueue()
                 XCTAssertEqual(screen.view.violations, [], "seed \(seed)")
                 XCTAssertEqual(screen.shownIDs, collection.snapshot.map { $0.items.map(\.id) }, "seed \(seed)")
@@ -212,8 +372,7 @@ final class ListSourcePaginationTests: XCTestCase {
             XCTAssertEqual(loader.scheduler.pendingCount, 1, "an empty list displays no row to trigger the load")
             flushMainQueue()
             XCTAssertEqual(screen.shownIDs, [], "no section to show a loading row in")
-            loader.scheduler.runAll()
-            loader.finishRuns()
+            loader.completeLoads()
             flushMainQueue()
             XCTAssertEqual(screen.shownIDs, [[1]])
             XCTAssertEqual(screen.view.violations, [])

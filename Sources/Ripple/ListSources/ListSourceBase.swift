@@ -18,7 +18,7 @@ public class ListSourceBase<Item: Sendable, Rendered> {
     /// The platform's data-source and delegate object (UIKit and AppKit glue), kept alive by the
     /// source because the view holds it weakly.
     var platformAdapter: AnyObject?
-    /// The pagination, once ``paginate(with:threshold:showsLoadingRow:hasMorePages:)`` was called.
+    /// The pagination, once `paginate(with:threshold:showsLoadingRow:)` was called.
     var pagination: Pagination?
 
     /// The view the source drives, held weakly: a view that goes away ends the rendering.

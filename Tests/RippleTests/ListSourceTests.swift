@@ -84,6 +84,27 @@ final class ListSourceTests: XCTestCase {
         }
     }
 
+    /// A new forwarding delegate makes the source adopt its view again (UIKit reads which methods
+    /// a delegate implements only when it is assigned); the source holds the delegate weakly.
+    func test_aNewDelegate_adoptsTheViewAgain_andIsHeldWeakly() {
+        MainActor.assumeIsolated {
+            final class AppDelegate {}
+            let table = HeadlessTableView<TestItem> { [[]] }
+            let source = TableViewSource(view: table, collection: ObservableCollection([TestItem](ids: [1])))
+            var appDelegate: AppDelegate? = AppDelegate()
+            source.delegate = appDelegate
+            XCTAssertEqual(table.adoptionCount, 2)
+            XCTAssertTrue(table.adoptedSource === source)
+            source.delegate = appDelegate
+            XCTAssertEqual(table.adoptionCount, 2, "the same delegate again changes nothing")
+            weak var released: AppDelegate?
+            released = appDelegate
+            appDelegate = nil
+            XCTAssertNil(released, "the source holds its delegate weakly")
+            XCTAssertNil(source.delegate)
+        }
+    }
+
     // MARK: - Rendering
 
     func test_initialState_isShownWithOneReload() {

@@ -14,6 +14,10 @@ public protocol ListDataSource: AnyObject {
     /// `Never` for a list without sections.
     associatedtype Section = Never
 
+    /// The app's own delegate, to which the platform adapter forwards what the source does not
+    /// answer itself (``ListSourceBase/delegate``).
+    var delegate: AnyObject? { get }
+
     /// The number of sections to show.
     var numberOfSections: Int { get }
 

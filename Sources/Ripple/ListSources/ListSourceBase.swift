@@ -53,6 +53,29 @@ public class ListSourceBase<Item: Sendable, Rendered> {
     /// The reuse identifier of the loading row shown while a pagination command loads a page.
     public var loadingCellIdentifier = "Loading"
 
+    /// The app's own delegate for the view, held weakly: it gets every delegate and data-source
+    /// method that the source does not implement, and may override those it does.
+    ///
+    /// On UIKit and AppKit, the source's adapter is the view's delegate and data source, and
+    /// forwards to this object:
+    /// - a method the adapter does not implement (scroll callbacks, context menus, estimated
+    ///   heights, editing, drag and drop…) goes to the app's delegate when it implements it;
+    /// - a notification the adapter implements (`didSelectRowAt`, `willDisplay`, `moveRowAt`…)
+    ///   runs the source's logic first, then the app's delegate's method;
+    /// - a method that returns a value (a row height, an item size, a header view, swipe actions,
+    ///   a move's target…) returns the app's delegate's answer when it implements it, the source's
+    ///   otherwise;
+    /// - the counts and the cells are the source's alone: they must match what it renders.
+    ///
+    /// The delegate must declare its conformance (`UITableViewDelegate`, …) for the last two
+    /// rules. Setting it makes the source adopt its view again, because UIKit and AppKit read
+    /// which methods a delegate implements only when it is assigned.
+    public weak var delegate: AnyObject? {
+        didSet {
+            if delegate !== oldValue { adoptView() }
+        }
+    }
+
     init(renderer: ListRenderer<Rendered>, selectItem: CommandWithParameter<Item>?) {
         self.renderer = renderer
         self.selectItem = selectItem

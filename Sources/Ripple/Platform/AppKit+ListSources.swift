@@ -5,8 +5,8 @@ import RippleDiff
 // Thin glue: `NSTableView` is a `SequentialRowView` (its updates apply one after another, which
 // `SequentialListView` turns a source's batches into), `NSCollectionView` is a `ListView` (its
 // batches read like UIKit's), and one adapter per view kind answers AppKit's data-source and
-// delegate calls through `ListDataSource`. Every decision lives in platform-independent code tested
-// on Linux. `NSTableView` has no sections, so the sectioned sources drive `NSCollectionView` only.
+// delegate calls through `ListDataSource`, forwarding the rest to the app's delegate
+// (`ForwardingAdapter`). Every decision lives in platform-independent code tested on Linux. `NSTableView` has no sections, so the sectioned sources drive `NSCollectionView` only.
 
 extension IndexPath {
     /// The AppKit index path of a Ripple path.
@@ -38,7 +38,7 @@ extension NSTableView: SequentialRowView {
     ///   - rows: The list view the source drives the table through.
     /// - Returns: The adapter, which the source keeps alive.
     public func adoptDataSource<Source: ListDataSource>(_ source: Source, through rows: SequentialListView) -> AnyObject? {
-        let adapter = TableViewAppKitAdapter(source: source, rows: rows)
+        let adapter = TableViewAppKitAdapter(source: source, rows: rows, appDelegate: source.delegate)
         dataSource = adapter
         delegate = adapter
         return adapter
@@ -72,7 +72,7 @@ extension NSCollectionView: ListView {
     /// - Parameter source: The list source that drives the collection view.
     /// - Returns: The adapter, which the source keeps alive.
     public func adoptDataSource<Source: ListDataSource>(_ source: Source) -> AnyObject? {
-        let adapter = CollectionViewAppKitAdapter(source: source)
+        let adapter = CollectionViewAppKitAdapter(source: source, appDelegate: source.delegate)
         dataSource = adapter
         delegate = adapter
         return adapter
@@ -114,21 +114,35 @@ open class CollectionSupplementaryView<SectionPresenter>: NSView, NSCollectionVi
     }
 }
 
-/// Answers a table view's data-source and delegate calls for a Ripple list source.
-final class TableViewAppKitAdapter<Source: ListDataSource>: NSObject, NSTableViewDataSource, NSTableViewDelegate {
-    weak var source: Source?
+/// Answers a table view's data-source and delegate calls for a Ripple list source, and forwards the
+/// rest to the app's delegate (see `ListSourceBase.delegate` for the rule).
+///
+/// Not generic: a generic class cannot declare its Objective-C conformances in an extension, and
+/// declaring them with the class would make it main-actor isolated, unlike `ForwardingAdapter`.
+final class TableViewAppKitAdapter: ForwardingAdapter {
+    weak var source: (any ListDataSource)?
     /// The row view the source drives; the source holds its view weakly, so the adapter keeps it.
     let rows: SequentialListView
 
-    init(source: Source, rows: SequentialListView) {
+    init(source: any ListDataSource, rows: SequentialListView, appDelegate: AnyObject?) {
         self.source = source
         self.rows = rows
+        super.init(appDelegate: appDelegate)
     }
+}
+
+@MainActor
+extension TableViewAppKitAdapter: NSTableViewDataSource, NSTableViewDelegate {
+    private var app: NSTableViewDelegate? { appDelegate as? NSTableViewDelegate }
 
     func numberOfRows(in tableView: NSTableView) -> Int { source?.numberOfItems(inSection: 0) ?? 0 }
 
     func tableView(_ tableView: NSTableView, viewFor tableColumn: NSTableColumn?, row: Int) -> NSView? {
         guard let source else { return nil }
+        return Self.view(of: source, in: tableView, row: row)
+    }
+
+    private static func view<Source: ListDataSource>(of source: Source, in tableView: NSTableView, row: Int) -> NSView? {
         let path = ElementPath(item: row, section: 0)
         let identifier = NSUserInterfaceItemIdentifier(source.cellIdentifier(at: path))
         let view = tableView.makeView(withIdentifier: identifier, owner: tableView.delegate)
@@ -137,28 +151,38 @@ final class TableViewAppKitAdapter<Source: ListDataSource>: NSObject, NSTableVie
     }
 
     func tableViewSelectionDidChange(_ notification: Notification) {
-        guard let tableView = notification.object as? NSTableView, tableView.selectedRow >= 0 else { return }
-        source?.handle(.selected, at: ElementPath(item: tableView.selectedRow, section: 0))
+        if let tableView = notification.object as? NSTableView, tableView.selectedRow >= 0 {
+            source?.handle(.selected, at: ElementPath(item: tableView.selectedRow, section: 0))
+        }
+        app?.tableViewSelectionDidChange?(notification)
     }
 
     func tableView(_ tableView: NSTableView, didAdd rowView: NSTableRowView, forRow row: Int) {
         source?.handle(.willDisplay, at: ElementPath(item: row, section: 0))
+        app?.tableView?(tableView, didAdd: rowView, forRow: row)
     }
 
     func tableView(_ tableView: NSTableView, didRemove rowView: NSTableRowView, forRow row: Int) {
         // AppKit passes -1 for rows that were removed from the table, not just scrolled away.
-        guard row >= 0 else { return }
-        source?.handle(.didEndDisplaying, at: ElementPath(item: row, section: 0))
+        if row >= 0 { source?.handle(.didEndDisplaying, at: ElementPath(item: row, section: 0)) }
+        app?.tableView?(tableView, didRemove: rowView, forRow: row)
     }
 }
 
-/// Answers a collection view's data-source and delegate calls for a Ripple list source.
-final class CollectionViewAppKitAdapter<Source: ListDataSource>: NSObject, NSCollectionViewDataSource,
-    NSCollectionViewDelegate
-{
-    weak var source: Source?
+/// Answers a collection view's data-source and delegate calls for a Ripple list source, and
+/// forwards the rest to the app's delegate (see `ListSourceBase.delegate` for the rule).
+final class CollectionViewAppKitAdapter: ForwardingAdapter {
+    weak var source: (any ListDataSource)?
 
-    init(source: Source) { self.source = source }
+    init(source: any ListDataSource, appDelegate: AnyObject?) {
+        self.source = source
+        super.init(appDelegate: appDelegate)
+    }
+}
+
+@MainActor
+extension CollectionViewAppKitAdapter: NSCollectionViewDataSource, NSCollectionViewDelegateFlowLayout {
+    private var app: NSCollectionViewDelegateFlowLayout? { appDelegate as? NSCollectionViewDelegateFlowLayout }
 
     func numberOfSections(in collectionView: NSCollectionView) -> Int { source?.numberOfSections ?? 0 }
 
@@ -170,6 +194,12 @@ final class CollectionViewAppKitAdapter<Source: ListDataSource>: NSObject, NSCol
         _ collectionView: NSCollectionView, itemForRepresentedObjectAt indexPath: IndexPath
     ) -> NSCollectionViewItem {
         guard let source else { return NSCollectionViewItem() }
+        return Self.item(of: source, in: collectionView, at: indexPath)
+    }
+
+    private static func item<Source: ListDataSource>(
+        of source: Source, in collectionView: NSCollectionView, at indexPath: IndexPath
+    ) -> NSCollectionViewItem {
         let path = ElementPath(indexPath)
         let identifier = NSUserInterfaceItemIdentifier(source.cellIdentifier(at: path))
         let item = collectionView.makeItem(withIdentifier: identifier, for: indexPath)
@@ -181,8 +211,21 @@ final class CollectionViewAppKitAdapter<Source: ListDataSource>: NSObject, NSCol
         _ collectionView: NSCollectionView, viewForSupplementaryElementOfKind kind: NSCollectionView.SupplementaryElementKind,
         at indexPath: IndexPath
     ) -> NSView {
+        if let view = (appDelegate as? NSCollectionViewDataSource)?.collectionView?(
+            collectionView, viewForSupplementaryElementOfKind: kind, at: indexPath)
+        {
+            return view
+        }
+        guard let source else { return NSView() }
+        return Self.supplementaryView(kind, of: source, in: collectionView, at: indexPath)
+    }
+
+    private static func supplementaryView<Source: ListDataSource>(
+        _ kind: NSCollectionView.SupplementaryElementKind, of source: Source, in collectionView: NSCollectionView,
+        at indexPath: IndexPath
+    ) -> NSView {
         let supplementaryKind: SupplementaryKind = kind == NSCollectionView.elementKindSectionFooter ? .footer : .header
-        guard let source, let identifier = source.supplementaryIdentifier(supplementaryKind, inSection: indexPath.section)
+        guard let identifier = source.supplementaryIdentifier(supplementaryKind, inSection: indexPath.section)
         else { return NSView() }
         let view = collectionView.makeSupplementaryView(
             ofKind: kind, withIdentifier: NSUserInterfaceItemIdentifier(identifier), for: indexPath)
@@ -194,10 +237,12 @@ final class CollectionViewAppKitAdapter<Source: ListDataSource>: NSObject, NSCol
 
     func collectionView(_ collectionView: NSCollectionView, didSelectItemsAt indexPaths: Set<IndexPath>) {
         for indexPath in indexPaths { source?.handle(.selected, at: ElementPath(indexPath)) }
+        app?.collectionView?(collectionView, didSelectItemsAt: indexPaths)
     }
 
     func collectionView(_ collectionView: NSCollectionView, didDeselectItemsAt indexPaths: Set<IndexPath>) {
         for indexPath in indexPaths { source?.handle(.deselected, at: ElementPath(indexPath)) }
+        app?.collectionView?(collectionView, didDeselectItemsAt: indexPaths)
     }
 
     func collectionView(
@@ -205,6 +250,7 @@ final class CollectionViewAppKitAdapter<Source: ListDataSource>: NSObject, NSCol
         forRepresentedObjectAt indexPath: IndexPath
     ) {
         source?.handle(.willDisplay, at: ElementPath(indexPath))
+        app?.collectionView?(collectionView, willDisplay: item, forRepresentedObjectAt: indexPath)
     }
 
     func collectionView(
@@ -212,6 +258,7 @@ final class CollectionViewAppKitAdapter<Source: ListDataSource>: NSObject, NSCol
         forRepresentedObjectAt indexPath: IndexPath
     ) {
         source?.handle(.didEndDisplaying, at: ElementPath(indexPath))
+        app?.collectionView?(collectionView, didEndDisplaying: item, forRepresentedObjectAt: indexPath)
     }
 }
 

@@ -3,8 +3,10 @@ import RippleDiff
 import UIKit
 
 // Thin glue: UIKit's views adopt `ListView`, and one adapter per view kind answers UIKit's
-// data-source and delegate calls through `ListDataSource`. Every decision (staging, fallbacks,
-// pagination, cell binding, selection) lives in platform-independent code tested on Linux.
+// data-source and delegate calls through `ListDataSource`, forwarding the rest to the app's
+// delegate (`ForwardingAdapter`). Every decision (staging, fallbacks, pagination, cell binding,
+// selection) lives in platform-independent code tested on Linux; the adapters' only branches are
+// the forwarding rule itself: the app's answer when it gives one, Ripple's otherwise.
 
 extension IndexPath {
     /// The UIKit index path of a Ripple path.
@@ -41,7 +43,7 @@ extension UITableView: ListView {
     /// - Parameter source: The list source that drives the table.
     /// - Returns: The adapter, which the source keeps alive.
     public func adoptDataSource<Source: ListDataSource>(_ source: Source) -> AnyObject? {
-        let adapter = TableViewAdapter(source: source)
+        let adapter = TableViewAdapter(source: source, appDelegate: source.delegate)
         dataSource = adapter
         delegate = adapter
         return adapter
@@ -71,7 +73,7 @@ extension UICollectionView: ListView {
     /// - Parameter source: The list source that drives the collection view.
     /// - Returns: The adapter, which the source keeps alive.
     public func adoptDataSource<Source: ListDataSource>(_ source: Source) -> AnyObject? {
-        let adapter = CollectionViewAdapter(source: source)
+        let adapter = CollectionViewAdapter(source: source, appDelegate: source.delegate)
         dataSource = adapter
         delegate = adapter
         return adapter
@@ -123,11 +125,23 @@ open class CollectionReusableView<SectionPresenter>: UICollectionReusableView, P
     }
 }
 
-/// Answers a table view's data-source and delegate calls for a Ripple list source.
-final class TableViewAdapter<Source: ListDataSource>: NSObject, UITableViewDataSource, UITableViewDelegate {
-    weak var source: Source?
+/// Answers a table view's data-source and delegate calls for a Ripple list source, and forwards the
+/// rest to the app's delegate (see `ListSourceBase.delegate` for the rule).
+///
+/// Not generic: a generic class cannot declare its Objective-C conformances in an extension, and
+/// declaring them with the class would make it main-actor isolated, unlike `ForwardingAdapter`.
+final class TableViewAdapter: ForwardingAdapter {
+    weak var source: (any ListDataSource)?
 
-    init(source: Source) { self.source = source }
+    init(source: any ListDataSource, appDelegate: AnyObject?) {
+        self.source = source
+        super.init(appDelegate: appDelegate)
+    }
+}
+
+@MainActor
+extension TableViewAdapter: UITableViewDataSource, UITableViewDelegate {
+    private var app: UITableViewDelegate? { appDelegate as? UITableViewDelegate }
 
     func numberOfSections(in tableView: UITableView) -> Int { source?.numberOfSections ?? 0 }
 
@@ -137,6 +151,12 @@ final class TableViewAdapter<Source: ListDataSource>: NSObject, UITableViewDataS
 
     func tableView(_ tableView: UITableView, cellForRowAt indexPath: IndexPath) -> UITableViewCell {
         guard let source else { return UITableViewCell() }
+        return Self.cell(of: source, in: tableView, at: indexPath)
+    }
+
+    private static func cell<Source: ListDataSource>(
+        of source: Source, in tableView: UITableView, at indexPath: IndexPath
+    ) -> UITableViewCell {
         let path = ElementPath(indexPath)
         let cell = tableView.dequeueReusableCell(withIdentifier: source.cellIdentifier(at: path), for: indexPath)
         if let cell = cell as? TableViewCell<Source.Item> { source.configure(cell, at: path) }
@@ -144,15 +164,28 @@ final class TableViewAdapter<Source: ListDataSource>: NSObject, UITableViewDataS
     }
 
     func tableView(_ tableView: UITableView, viewForHeaderInSection section: Int) -> UIView? {
-        supplementaryView(.header, in: tableView, section: section)
+        if appImplements(#selector(UITableViewDelegate.tableView(_:viewForHeaderInSection:))) {
+            return app?.tableView?(tableView, viewForHeaderInSection: section)
+        }
+        return supplementaryView(.header, in: tableView, section: section)
     }
 
     func tableView(_ tableView: UITableView, viewForFooterInSection section: Int) -> UIView? {
-        supplementaryView(.footer, in: tableView, section: section)
+        if appImplements(#selector(UITableViewDelegate.tableView(_:viewForFooterInSection:))) {
+            return app?.tableView?(tableView, viewForFooterInSection: section)
+        }
+        return supplementaryView(.footer, in: tableView, section: section)
     }
 
     private func supplementaryView(_ kind: SupplementaryKind, in tableView: UITableView, section: Int) -> UIView? {
-        guard let source, let identifier = source.supplementaryIdentifier(kind, inSection: section),
+        guard let source else { return nil }
+        return Self.supplementaryView(kind, of: source, in: tableView, section: section)
+    }
+
+    private static func supplementaryView<Source: ListDataSource>(
+        _ kind: SupplementaryKind, of source: Source, in tableView: UITableView, section: Int
+    ) -> UIView? {
+        guard let identifier = source.supplementaryIdentifier(kind, inSection: section),
             let view = tableView.dequeueReusableHeaderFooterView(withIdentifier: identifier)
         else { return nil }
         if let view = view as? TableViewHeaderFooterView<Source.Section> { source.configureSupplementary(view, inSection: section) }
@@ -161,34 +194,49 @@ final class TableViewAdapter<Source: ListDataSource>: NSObject, UITableViewDataS
 
     func tableView(_ tableView: UITableView, didSelectRowAt indexPath: IndexPath) {
         source?.handle(.selected, at: ElementPath(indexPath))
+        app?.tableView?(tableView, didSelectRowAt: indexPath)
     }
 
     func tableView(_ tableView: UITableView, didDeselectRowAt indexPath: IndexPath) {
         source?.handle(.deselected, at: ElementPath(indexPath))
+        app?.tableView?(tableView, didDeselectRowAt: indexPath)
     }
 
     func tableView(_ tableView: UITableView, didHighlightRowAt indexPath: IndexPath) {
         source?.handle(.highlighted, at: ElementPath(indexPath))
+        app?.tableView?(tableView, didHighlightRowAt: indexPath)
     }
 
     func tableView(_ tableView: UITableView, didUnhighlightRowAt indexPath: IndexPath) {
         source?.handle(.unhighlighted, at: ElementPath(indexPath))
+        app?.tableView?(tableView, didUnhighlightRowAt: indexPath)
     }
 
     func tableView(_ tableView: UITableView, willDisplay cell: UITableViewCell, forRowAt indexPath: IndexPath) {
         source?.handle(.willDisplay, at: ElementPath(indexPath))
+        app?.tableView?(tableView, willDisplay: cell, forRowAt: indexPath)
     }
 
     func tableView(_ tableView: UITableView, didEndDisplaying cell: UITableViewCell, forRowAt indexPath: IndexPath) {
         source?.handle(.didEndDisplaying, at: ElementPath(indexPath))
+        app?.tableView?(tableView, didEndDisplaying: cell, forRowAt: indexPath)
     }
 }
 
-/// Answers a collection view's data-source and delegate calls for a Ripple list source.
-final class CollectionViewAdapter<Source: ListDataSource>: NSObject, UICollectionViewDataSource, UICollectionViewDelegate {
-    weak var source: Source?
+/// Answers a collection view's data-source and delegate calls for a Ripple list source, and
+/// forwards the rest to the app's delegate (see `ListSourceBase.delegate` for the rule).
+final class CollectionViewAdapter: ForwardingAdapter {
+    weak var source: (any ListDataSource)?
 
-    init(source: Source) { self.source = source }
+    init(source: any ListDataSource, appDelegate: AnyObject?) {
+        self.source = source
+        super.init(appDelegate: appDelegate)
+    }
+}
+
+@MainActor
+extension CollectionViewAdapter: UICollectionViewDataSource, UICollectionViewDelegateFlowLayout {
+    private var app: UICollectionViewDelegateFlowLayout? { appDelegate as? UICollectionViewDelegateFlowLayout }
 
     func numberOfSections(in collectionView: UICollectionView) -> Int { source?.numberOfSections ?? 0 }
 
@@ -198,6 +246,12 @@ final class CollectionViewAdapter<Source: ListDataSource>: NSObject, UICollectio
 
     func collectionView(_ collectionView: UICollectionView, cellForItemAt indexPath: IndexPath) -> UICollectionViewCell {
         guard let source else { return UICollectionViewCell() }
+        return Self.cell(of: source, in: collectionView, at: indexPath)
+    }
+
+    private static func cell<Source: ListDataSource>(
+        of source: Source, in collectionView: UICollectionView, at indexPath: IndexPath
+    ) -> UICollectionViewCell {
         let path = ElementPath(indexPath)
         let cell = collectionView.dequeueReusableCell(withReuseIdentifier: source.cellIdentifier(at: path), for: indexPath)
         if let cell = cell as? CollectionViewCell<Source.Item> { source.configure(cell, at: path) }
@@ -207,8 +261,20 @@ final class CollectionViewAdapter<Source: ListDataSource>: NSObject, UICollectio
     func collectionView(
         _ collectionView: UICollectionView, viewForSupplementaryElementOfKind kind: String, at indexPath: IndexPath
     ) -> UICollectionReusableView {
+        if let view = (appDelegate as? UICollectionViewDataSource)?.collectionView?(
+            collectionView, viewForSupplementaryElementOfKind: kind, at: indexPath)
+        {
+            return view
+        }
+        guard let source else { return UICollectionReusableView() }
+        return Self.supplementaryView(kind, of: source, in: collectionView, at: indexPath)
+    }
+
+    private static func supplementaryView<Source: ListDataSource>(
+        _ kind: String, of source: Source, in collectionView: UICollectionView, at indexPath: IndexPath
+    ) -> UICollectionReusableView {
         let supplementaryKind: SupplementaryKind = kind == UICollectionView.elementKindSectionFooter ? .footer : .header
-        guard let source, let identifier = source.supplementaryIdentifier(supplementaryKind, inSection: indexPath.section)
+        guard let identifier = source.supplementaryIdentifier(supplementaryKind, inSection: indexPath.section)
         else { return UICollectionReusableView() }
         let view = collectionView.dequeueReusableSupplementaryView(ofKind: kind, withReuseIdentifier: identifier, for: indexPath)
         if let view = view as? CollectionReusableView<Source.Section> {
@@ -219,28 +285,34 @@ final class CollectionViewAdapter<Source: ListDataSource>: NSObject, UICollectio
 
     func collectionView(_ collectionView: UICollectionView, didSelectItemAt indexPath: IndexPath) {
         source?.handle(.selected, at: ElementPath(indexPath))
+        app?.collectionView?(collectionView, didSelectItemAt: indexPath)
     }
 
     func collectionView(_ collectionView: UICollectionView, didDeselectItemAt indexPath: IndexPath) {
         source?.handle(.deselected, at: ElementPath(indexPath))
+        app?.collectionView?(collectionView, didDeselectItemAt: indexPath)
     }
 
     func collectionView(_ collectionView: UICollectionView, didHighlightItemAt indexPath: IndexPath) {
         source?.handle(.highlighted, at: ElementPath(indexPath))
+        app?.collectionView?(collectionView, didHighlightItemAt: indexPath)
     }
 
     func collectionView(_ collectionView: UICollectionView, didUnhighlightItemAt indexPath: IndexPath) {
         source?.handle(.unhighlighted, at: ElementPath(indexPath))
+        app?.collectionView?(collectionView, didUnhighlightItemAt: indexPath)
     }
 
     func collectionView(_ collectionView: UICollectionView, willDisplay cell: UICollectionViewCell, forItemAt indexPath: IndexPath) {
         source?.handle(.willDisplay, at: ElementPath(indexPath))
+        app?.collectionView?(collectionView, willDisplay: cell, forItemAt: indexPath)
     }
 
     func collectionView(
         _ collectionView: UICollectionView, didEndDisplaying cell: UICollectionViewCell, forItemAt indexPath: IndexPath
     ) {
         source?.handle(.didEndDisplaying, at: ElementPath(indexPath))
+        app?.collectionView?(collectionView, didEndDisplaying: cell, forItemAt: indexPath)
     }
 }
 #endif

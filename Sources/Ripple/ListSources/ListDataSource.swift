@@ -54,6 +54,20 @@ public protocol ListDataSource: AnyObject {
     ///   - section: The section it shows.
     func configureSupplementary<View: PresentingCell>(_ view: View, inSection section: Int) where View.Item == Section
 
+    /// The size of the cell at `path` from its presenter, or `nil` for the view's own size.
+    ///
+    /// - Parameters:
+    ///   - path: A row on screen.
+    ///   - bounds: The size of the list view's bounds.
+    func cellSize(at path: ElementPath, in bounds: LayoutSize) -> LayoutSize?
+
+    /// The swipe actions of the cell at `path`, from its presenter; none shows the view's default.
+    ///
+    /// - Parameters:
+    ///   - edge: The edge the swipe starts from.
+    ///   - path: A row on screen.
+    func swipeActions(_ edge: SwipeEdge, at path: ElementPath) -> [SwipeAction]
+
     /// Forwards an event of the row at `path`.
     ///
     /// - Parameters:

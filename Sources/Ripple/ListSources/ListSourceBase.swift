@@ -172,8 +172,10 @@ public class ListSourceBase<Item: Sendable, Rendered> {
 
     // MARK: - Delegate
 
-    /// Forwards an item event with the item; a selection also executes ``selectItem``, and a row
-    /// about to be displayed near the end loads the next page.
+    /// Forwards an item event with the item: to its presenter when it is a
+    /// ``SelectableCellPresenter`` (selection and deselection), then to ``onItemEvent``; a
+    /// selection then executes ``selectItem``, and a row about to be displayed near the end loads
+    /// the next page.
     ///
     /// A path that no longer names a rendered item (a late callback) is ignored.
     ///
@@ -183,6 +185,7 @@ public class ListSourceBase<Item: Sendable, Rendered> {
     public func handle(_ event: ListItemEvent, at path: ElementPath) {
         if event == .willDisplay { loadMoreIfNeeded(displaying: path) }
         guard let item = renderedItem(at: path) else { return }
+        tellPresenter(of: item, about: event)
         onItemEvent?(event, item, path)
         if event == .selected, let selectItem, selectItem.canExecute(parameter: item) {
             selectItem.execute(parameter: item)

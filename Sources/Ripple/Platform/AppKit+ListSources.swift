@@ -150,6 +150,24 @@ extension TableViewAppKitAdapter: NSTableViewDataSource, NSTableViewDelegate {
         return view
     }
 
+    func tableView(_ tableView: NSTableView, heightOfRow row: Int) -> CGFloat {
+        if let height = app?.tableView?(tableView, heightOfRow: row) { return height }
+        let size = source?.cellSize(at: ElementPath(item: row, section: 0), in: LayoutSize(tableView.bounds.size))
+        return size.map { CGFloat($0.height) } ?? tableView.rowHeight
+    }
+
+    func tableView(
+        _ tableView: NSTableView, rowActionsForRow row: Int, edge: NSTableView.RowActionEdge
+    ) -> [NSTableViewRowAction] {
+        if let actions = app?.tableView?(tableView, rowActionsForRow: row, edge: edge) { return actions }
+        let actions = source?.swipeActions(edge == .leading ? .leading : .trailing, at: ElementPath(item: row, section: 0))
+        return (actions ?? []).map { action in
+            NSTableViewRowAction(style: action.style == .destructive ? .destructive : .regular, title: action.title) {
+                _, _ in _ = action.perform()
+            }
+        }
+    }
+
     func tableViewSelectionDidChange(_ notification: Notification) {
         if let tableView = notification.object as? NSTableView, tableView.selectedRow >= 0 {
             source?.handle(.selected, at: ElementPath(item: tableView.selectedRow, section: 0))
@@ -233,6 +251,19 @@ extension CollectionViewAppKitAdapter: NSCollectionViewDataSource, NSCollectionV
             source.configureSupplementary(view, inSection: indexPath.section)
         }
         return view
+    }
+
+    func collectionView(
+        _ collectionView: NSCollectionView, layout collectionViewLayout: NSCollectionViewLayout,
+        sizeForItemAt indexPath: IndexPath
+    ) -> NSSize {
+        if let size = app?.collectionView?(collectionView, layout: collectionViewLayout, sizeForItemAt: indexPath) {
+            return size
+        }
+        if let size = source?.cellSize(at: ElementPath(indexPath), in: LayoutSize(collectionView.bounds.size)) {
+            return CGSize(size)
+        }
+        return (collectionViewLayout as? NSCollectionViewFlowLayout)?.itemSize ?? NSSize(width: 50, height: 50)
     }
 
     func collectionView(_ collectionView: NSCollectionView, didSelectItemsAt indexPaths: Set<IndexPath>) {

@@ -80,6 +80,37 @@ extension UICollectionView: ListView {
     }
 }
 
+#if !os(tvOS)
+extension UISwipeActionsConfiguration {
+    /// UIKit's configuration of Ripple's swipe actions, or `nil` for none (the view's default).
+    @MainActor
+    static func ripple(_ actions: [SwipeAction]) -> UISwipeActionsConfiguration? {
+        guard !actions.isEmpty else { return nil }
+        return UISwipeActionsConfiguration(
+            actions: actions.map { action in
+                UIContextualAction(style: action.style == .destructive ? .destructive : .normal, title: action.title) {
+                    _, _, completion in completion(action.perform())
+                }
+            })
+    }
+}
+
+extension ListSourceBase {
+    /// The swipe actions of the row at `indexPath` (``swipeActions(_:at:)``) as UIKit's
+    /// configuration, or `nil` when it has none. The table adapter answers with it; hand it to a
+    /// collection view's list layout:
+    /// `listConfiguration.trailingSwipeActionsConfigurationProvider = { source.swipeActionsConfiguration(.trailing, at: $0) }`.
+    ///
+    /// - Parameters:
+    ///   - edge: The edge the swipe starts from.
+    ///   - indexPath: A row on screen.
+    /// - Returns: The configuration, or `nil`.
+    public func swipeActionsConfiguration(_ edge: SwipeEdge, at indexPath: IndexPath) -> UISwipeActionsConfiguration? {
+        UISwipeActionsConfiguration.ripple(swipeActions(edge, at: ElementPath(indexPath)))
+    }
+}
+#endif
+
 /// A table view cell that shows one item, usually a cell presenter: subclass it and adopt your
 /// cell's view protocol, and the source attaches the cell to its presenter on dequeue.
 open class TableViewCell<CellPresenter>: UITableViewCell, PresentingCell {
@@ -162,6 +193,32 @@ extension TableViewAdapter: UITableViewDataSource, UITableViewDelegate {
         if let cell = cell as? TableViewCell<Source.Item> { source.configure(cell, at: path) }
         return cell
     }
+
+    func tableView(_ tableView: UITableView, heightForRowAt indexPath: IndexPath) -> CGFloat {
+        if let height = app?.tableView?(tableView, heightForRowAt: indexPath) { return height }
+        let size = source?.cellSize(at: ElementPath(indexPath), in: LayoutSize(tableView.bounds.size))
+        return size.map { CGFloat($0.height) } ?? tableView.rowHeight
+    }
+
+    #if !os(tvOS)
+    func tableView(
+        _ tableView: UITableView, leadingSwipeActionsConfigurationForRowAt indexPath: IndexPath
+    ) -> UISwipeActionsConfiguration? {
+        if appImplements(#selector(UITableViewDelegate.tableView(_:leadingSwipeActionsConfigurationForRowAt:))) {
+            return app?.tableView?(tableView, leadingSwipeActionsConfigurationForRowAt: indexPath)
+        }
+        return UISwipeActionsConfiguration.ripple(source?.swipeActions(.leading, at: ElementPath(indexPath)) ?? [])
+    }
+
+    func tableView(
+        _ tableView: UITableView, trailingSwipeActionsConfigurationForRowAt indexPath: IndexPath
+    ) -> UISwipeActionsConfiguration? {
+        if appImplements(#selector(UITableViewDelegate.tableView(_:trailingSwipeActionsConfigurationForRowAt:))) {
+            return app?.tableView?(tableView, trailingSwipeActionsConfigurationForRowAt: indexPath)
+        }
+        return UISwipeActionsConfiguration.ripple(source?.swipeActions(.trailing, at: ElementPath(indexPath)) ?? [])
+    }
+    #endif
 
     func tableView(_ tableView: UITableView, viewForHeaderInSection section: Int) -> UIView? {
         if appImplements(#selector(UITableViewDelegate.tableView(_:viewForHeaderInSection:))) {
@@ -281,6 +338,19 @@ extension CollectionViewAdapter: UICollectionViewDataSource, UICollectionViewDel
             source.configureSupplementary(view, inSection: indexPath.section)
         }
         return view
+    }
+
+    func collectionView(
+        _ collectionView: UICollectionView, layout collectionViewLayout: UICollectionViewLayout,
+        sizeForItemAt indexPath: IndexPath
+    ) -> CGSize {
+        if let size = app?.collectionView?(collectionView, layout: collectionViewLayout, sizeForItemAt: indexPath) {
+            return size
+        }
+        if let size = source?.cellSize(at: ElementPath(indexPath), in: LayoutSize(collectionView.bounds.size)) {
+            return CGSize(size)
+        }
+        return (collectionViewLayout as? UICollectionViewFlowLayout)?.itemSize ?? CGSize(width: 50, height: 50)
     }
 
     func collectionView(_ collectionView: UICollectionView, didSelectItemAt indexPath: IndexPath) {

@@ -54,7 +54,8 @@ private final class SwipeableRow: Row, SwipeableCellPresenter {
 }
 
 /// The cell-presenter hooks: sizes, selection and swipe actions come from the presenters that adopt
-/// them, on flat and sectioned sources; the loading row and late paths have none.
+/// them, on flat and sectioned sources, and each presenter type can have its own cell identifier;
+/// the loading row and late paths have none.
 ///
 /// `@MainActor`, with `async` methods: the main queue turns while a test awaits.
 @MainActor
@@ -137,6 +138,48 @@ final class ListSourceCellHooksTests: XCTestCase {
         log.isAllowed = false
         XCTAssertFalse(action.perform(), "the command cannot execute")
         XCTAssertEqual(log.take(), ["archived"])
+    }
+
+    // MARK: - Cell identifiers per presenter type
+
+    func test_cellIdentifiers_perPresenterType_theRestFromTheClosure_andTheLoadingRow() async {
+        let log = HookLog()
+        let rows = ObservableCollection<Row>([SizedRow(1, log: log), Row(2, log: log), SelectableRow(3, log: log)])
+        let view = HeadlessTableView<Int> { [[]] }
+        let source = TableViewSource(view: view, collection: rows)
+        source.setCellIdentifier("Sized", for: SizedRow.self)
+        source.setCellIdentifier("Selectable", for: SelectableRow.self)
+        source.cellIdentifier = { _ in "Plain" }
+        source.paginate(with: Command(queue: TestScheduler()) { _, _ in }, threshold: 10)
+        await settle()
+        source.handle(.willDisplay, at: path(0))
+        await settle()
+        XCTAssertEqual(
+            (0..<source.numberOfItems(inSection: 0)).map { source.cellIdentifier(at: path($0)) },
+            ["Sized", "Plain", "Selectable", "Loading"])
+
+        // A host dequeues each row's cell with its identifier.
+        let host = HeadlessCellHost(source: source, visibleRowCount: 10)
+        for identifier in ["Sized", "Plain", "Selectable", "Loading"] {
+            host.register(HeadlessCell<Row>.self, forCellReuseIdentifier: identifier)
+        }
+        host.layout()
+        XCTAssertEqual(host.visibleCells.map(\.cell.reuseIdentifier), ["Sized", "Plain", "Selectable", "Loading"])
+        XCTAssertEqual(host.visibleItems.map { $0?.id }, [1, 2, 3, nil])
+    }
+
+    func test_sectioned_cellIdentifiersPerPresenterType() async {
+        let log = HookLog()
+        let sections = SectionedCollection<Row, String>([
+            SectionData("A", items: [Row(1, log: log), SizedRow(2, log: log)]),
+            SectionData("B", items: [SizedRow(3, log: log)]),
+        ])
+        let view = HeadlessCollectionView<Int> { [] }
+        let source = CollectionViewSourceWithSection(view: view, collection: sections)
+        source.setCellIdentifier("Sized", for: SizedRow.self)
+        await settle()
+        XCTAssertEqual(
+            [path(0, 0), path(1, 0), path(0, 1)].map { source.cellIdentifier(at: $0) }, ["Cell", "Sized", "Sized"])
     }
 
     func test_sectioned_sizesSelectionAndSwipeActions() async {

@@ -46,9 +46,12 @@ public class ListSourceBase<Item: Sendable, Rendered> {
     /// Called with every item event, its item and its path.
     public var onItemEvent: ((ListItemEvent, Item, ElementPath) -> Void)?
 
-    /// The reuse identifier of the cell for an item; one per kind of presenter for heterogeneous
-    /// lists. By default every row uses `"Cell"`.
+    /// The reuse identifier of the cell for an item whose type has none of its own
+    /// (``setCellIdentifier(_:for:)``). By default every such row uses `"Cell"`.
     public var cellIdentifier: (Item) -> String = { _ in "Cell" }
+
+    /// The reuse identifiers set per type of item, by the item type's identity.
+    private var cellIdentifiersByType: [ObjectIdentifier: String] = [:]
 
     /// The reuse identifier of the loading row shown while a pagination command loads a page.
     public var loadingCellIdentifier = "Loading"
@@ -149,12 +152,36 @@ public class ListSourceBase<Item: Sendable, Rendered> {
         renderer.loadingRowPath == path
     }
 
-    /// The reuse identifier of the cell for the row at `path`: ``cellIdentifier`` of its item, or
+    /// Shows the items of type `itemType` in cells with the reuse identifier `identifier`: one
+    /// identifier per kind of presenter, for heterogeneous lists (GenericCellPresenters'
+    /// registration per presenter). The UIKit glue's `register(_:for:)` also registers the cell
+    /// class with the view.
+    ///
+    /// ```swift
+    /// source.setCellIdentifier("Book", for: BookCellPresenter.self)
+    /// source.setCellIdentifier("Ad", for: AdCellPresenter.self)
+    /// ```
+    ///
+    /// An item's exact dynamic type is looked up (not its superclasses); items of a type without an
+    /// identifier of its own use ``cellIdentifier``.
+    ///
+    /// - Parameters:
+    ///   - identifier: The reuse identifier its cells are registered with.
+    ///   - itemType: The type of the items, usually a cell presenter class.
+    /// - Complexity: O(1).
+    public func setCellIdentifier(_ identifier: String, for itemType: Any.Type) {
+        cellIdentifiersByType[ObjectIdentifier(itemType)] = identifier
+    }
+
+    /// The reuse identifier of the cell for the row at `path`: the one set for its item's type
+    /// (``setCellIdentifier(_:for:)``), else ``cellIdentifier`` of the item, or
     /// ``loadingCellIdentifier`` for the loading row.
     ///
     /// - Parameter path: A row on screen.
     public func cellIdentifier(at path: ElementPath) -> String {
-        isLoadingRow(path) ? loadingCellIdentifier : cellIdentifier(element(at: path))
+        guard !isLoadingRow(path) else { return loadingCellIdentifier }
+        let item = element(at: path)
+        return cellIdentifiersByType[ObjectIdentifier(type(of: item as Any))] ?? cellIdentifier(item)
     }
 
     /// Hands the row's item to a dequeued cell, or none for the loading row.

@@ -79,6 +79,21 @@ extension NSCollectionView: ListView {
     }
 }
 
+extension ListSourceBase {
+    /// Registers `itemClass` with the collection view this source drives, and shows the items of
+    /// type `itemType` in it (``setCellIdentifier(_:for:)``). (`NSTableView` registers nibs only:
+    /// give its cell views the identifier with ``setCellIdentifier(_:for:)`` yourself.)
+    ///
+    /// - Parameters:
+    ///   - itemClass: The collection view item class; its identifier is its type name.
+    ///   - itemType: The type of the items it shows, usually a cell presenter class.
+    public func register(_ itemClass: NSCollectionViewItem.Type, for itemType: Any.Type) {
+        let identifier = String(reflecting: itemClass)
+        setCellIdentifier(identifier, for: itemType)
+        (listView as? NSCollectionView)?.register(itemClass, forItemWithIdentifier: NSUserInterfaceItemIdentifier(identifier))
+    }
+}
+
 /// A table cell view that shows one item, usually a cell presenter: subclass it and adopt your
 /// cell's view protocol, and the source attaches the cell to its presenter when the table asks for
 /// it. Give it the identifier the source's `cellIdentifier` returns.

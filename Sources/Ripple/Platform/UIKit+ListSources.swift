@@ -111,6 +111,32 @@ extension ListSourceBase {
 }
 #endif
 
+extension ListSourceBase {
+    /// Registers `cellClass` with the table view this source drives, and shows the items of type
+    /// `itemType` in it (``setCellIdentifier(_:for:)``): GenericCellPresenters' `registerCell(on:)`.
+    ///
+    /// - Parameters:
+    ///   - cellClass: The cell class; its reuse identifier is its type name.
+    ///   - itemType: The type of the items it shows, usually a cell presenter class.
+    public func register(_ cellClass: UITableViewCell.Type, for itemType: Any.Type) {
+        let identifier = String(reflecting: cellClass)
+        setCellIdentifier(identifier, for: itemType)
+        (listView as? UITableView)?.register(cellClass, forCellReuseIdentifier: identifier)
+    }
+
+    /// Registers `cellClass` with the collection view this source drives, and shows the items of
+    /// type `itemType` in it (``setCellIdentifier(_:for:)``).
+    ///
+    /// - Parameters:
+    ///   - cellClass: The cell class; its reuse identifier is its type name.
+    ///   - itemType: The type of the items it shows, usually a cell presenter class.
+    public func register(_ cellClass: UICollectionViewCell.Type, for itemType: Any.Type) {
+        let identifier = String(reflecting: cellClass)
+        setCellIdentifier(identifier, for: itemType)
+        (listView as? UICollectionView)?.register(cellClass, forCellWithReuseIdentifier: identifier)
+    }
+}
+
 /// A table view cell that shows one item, usually a cell presenter: subclass it and adopt your
 /// cell's view protocol, and the source attaches the cell to its presenter on dequeue.
 open class TableViewCell<CellPresenter>: UITableViewCell, PresentingCell {

@@ -130,6 +130,21 @@ public final class HeadlessCollectionView<Item> {
     /// implements only when it is assigned).
     public var adoptionCount: Int { engine.adoptionCount }
 
+    // MARK: - Gestures
+
+    /// Plays the user dragging a item from `path` and dropping it at `newPath`: the item moves on
+    /// screen at once, with no batch, as `UICollectionView` moves it before it calls its data source's
+    /// `collectionView(_:moveItemAt:to:)`. Call the list source's `moveItem(from:to:)` next, as UIKit does.
+    ///
+    /// - Parameters:
+    ///   - path: The item's path on screen.
+    ///   - newPath: Where it is dropped: in its own section an index below the section's count, in
+    ///     another section an index up to that section's count.
+    /// - Precondition: No batch is open, and both paths are on screen.
+    public func dragItem(at path: ElementPath, to newPath: ElementPath) {
+        engine.moveInteractively(from: path, to: newPath, method: "dragItem(at:to:)")
+    }
+
     // MARK: - Diagnostics
 
     /// Every violation so far, oldest first: rejected batches and misuse.

@@ -105,6 +105,23 @@ final class _HeadlessListEngine<Element> {
         adoptionCount += 1
     }
 
+    /// Moves a displayed value at once, outside any batch, as a view does when the user drags a
+    /// row to a new place; the view then tells its data source.
+    func moveInteractively(from source: ElementPath, to destination: ElementPath, method: String) {
+        loadIfNeeded()
+        precondition(depth == 0, "\(typeName).\(method): a drag cannot happen inside a batch")
+        precondition(
+            displayed.indices.contains(source.section) && displayed[source.section].indices.contains(source.item),
+            "\(typeName).\(method): \(source) is not on screen")
+        let limit = displayed.indices.contains(destination.section)
+            ? displayed[destination.section].count - (destination.section == source.section ? 1 : 0) : -1
+        precondition(
+            destination.item >= 0 && destination.item <= limit,
+            "\(typeName).\(method): \(destination) is not a place the row can be dropped")
+        let value = displayed[source.section].remove(at: source.item)
+        displayed[destination.section].insert(value, at: destination.item)
+    }
+
     func clearDiagnostics() {
         violations.removeAll()
         warnings.removeAll()

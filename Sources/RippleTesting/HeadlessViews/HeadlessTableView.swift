@@ -139,6 +139,21 @@ public final class HeadlessTableView<Row> {
     /// implements only when it is assigned).
     public var adoptionCount: Int { engine.adoptionCount }
 
+    // MARK: - Gestures
+
+    /// Plays the user dragging a row from `path` and dropping it at `newPath`: the row moves on
+    /// screen at once, with no batch, as `UITableView` moves it before it calls its data source's
+    /// `tableView(_:moveRowAt:to:)`. Call the list source's `moveItem(from:to:)` next, as UIKit does.
+    ///
+    /// - Parameters:
+    ///   - path: The row's path on screen.
+    ///   - newPath: Where it is dropped: in its own section an index below the section's count, in
+    ///     another section an index up to that section's count.
+    /// - Precondition: No batch is open, and both paths are on screen.
+    public func dragRow(at path: ElementPath, to newPath: ElementPath) {
+        engine.moveInteractively(from: path, to: newPath, method: "dragRow(at:to:)")
+    }
+
     // MARK: - Diagnostics
 
     /// Every violation so far, oldest first: rejected batches and misuse.

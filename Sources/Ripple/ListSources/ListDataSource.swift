@@ -68,6 +68,25 @@ public protocol ListDataSource: AnyObject {
     ///   - path: A row on screen.
     func swipeActions(_ edge: SwipeEdge, at path: ElementPath) -> [SwipeAction]
 
+    /// Whether the user may drag the item at `path` to reorder it.
+    ///
+    /// - Parameter path: A row on screen.
+    func canMoveItem(at path: ElementPath) -> Bool
+
+    /// Where an item dragged from `source` lands when dropped at `proposed`.
+    ///
+    /// - Parameters:
+    ///   - source: The dragged item's path.
+    ///   - proposed: Where the view proposes to drop it.
+    func targetPath(forMovingItemFrom source: ElementPath, proposed: ElementPath) -> ElementPath
+
+    /// Takes the user's move of an item, which the view shows already.
+    ///
+    /// - Parameters:
+    ///   - source: The item's path before the move.
+    ///   - destination: Its path after the move.
+    func moveItem(from source: ElementPath, to destination: ElementPath)
+
     /// Forwards an event of the row at `path`.
     ///
     /// - Parameters:

@@ -26,6 +26,9 @@ final class ListRenderer<Data> {
     private(set) var statistics = ListSourceStatistics()
     /// Whether the loading row shows, at the end of the last section. Never with no section.
     private(set) var showsLoadingRow = false
+    /// The move the user made on screen, already in ``rendered``, that the collection should
+    /// publish as the next version.
+    private var pendingMove: (version: Int, source: ElementPath, target: ElementPath)?
     /// The item counts of some data, section by section.
     private let itemCounts: (Data) -> [Int]
     /// The owner's type name, for diagnostics.
@@ -78,13 +81,28 @@ final class ListRenderer<Data> {
     ///   - snapshot: The data after the event.
     ///   - beforeCounts: The item counts, section by section, that the event's change starts from.
     ///   - changeCount: How many changes the event holds.
+    ///   - isMove: Whether the event's change is exactly one move of an item from a path to a path.
     ///   - stages: Stages the event for the view, from the rendered data.
     /// - Returns: `false` when the view is gone and rendering should stop.
     func render(
         version: Int, isInitial: Bool, snapshot: Data, beforeCounts: [Int], changeCount: Int,
-        stages: (Data) -> [Stage]
+        isMove: (_ source: ElementPath, _ target: ElementPath) -> Bool, stages: (Data) -> [Stage]
     ) -> Bool {
         guard let view else { return false }
+        if let move = pendingMove, !isInitial {
+            pendingMove = nil
+            // The view shows the move already: its event is adopted without a batch.
+            guard version == move.version, isMove(move.source, move.target),
+                view.displayedItemCounts == withLoadingRow(itemCounts(snapshot))
+            else {
+                reload(view, with: snapshot, version: version, because: .interruptedMove)
+                return true
+            }
+            rendered = snapshot
+            renderedVersion = version
+            statistics.userMoves += 1
+            return true
+        }
         if let reason = reloadReason(
             version: version, isInitial: isInitial, beforeCounts: beforeCounts, changeCount: changeCount, view: view)
         {
@@ -137,12 +155,37 @@ final class ListRenderer<Data> {
                 Diagnostic(
                     kind: .viewCountMismatch, source: sourceName,
                     message: "\(reason) at version \(version); reloaded the view"))
-        case .initial, .notInWindow, .overThreshold:
+        case .initial, .notInWindow, .overThreshold, .interruptedMove:
             break
         }
         rendered = snapshot
         if renderedCounts.isEmpty { showsLoadingRow = false }
         renderedVersion = version
+        lastReload = reason
+        statistics.reloads += 1
+        view.reloadData()
+    }
+
+    // MARK: - The user's moves
+
+    /// Takes a move the view already shows: `data` becomes the rendered data, and the collection's
+    /// next event, when it is exactly that move, is adopted without a batch.
+    ///
+    /// - Parameters:
+    ///   - source: The item's path before the move.
+    ///   - target: Its path after the move.
+    ///   - data: The rendered data with the move made.
+    func acceptUserMove(from source: ElementPath, to target: ElementPath, showing data: Data) {
+        rendered = data
+        pendingMove = (renderedVersion + 1, source, target)
+    }
+
+    /// Reloads the view from the rendered data, which it no longer shows (a move the collection
+    /// did not take).
+    ///
+    /// - Parameter reason: Why.
+    func reloadRendered(because reason: ListReloadReason) {
+        guard let view else { return }
         lastReload = reason
         statistics.reloads += 1
         view.reloadData()

@@ -32,6 +32,9 @@ public class ListSource<Element: Sendable>: ListSourceBase<Element, [Element]>, 
     /// The items are the collection's elements.
     public typealias Item = Element
 
+    /// The collection, for the user's moves.
+    private let collection: ObservableCollection<Element>
+
     /// The list the view shows, as of the last event rendered.
     public var renderedItems: [Element] { renderer.rendered }
 
@@ -48,6 +51,7 @@ public class ListSource<Element: Sendable>: ListSourceBase<Element, [Element]>, 
         view: any ListView, collection: ObservableCollection<Element>,
         selectItem: CommandWithParameter<Element>?, reloadThreshold: Int?, name: String
     ) {
+        self.collection = collection
         super.init(
             renderer: ListRenderer(
                 view: view, empty: [], reloadThreshold: reloadThreshold, sourceName: name,
@@ -67,7 +71,11 @@ public class ListSource<Element: Sendable>: ListSourceBase<Element, [Element]>, 
     private func render(_ change: CollectionChange<Element>) {
         let alive = renderer.render(
             version: change.version, isInitial: change.isInitial, snapshot: change.snapshot,
-            beforeCounts: [change.changeset.sourceCount], changeCount: change.changeset.changeCount
+            beforeCounts: [change.changeset.sourceCount], changeCount: change.changeset.changeCount,
+            isMove: { source, target in
+                change.changeset.changeCount == 1
+                    && change.changeset.moves == [Changeset.OffsetPair(source: source.item, target: target.item)]
+            }
         ) { rendered in
             change.staged(from: rendered).map { stage in
                 ListRenderer.Stage(data: stage.data) { $0.apply(stage.changeset) }
@@ -80,5 +88,17 @@ public class ListSource<Element: Sendable>: ListSourceBase<Element, [Element]>, 
         let items = renderedItems
         guard path.section == 0, path.item >= 0, path.item < items.count else { return nil }
         return items[path.item]
+    }
+
+    override func renderedData(movingItemFrom source: ElementPath, to destination: ElementPath) -> [Element]? {
+        var items = renderedItems
+        items.insert(items.remove(at: source.item), at: destination.item)
+        return items
+    }
+
+    override func moveInCollection(from source: ElementPath, to destination: ElementPath) -> Bool {
+        guard collection.version == renderedVersion else { return false }
+        collection.move(from: source.item, to: destination.item)
+        return true
     }
 }

@@ -56,6 +56,10 @@ public class ListSourceBase<Item: Sendable, Rendered> {
     /// The reuse identifier of the loading row shown while a pagination command loads a page.
     public var loadingCellIdentifier = "Loading"
 
+    /// Whether the user may drag items to reorder them (``moveItem(from:to:)``). `false` by
+    /// default: a table in editing mode shows no reorder controls.
+    public var allowsReordering = false
+
     /// The app's own delegate for the view, held weakly: it gets every delegate and data-source
     /// method that the source does not implement, and may override those it does.
     ///
@@ -93,6 +97,16 @@ public class ListSourceBase<Item: Sendable, Rendered> {
     ///
     /// - Parameter path: A path in the rendered list.
     func renderedItem(at path: ElementPath) -> Item? { nil }
+
+    /// The rendered data with the item at `source` moved to `destination`, both valid. The
+    /// subclasses override it.
+    func renderedData(movingItemFrom source: ElementPath, to destination: ElementPath) -> Rendered? { nil }
+
+    /// Moves the item in the collection, if the collection is at the rendered version (no change
+    /// on its way that would make the paths name other items). The subclasses override it.
+    ///
+    /// - Returns: Whether the collection moved the item.
+    func moveInCollection(from source: ElementPath, to destination: ElementPath) -> Bool { false }
 
     /// Called after each event is rendered: stops when the view is gone, and loads an empty list's
     /// first page.
@@ -226,14 +240,18 @@ public struct ListSourceStatistics: Sendable, Hashable {
     public var batches = 0
     /// `reloadData` calls.
     public var reloads = 0
+    /// Moves the user made on screen whose event the source adopted without a batch.
+    public var userMoves = 0
 
     /// Creates counters.
     ///
     /// - Parameters:
     ///   - batches: `performBatchUpdates` calls.
     ///   - reloads: `reloadData` calls.
-    public init(batches: Int = 0, reloads: Int = 0) {
+    ///   - userMoves: Moves the user made on screen, adopted without a batch.
+    public init(batches: Int = 0, reloads: Int = 0, userMoves: Int = 0) {
         self.batches = batches
         self.reloads = reloads
+        self.userMoves = userMoves
     }
 }

@@ -17,6 +17,9 @@ import RippleDiff
 public class ListSourceWithSection<Item: Sendable, Section: Sendable>:
     ListSourceBase<Item, [SectionSnapshot<Section, Item>]>, ListDataSource
 {
+    /// The collection, for the user's moves.
+    private let collection: SectionedCollection<Item, Section>
+
     /// The sections the view shows, as of the last event rendered.
     public var renderedSections: [SectionSnapshot<Section, Item>] { renderer.rendered }
 
@@ -33,6 +36,7 @@ public class ListSourceWithSection<Item: Sendable, Section: Sendable>:
         view: any ListView, collection: SectionedCollection<Item, Section>,
         selectItem: CommandWithParameter<Item>?, reloadThreshold: Int?, name: String
     ) {
+        self.collection = collection
         super.init(
             renderer: ListRenderer(
                 view: view, empty: [], reloadThreshold: reloadThreshold, sourceName: name,
@@ -51,7 +55,11 @@ public class ListSourceWithSection<Item: Sendable, Section: Sendable>:
     private func render(_ change: SectionedCollectionChange<Item, Section>) {
         let alive = renderer.render(
             version: change.version, isInitial: change.isInitial, snapshot: change.snapshot,
-            beforeCounts: change.changeset.sourceItemCounts, changeCount: change.changeset.changeCount
+            beforeCounts: change.changeset.sourceItemCounts, changeCount: change.changeset.changeCount,
+            isMove: { source, target in
+                change.changeset.changeCount == 1 && change.changeset.itemMoves.count == 1
+                    && change.changeset.itemMoves[0].source == source && change.changeset.itemMoves[0].target == target
+            }
         ) { rendered in
             change.staged(from: rendered).map { stage in
                 let sections = stage.changeset.sections
@@ -70,6 +78,21 @@ public class ListSourceWithSection<Item: Sendable, Section: Sendable>:
         let items = sections[path.section].items
         guard path.item >= 0, path.item < items.count else { return nil }
         return items[path.item]
+    }
+
+    override func renderedData(
+        movingItemFrom source: ElementPath, to destination: ElementPath
+    ) -> [SectionSnapshot<Section, Item>]? {
+        var sections = renderedSections
+        let item = sections[source.section].items.remove(at: source.item)
+        sections[destination.section].items.insert(item, at: destination.item)
+        return sections
+    }
+
+    override func moveInCollection(from source: ElementPath, to destination: ElementPath) -> Bool {
+        guard collection.version == renderedVersion else { return false }
+        collection.moveItem(from: source, to: destination)
+        return true
     }
 
     // MARK: - Sections

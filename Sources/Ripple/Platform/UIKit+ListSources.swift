@@ -220,6 +220,32 @@ extension TableViewAdapter: UITableViewDataSource, UITableViewDelegate {
         return cell
     }
 
+    func tableView(_ tableView: UITableView, canMoveRowAt indexPath: IndexPath) -> Bool {
+        if let answer = (appDelegate as? UITableViewDataSource)?.tableView?(tableView, canMoveRowAt: indexPath) {
+            return answer
+        }
+        return source?.canMoveItem(at: ElementPath(indexPath)) ?? false
+    }
+
+    func tableView(_ tableView: UITableView, moveRowAt sourceIndexPath: IndexPath, to destinationIndexPath: IndexPath) {
+        source?.moveItem(from: ElementPath(sourceIndexPath), to: ElementPath(destinationIndexPath))
+        (appDelegate as? UITableViewDataSource)?.tableView?(tableView, moveRowAt: sourceIndexPath, to: destinationIndexPath)
+    }
+
+    func tableView(
+        _ tableView: UITableView, targetIndexPathForMoveFromRowAt sourceIndexPath: IndexPath,
+        toProposedIndexPath proposedDestinationIndexPath: IndexPath
+    ) -> IndexPath {
+        if let answer = app?.tableView?(
+            tableView, targetIndexPathForMoveFromRowAt: sourceIndexPath, toProposedIndexPath: proposedDestinationIndexPath)
+        {
+            return answer
+        }
+        guard let source else { return proposedDestinationIndexPath }
+        return IndexPath(
+            source.targetPath(forMovingItemFrom: ElementPath(sourceIndexPath), proposed: ElementPath(proposedDestinationIndexPath)))
+    }
+
     func tableView(_ tableView: UITableView, heightForRowAt indexPath: IndexPath) -> CGFloat {
         if let height = app?.tableView?(tableView, heightForRowAt: indexPath) { return height }
         let size = source?.cellSize(at: ElementPath(indexPath), in: LayoutSize(tableView.bounds.size))
@@ -364,6 +390,36 @@ extension CollectionViewAdapter: UICollectionViewDataSource, UICollectionViewDel
             source.configureSupplementary(view, inSection: indexPath.section)
         }
         return view
+    }
+
+    func collectionView(_ collectionView: UICollectionView, canMoveItemAt indexPath: IndexPath) -> Bool {
+        if let answer = (appDelegate as? UICollectionViewDataSource)?.collectionView?(collectionView, canMoveItemAt: indexPath) {
+            return answer
+        }
+        return source?.canMoveItem(at: ElementPath(indexPath)) ?? false
+    }
+
+    func collectionView(
+        _ collectionView: UICollectionView, moveItemAt sourceIndexPath: IndexPath, to destinationIndexPath: IndexPath
+    ) {
+        source?.moveItem(from: ElementPath(sourceIndexPath), to: ElementPath(destinationIndexPath))
+        (appDelegate as? UICollectionViewDataSource)?.collectionView?(
+            collectionView, moveItemAt: sourceIndexPath, to: destinationIndexPath)
+    }
+
+    @available(iOS 15, tvOS 15, macCatalyst 15, *)
+    func collectionView(
+        _ collectionView: UICollectionView, targetIndexPathForMoveOfItemFromOriginalIndexPath originalIndexPath: IndexPath,
+        atCurrentIndexPath currentIndexPath: IndexPath, toProposedIndexPath proposedIndexPath: IndexPath
+    ) -> IndexPath {
+        if let answer = app?.collectionView?(
+            collectionView, targetIndexPathForMoveOfItemFromOriginalIndexPath: originalIndexPath,
+            atCurrentIndexPath: currentIndexPath, toProposedIndexPath: proposedIndexPath)
+        {
+            return answer
+        }
+        guard let source else { return proposedIndexPath }
+        return IndexPath(source.targetPath(forMovingItemFrom: ElementPath(originalIndexPath), proposed: ElementPath(proposedIndexPath)))
     }
 
     func collectionView(

@@ -6,7 +6,7 @@ import RippleDiff
 // `SequentialListView` turns a source's batches into), `NSCollectionView` is a `ListView` (its
 // batches read like UIKit's), and one adapter per view kind answers AppKit's data-source and
 // delegate calls through `ListDataSource`, forwarding the rest to the app's delegate
-// (`ForwardingAdapter`). Every decision lives in platform-independent code tested on Linux. `NSTableView` has no sections, so the sectioned sources drive `NSCollectionView` only.
+// (`ListViewAdapter`). Every decision lives in platform-independent code tested on Linux. `NSTableView` has no sections, so the sectioned sources drive `NSCollectionView` only.
 
 extension IndexPath {
     /// The AppKit index path of a Ripple path.
@@ -131,18 +131,13 @@ open class CollectionSupplementaryView<SectionPresenter>: NSView, NSCollectionVi
 
 /// Answers a table view's data-source and delegate calls for a Ripple list source, and forwards the
 /// rest to the app's delegate (see `ListSourceBase.delegate` for the rule).
-///
-/// Not generic: a generic class cannot declare its Objective-C conformances in an extension, and
-/// declaring them with the class would make it main-actor isolated, unlike `ForwardingAdapter`.
-final class TableViewAppKitAdapter: ForwardingAdapter {
-    weak var source: (any ListDataSource)?
+final class TableViewAppKitAdapter: ListViewAdapter {
     /// The row view the source drives; the source holds its view weakly, so the adapter keeps it.
     let rows: SequentialListView
 
     init(source: any ListDataSource, rows: SequentialListView, appDelegate: AnyObject?) {
-        self.source = source
         self.rows = rows
-        super.init(appDelegate: appDelegate)
+        super.init(source: source, appDelegate: appDelegate)
     }
 }
 
@@ -204,14 +199,7 @@ extension TableViewAppKitAdapter: NSTableViewDataSource, NSTableViewDelegate {
 
 /// Answers a collection view's data-source and delegate calls for a Ripple list source, and
 /// forwards the rest to the app's delegate (see `ListSourceBase.delegate` for the rule).
-final class CollectionViewAppKitAdapter: ForwardingAdapter {
-    weak var source: (any ListDataSource)?
-
-    init(source: any ListDataSource, appDelegate: AnyObject?) {
-        self.source = source
-        super.init(appDelegate: appDelegate)
-    }
-}
+final class CollectionViewAppKitAdapter: ListViewAdapter {}
 
 @MainActor
 extension CollectionViewAppKitAdapter: NSCollectionViewDataSource, NSCollectionViewDelegateFlowLayout {

@@ -4,7 +4,7 @@ import UIKit
 
 // Thin glue: UIKit's views adopt `ListView`, and one adapter per view kind answers UIKit's
 // data-source and delegate calls through `ListDataSource`, forwarding the rest to the app's
-// delegate (`ForwardingAdapter`). Every decision (staging, fallbacks, pagination, cell binding,
+// delegate (`ListViewAdapter`). Every decision (staging, fallbacks, pagination, cell binding,
 // selection) lives in platform-independent code tested on Linux; the adapters' only branches are
 // the forwarding rule itself: the app's answer when it gives one, Ripple's otherwise.
 
@@ -184,17 +184,7 @@ open class CollectionReusableView<SectionPresenter>: UICollectionReusableView, P
 
 /// Answers a table view's data-source and delegate calls for a Ripple list source, and forwards the
 /// rest to the app's delegate (see `ListSourceBase.delegate` for the rule).
-///
-/// Not generic: a generic class cannot declare its Objective-C conformances in an extension, and
-/// declaring them with the class would make it main-actor isolated, unlike `ForwardingAdapter`.
-final class TableViewAdapter: ForwardingAdapter {
-    weak var source: (any ListDataSource)?
-
-    init(source: any ListDataSource, appDelegate: AnyObject?) {
-        self.source = source
-        super.init(appDelegate: appDelegate)
-    }
-}
+final class TableViewAdapter: ListViewAdapter {}
 
 @MainActor
 extension TableViewAdapter: UITableViewDataSource, UITableViewDelegate {
@@ -334,14 +324,7 @@ extension TableViewAdapter: UITableViewDataSource, UITableViewDelegate {
 
 /// Answers a collection view's data-source and delegate calls for a Ripple list source, and
 /// forwards the rest to the app's delegate (see `ListSourceBase.delegate` for the rule).
-final class CollectionViewAdapter: ForwardingAdapter {
-    weak var source: (any ListDataSource)?
-
-    init(source: any ListDataSource, appDelegate: AnyObject?) {
-        self.source = source
-        super.init(appDelegate: appDelegate)
-    }
-}
+final class CollectionViewAdapter: ListViewAdapter {}
 
 @MainActor
 extension CollectionViewAdapter: UICollectionViewDataSource, UICollectionViewDelegateFlowLayout {

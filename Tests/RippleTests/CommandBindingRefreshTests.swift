@@ -3,24 +3,6 @@ import Ripple
 import RippleTesting
 import XCTest
 
-/// A pull-to-refresh control that records when it starts and stops showing a refresh.
-@MainActor
-private final class PullToRefreshSpy: RefreshIndicating {
-    private(set) var history: [String] = []
-    private(set) var isRefreshing = false
-
-    /// What the user's pull does before the control's action fires.
-    func beginRefreshing() {
-        if !isRefreshing { history.append("begin") }
-        isRefreshing = true
-    }
-
-    func endRefreshing() {
-        if isRefreshing { history.append("end") }
-        isRefreshing = false
-    }
-}
-
 /// `CommandBinding.refresh(with:)` when the user pulls before the main queue has delivered the
 /// command's current state: the state replayed to the binding's new subscription says "not
 /// executing", but it arrives after the pull started a run, and must not end the spinner.
@@ -39,7 +21,7 @@ final class CommandBindingRefreshTests: XCTestCase {
         let scheduler = TestScheduler()
         // A Dispatch body on a test scheduler: the run stays executing until the scheduler runs it.
         let command = Command(queue: scheduler) { _, done in done.succeed() }
-        let refresh = PullToRefreshSpy()
+        let refresh = SpyRefresh()  // CommandBindingTests' double
         let binding = CommandBinding(command: command) {}.refresh(with: refresh)
 
         refresh.beginRefreshing()  // the user pulls; the replayed "not executing" is still queued
@@ -52,13 +34,13 @@ final class CommandBindingRefreshTests: XCTestCase {
         await drainMainQueue()
         XCTAssertFalse(command.isExecuting)
         XCTAssertFalse(refresh.isRefreshing, "the spinner ends with the run")
-        XCTAssertEqual(refresh.history, ["begin", "end"])
+        refresh.history.assertEvents(["begin", "end"])
         binding.unbind()
     }
 
     func test_aPullWhoseRunEndsBeforeTheMainQueueDrains_endsWhenTheStateArrives() async {
         let command = Command { () in }
-        let refresh = PullToRefreshSpy()
+        let refresh = SpyRefresh()  // CommandBindingTests' double
         let binding = CommandBinding(command: command) {}.refresh(with: refresh)
 
         refresh.beginRefreshing()
@@ -66,7 +48,7 @@ final class CommandBindingRefreshTests: XCTestCase {
         XCTAssertFalse(command.isExecuting)
         await drainMainQueue()
         XCTAssertFalse(refresh.isRefreshing)
-        XCTAssertEqual(refresh.history, ["begin", "end"])
+        refresh.history.assertEvents(["begin", "end"])
         binding.unbind()
     }
 }

@@ -5,68 +5,6 @@ import RippleTestSupport
 import RippleTesting
 import XCTest
 
-/// What a headless view shows for a list source: its rows, section by section, with `nil` for the
-/// loading row, as a `UICollectionView` reads them from its data source.
-@MainActor
-private func shownRows<Item, Rendered>(of source: ListSourceBase<Item, Rendered>?) -> [[Item?]] {
-    guard let source else { return [] }
-    return (0..<source.numberOfSections).map { section in
-        (0..<source.numberOfItems(inSection: section)).map { item in
-            let path = ElementPath(item: item, section: section)
-            return source.isLoadingRow(path) ? nil : source.element(at: path)
-        }
-    }
-}
-
-/// A sectioned collection screen whose view shows the source's rows, loading row included.
-@MainActor
-private final class SectionedScreen {
-    let view: HeadlessCollectionView<TestItem?>
-    let source: CollectionViewSourceWithSection<TestItem, String>
-
-    init(_ collection: SectionedCollection<TestItem, String>) {
-        let box = Box()
-        view = HeadlessCollectionView { [box] in MainActor.assumeIsolated { shownRows(of: box.source) } }
-        source = CollectionViewSourceWithSection(view: view, collection: collection)
-        box.source = source
-    }
-
-    /// The view's rows as identifiers, `nil` for the loading row.
-    var shownIDs: [[Int?]] { view.items.map { $0.map { $0?.id } } }
-
-    @MainActor
-    final class Box {
-        weak var source: CollectionViewSourceWithSection<TestItem, String>?
-    }
-}
-
-/// A flat table screen whose view shows the source's rows, loading row included.
-@MainActor
-private final class FlatScreen {
-    let view: HeadlessTableView<TestItem?>
-    let source: TableViewSource<TestItem>
-
-    init(_ collection: ObservableCollection<TestItem>) {
-        let box = Box()
-        view = HeadlessTableView { [box] in MainActor.assumeIsolated { shownRows(of: box.source) } }
-        source = TableViewSource(view: view, collection: collection)
-        box.source = source
-    }
-
-    /// The view's rows as identifiers, `nil` for the loading row.
-    var shownIDs: [Int?] { view.rows.first?.map { $0?.id } ?? [] }
-
-    /// Displays the last row, as scrolling to the end does.
-    func displayLastRow() {
-        source.handle(.willDisplay, at: ElementPath(item: source.numberOfItems(inSection: 0) - 1, section: 0))
-    }
-
-    @MainActor
-    final class Box {
-        weak var source: TableViewSource<TestItem>?
-    }
-}
-
 /// A page-loading command whose Dispatch body runs on a test scheduler and leaves its run open, so
 /// a test can look at the screen after the page arrived and before the run ends, which also
 /// publishes the run's ``PageLoad``.
@@ -103,10 +41,6 @@ private final class PageLoader: Sendable {
     }
 }
 
-private func sections(_ layout: [(String, [Int])]) -> [SectionSnapshot<String, TestItem>] {
-    layout.map { SectionSnapshot(section: $0.0, items: [TestItem](ids: $0.1)) }
-}
-
 /// Pagination on flat and sectioned sources: when it fires, the loading row at the end of the last
 /// section, and the last page.
 final class ListSourcePaginationTests: XCTestCase {
@@ -120,7 +54,7 @@ final class ListSourcePaginationTests: XCTestCase {
                 let start = next.withLock { value -> Int in defer { value += 2 }; return value }
                 collection.append(contentsOf: [TestItem](ids: [start, start + 1]))
             }
-            let screen = FlatScreen(collection)
+            let screen = FlatTableScreen(collection)
             screen.source.paginate(with: loader.command, threshold: 1)
             flushMainQueue()
             for page in 1...3 {
@@ -144,7 +78,7 @@ final class ListSourcePaginationTests: XCTestCase {
         MainActor.assumeIsolated {
             let collection = ObservableCollection([TestItem](ids: [1, 2]))
             let loader = PageLoader(lastPageAt: 1) { collection.append(contentsOf: [TestItem](ids: [3, 4])) }
-            let screen = FlatScreen(collection)
+            let screen = FlatTableScreen(collection)
             screen.source.paginate(with: loader.command, threshold: 1)
             flushMainQueue()
             screen.displayLastRow()
@@ -169,7 +103,7 @@ final class ListSourcePaginationTests: XCTestCase {
             let collection = ObservableCollection([TestItem](ids: [1]))
             let loads = Locked(0)
             let loader = PageLoader(lastPageAt: 1) { loads.withLock { $0 += 1 } }
-            let screen = FlatScreen(collection)
+            let screen = FlatTableScreen(collection)
             screen.source.paginate(with: loader.command, threshold: 1, showsLoadingRow: false)
             flushMainQueue()
             screen.displayLastRow()
@@ -198,7 +132,7 @@ final class ListSourcePaginationTests: XCTestCase {
         MainActor.assumeIsolated {
             let collection = ObservableCollection<TestItem>()
             let loader = PageLoader { collection.append(TestItem(id: 1)) }
-            let screen = FlatScreen(collection)
+            let screen = FlatTableScreen(collection)
             flushMainQueue()
             screen.source.paginate(with: loader.command)  // rendered and empty: loads at once
             XCTAssertEqual(loader.scheduler.pendingCount, 1)
@@ -221,12 +155,12 @@ final class ListSourcePaginationTests: XCTestCase {
                 let id = next.withLock { value -> Int in defer { value += 1 }; return value }
                 collection.appendSection(SectionData("S\(id)", items: [TestItem(id: id)]))
             }
-            let screen = SectionedScreen(collection)
+            let screen = SectionedGridScreen(collection)
             screen.source.paginate(with: loader.command, threshold: 1)
             flushMainQueue()
             for _ in 0..<4 {
                 let last = screen.source.numberOfSections - 1
-                screen.source.handle(.willDisplay, at: ElementPath(item: 0, section: last))
+                screen.source.handle(.willDisplay, at: path(0, last))
                 loader.completeLoads()
                 flushMainQueue()
             }
@@ -241,17 +175,17 @@ final class ListSourcePaginationTests: XCTestCase {
         MainActor.assumeIsolated {
             let collection = SectionedCollection(sections([("A", [1, 2, 3]), ("B", [4, 5])]))
             let loader = PageLoader { collection.sections[1].items.append(contentsOf: [TestItem](ids: [6, 7])) }
-            let screen = SectionedScreen(collection)
+            let screen = SectionedGridScreen(collection)
             screen.source.paginate(with: loader.command, threshold: 2)
             flushMainQueue()
-            screen.source.handle(.willDisplay, at: ElementPath(item: 2, section: 0))
+            screen.source.handle(.willDisplay, at: path(2, 0))
             XCTAssertEqual(loader.scheduler.pendingCount, 0, "row 3 of 5 is not within 2 of the end")
-            screen.source.handle(.willDisplay, at: ElementPath(item: 0, section: 1))
+            screen.source.handle(.willDisplay, at: path(0, 1))
             XCTAssertEqual(loader.scheduler.pendingCount, 1, "row 4 of 5 is")
             flushMainQueue()
             XCTAssertEqual(screen.shownIDs, [[1, 2, 3], [4, 5, nil]])
-            XCTAssertTrue(screen.source.isLoadingRow(ElementPath(item: 2, section: 1)))
-            XCTAssertEqual(screen.source.cellIdentifier(at: ElementPath(item: 2, section: 1)), "Loading")
+            XCTAssertTrue(screen.source.isLoadingRow(path(2, 1)))
+            XCTAssertEqual(screen.source.cellIdentifier(at: path(2, 1)), "Loading")
 
             XCTAssertEqual(loader.scheduler.runAll(), 1)
             flushMainQueue()
@@ -273,10 +207,10 @@ final class ListSourcePaginationTests: XCTestCase {
                     collection.appendSection(SectionData("C", items: [TestItem](ids: [5])))
                 }
             }
-            let screen = SectionedScreen(collection)
+            let screen = SectionedGridScreen(collection)
             screen.source.paginate(with: loader.command, threshold: 1)
             flushMainQueue()
-            screen.source.handle(.willDisplay, at: ElementPath(item: 1, section: 0))
+            screen.source.handle(.willDisplay, at: path(1, 0))
             flushMainQueue()
             XCTAssertEqual(screen.shownIDs, [[1, 2, nil]])
             loader.scheduler.runAll()
@@ -295,10 +229,10 @@ final class ListSourcePaginationTests: XCTestCase {
         MainActor.assumeIsolated {
             let collection = SectionedCollection(sections([("A", [1]), ("B", [2])]))
             let loader = PageLoader {}
-            let screen = SectionedScreen(collection)
+            let screen = SectionedGridScreen(collection)
             screen.source.paginate(with: loader.command, threshold: 1)
             flushMainQueue()
-            screen.source.handle(.willDisplay, at: ElementPath(item: 0, section: 1))
+            screen.source.handle(.willDisplay, at: path(0, 1))
             flushMainQueue()
             XCTAssertEqual(screen.shownIDs, [[1], [2, nil]])
             _ = collection.removeSection(at: 1)
@@ -322,7 +256,7 @@ final class ListSourcePaginationTests: XCTestCase {
                 var random = SplitMix64(seed: seed)
                 let collection = SectionedCollection(sections([("A", [1, 2]), ("B", [3])]))
                 let loader = PageLoader {}
-                let screen = SectionedScreen(collection)
+                let screen = SectionedGridScreen(collection)
                 screen.source.paginate(with: loader.command, threshold: 1_000)  // any row displayed loads
                 flushMainQueue()
                 var nextID = 100
@@ -332,7 +266,7 @@ final class ListSourcePaginationTests: XCTestCase {
                     switch random.int(below: 8) {
                     case 0:
                         if let first = screen.view.items.indices.first(where: { !screen.view.items[$0].isEmpty }) {
-                            screen.source.handle(.willDisplay, at: ElementPath(item: 0, section: first))
+                            screen.source.handle(.willDisplay, at: path(0, first))
                         }
                     case 1: loader.completeLoads()
                     case 2: collection.appendSection(SectionData("S\(nextID)", items: [TestItem(id: nextID)]))
@@ -347,8 +281,8 @@ final class ListSourcePaginationTests: XCTestCase {
                         if let from = live.indices.first(where: { !live[$0].items.isEmpty }) {
                             let to = random.int(below: live.count)
                             collection.moveItem(
-                                from: ElementPath(item: 0, section: from),
-                                to: ElementPath(item: from == to ? live[to].items.count - 1 : live[to].items.count, section: to))
+                                from: path(0, from),
+                                to: path(from == to ? live[to].items.count - 1 : live[to].items.count, to))
                         }
                     }
                     if random.chance(1, in: 3) { flushMainQueue() }
@@ -366,7 +300,7 @@ final class ListSourcePaginationTests: XCTestCase {
         MainActor.assumeIsolated {
             let collection = SectionedCollection<TestItem, String>()
             let loader = PageLoader { collection.appendSection(SectionData("A", items: [TestItem](ids: [1]))) }
-            let screen = SectionedScreen(collection)
+            let screen = SectionedGridScreen(collection)
             screen.source.paginate(with: loader.command)
             flushMainQueue()
             XCTAssertEqual(loader.scheduler.pendingCount, 1, "an empty list displays no row to trigger the load")

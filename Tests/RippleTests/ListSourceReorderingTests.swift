@@ -5,82 +5,6 @@ import RippleTestSupport
 import RippleTesting
 import XCTest
 
-/// What a headless view shows for a list source, loading row as `nil`.
-@MainActor
-private func rows<Item, Rendered>(of source: ListSourceBase<Item, Rendered>?) -> [[Item?]] {
-    guard let source else { return [] }
-    return (0..<source.numberOfSections).map { section in
-        (0..<source.numberOfItems(inSection: section)).map { item in
-            let path = ElementPath(item: item, section: section)
-            return source.isLoadingRow(path) ? nil : source.element(at: path)
-        }
-    }
-}
-
-private func path(_ item: Int, _ section: Int = 0) -> ElementPath { ElementPath(item: item, section: section) }
-
-/// A flat table whose view shows the source's rows.
-@MainActor
-private final class Table {
-    let view: HeadlessTableView<TestItem?>
-    let source: TableViewSource<TestItem>
-
-    init(_ collection: ObservableCollection<TestItem>) {
-        let box = Box()
-        view = HeadlessTableView { [box] in MainActor.assumeIsolated { rows(of: box.source) } }
-        source = TableViewSource(view: view, collection: collection)
-        source.allowsReordering = true
-        box.source = source
-    }
-
-    var shownIDs: [Int?] { view.rows.first?.map { $0?.id } ?? [] }
-
-    /// The user drags a row and drops it near `proposed`, as UIKit plays it: it asks where the row
-    /// may land, moves it on screen, then tells the source.
-    func drag(from source: ElementPath, to proposed: ElementPath) {
-        let target = self.source.targetPath(forMovingItemFrom: source, proposed: proposed)
-        view.dragRow(at: source, to: target)
-        self.source.moveItem(from: source, to: target)
-    }
-
-    @MainActor
-    final class Box {
-        weak var source: TableViewSource<TestItem>?
-    }
-}
-
-/// A sectioned collection view whose view shows the source's items.
-@MainActor
-private final class Grid {
-    let view: HeadlessCollectionView<TestItem?>
-    let source: CollectionViewSourceWithSection<TestItem, String>
-
-    init(_ collection: SectionedCollection<TestItem, String>) {
-        let box = Box()
-        view = HeadlessCollectionView { [box] in MainActor.assumeIsolated { rows(of: box.source) } }
-        source = CollectionViewSourceWithSection(view: view, collection: collection)
-        source.allowsReordering = true
-        box.source = source
-    }
-
-    var shownIDs: [[Int?]] { view.items.map { $0.map { $0?.id } } }
-
-    func drag(from source: ElementPath, to proposed: ElementPath) {
-        let target = self.source.targetPath(forMovingItemFrom: source, proposed: proposed)
-        view.dragItem(at: source, to: target)
-        self.source.moveItem(from: source, to: target)
-    }
-
-    @MainActor
-    final class Box {
-        weak var source: CollectionViewSourceWithSection<TestItem, String>?
-    }
-}
-
-private func sections(_ layout: [(String, [Int])]) -> [SectionSnapshot<String, TestItem>] {
-    layout.map { SectionSnapshot(section: $0.0, items: [TestItem](ids: $0.1)) }
-}
-
 /// Interactive reordering: the user's drag moves the element in the collection, and the one-move
 /// event that comes back is adopted without a batch; anything else reloads.
 final class ListSourceReorderingTests: XCTestCase {
@@ -89,7 +13,8 @@ final class ListSourceReorderingTests: XCTestCase {
     func test_aDrag_movesTheElement_andItsEventIsAdoptedWithoutABatch() {
         MainActor.assumeIsolated {
             let collection = ObservableCollection([TestItem](ids: [1, 2, 3, 4]))
-            let table = Table(collection)
+            let table = FlatTableScreen(collection)
+            table.source.allowsReordering = true
             flushMainQueue()
             table.view.clearDiagnostics()
             table.drag(from: path(0), to: path(2))
@@ -116,7 +41,8 @@ final class ListSourceReorderingTests: XCTestCase {
             let follower = collection.subscribe(on: .synchronous) { change in
                 if change.changeset.moves.count == 1 { collection.append(TestItem(id: 9)) }
             }
-            let table = Table(collection)
+            let table = FlatTableScreen(collection)
+            table.source.allowsReordering = true
             flushMainQueue()
             table.drag(from: path(2), to: path(0))
             flushMainQueue()
@@ -130,7 +56,8 @@ final class ListSourceReorderingTests: XCTestCase {
     func test_aDragWhileAChangeIsOnItsWay_isUndone_andTheChangeShows() {
         MainActor.assumeIsolated {
             let collection = ObservableCollection([TestItem](ids: [1, 2, 3]))
-            let table = Table(collection)
+            let table = FlatTableScreen(collection)
+            table.source.allowsReordering = true
             flushMainQueue()
             collection.remove(at: 0)  // published, not yet delivered
             table.drag(from: path(0), to: path(2))
@@ -146,7 +73,8 @@ final class ListSourceReorderingTests: XCTestCase {
     func test_whenTheNextEventIsNotTheMove_theViewReloads() {
         MainActor.assumeIsolated {
             let collection = ObservableCollection([TestItem](ids: [1, 2, 3]))
-            let table = Table(collection)
+            let table = FlatTableScreen(collection)
+            table.source.allowsReordering = true
             flushMainQueue()
             collection.beginUpdates()  // someone's batch is open: the move joins it
             collection.append(TestItem(id: 4))
@@ -163,7 +91,8 @@ final class ListSourceReorderingTests: XCTestCase {
     func test_reorderingIsOff_byDefault_andNeverForTheLoadingRow() {
         MainActor.assumeIsolated {
             let collection = ObservableCollection([TestItem](ids: [1, 2]))
-            let table = Table(collection)
+            let table = FlatTableScreen(collection)
+            table.source.allowsReordering = true
             table.source.allowsReordering = false
             flushMainQueue()
             XCTAssertFalse(table.source.canMoveItem(at: path(0)))
@@ -189,7 +118,8 @@ final class ListSourceReorderingTests: XCTestCase {
     func test_aMoveTheUserCouldNotMake_reloadsTheView_andAMoveInPlaceDoesNothing() {
         MainActor.assumeIsolated {
             let collection = ObservableCollection([TestItem](ids: [1, 2]))
-            let table = Table(collection)
+            let table = FlatTableScreen(collection)
+            table.source.allowsReordering = true
             flushMainQueue()
             table.source.moveItem(from: path(1), to: path(1))
             XCTAssertEqual(table.source.statistics.reloads, 1, "in place: nothing")
@@ -208,7 +138,8 @@ final class ListSourceReorderingTests: XCTestCase {
     func test_sectioned_dragsWithinAndAcrossSections_areAdoptedWithoutABatch() {
         MainActor.assumeIsolated {
             let collection = SectionedCollection(sections([("A", [1, 2, 3]), ("B", [4])]))
-            let grid = Grid(collection)
+            let grid = SectionedGridScreen(collection)
+            grid.source.allowsReordering = true
             flushMainQueue()
             grid.view.clearDiagnostics()
             grid.drag(from: path(0, 0), to: path(2, 0))
@@ -228,7 +159,8 @@ final class ListSourceReorderingTests: XCTestCase {
     func test_sectioned_aDragIntoTheLastSection_keepsTheLoadingRowLast() {
         MainActor.assumeIsolated {
             let collection = SectionedCollection(sections([("A", [1, 2]), ("B", [3])]))
-            let grid = Grid(collection)
+            let grid = SectionedGridScreen(collection)
+            grid.source.allowsReordering = true
             grid.source.paginate(with: Command(queue: TestScheduler()) { _, _ in }, threshold: 5)
             flushMainQueue()
             grid.source.handle(.willDisplay, at: path(0, 1))
@@ -253,7 +185,8 @@ final class ListSourceReorderingTests: XCTestCase {
             MainActor.assumeIsolated {
                 var random = SplitMix64(seed: seed)
                 let collection = ObservableCollection([TestItem](ids: Array(0..<12)))
-                let table = Table(collection)
+                let table = FlatTableScreen(collection)
+                table.source.allowsReordering = true
                 flushMainQueue()
                 let nextID = Locked(100)
                 for _ in 0..<30 {
@@ -292,7 +225,8 @@ final class ListSourceReorderingTests: XCTestCase {
         let collection = ObservableCollection([TestItem](ids: [1, 2, 3]))
         MainActor.assumeIsolated {
             assertDeallocated {
-                let table = Table(collection)
+                let table = FlatTableScreen(collection)
+                table.source.allowsReordering = true
                 flushMainQueue()
                 table.drag(from: path(0), to: path(1))
                 return weakReferences(table.view, table.source)

@@ -36,8 +36,6 @@ private final class RecordingRowView: SequentialRowView {
     }
 }
 
-private func path(_ item: Int, _ section: Int = 0) -> ElementPath { ElementPath(item: item, section: section) }
-
 /// `SequentialListView`: a list source's batches, in UIKit's coordinates, as the calls a sequential
 /// row view (`NSTableView`) reads one after another.
 final class SequentialListViewTests: XCTestCase {

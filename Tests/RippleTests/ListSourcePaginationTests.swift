@@ -97,6 +97,29 @@ final class ListSourcePaginationTests: XCTestCase {
         }
     }
 
+    /// A synchronous load, fired at once by `paginate` on a rendered empty list, publishes its
+    /// result before `paginate` returns: the last page it reports still stops the pagination.
+    func test_aSynchronousLoadFiredAtOnce_thatSaysLastPage_stopsThePagination() {
+        MainActor.assumeIsolated {
+            let collection = ObservableCollection<TestItem>()
+            let runs = Locked(0)
+            let loadMore = CommandWithResult<Void, PageLoad> { _ in
+                runs.withLock { $0 += 1 }
+                collection.append(TestItem(id: 1))
+                return .lastPage
+            }
+            let screen = FlatTableScreen(collection)
+            flushMainQueue()
+            screen.source.paginate(with: loadMore, showsLoadingRow: false)
+            XCTAssertEqual(runs.current, 1, "the empty list loads at once")
+            flushMainQueue()
+            screen.displayLastRow()
+            flushMainQueue()
+            XCTAssertEqual(runs.current, 1, "the first page was the last")
+            XCTAssertEqual(screen.shownIDs, [1])
+        }
+    }
+
     /// A run the app starts itself (a refresh) that returns `morePages` resumes the pagination.
     func test_aMorePagesResultAfterTheLastPage_resumesThePagination() {
         MainActor.assumeIsolated {

@@ -33,16 +33,16 @@ extension ListSourceBase {
     ///   - threshold: How close to the end, in rows, a displayed row triggers the load.
     ///   - showsLoadingRow: Whether to show a loading row while a page loads.
     public func paginate(with command: CommandWithResult<Void, PageLoad>, threshold: Int = 5, showsLoadingRow: Bool = true) {
-        let pagination = startPagination(with: command, threshold: threshold, showsLoadingRow: showsLoadingRow)
-        pagination.tokens.append(
+        startPagination(with: command, threshold: threshold, showsLoadingRow: showsLoadingRow) { pagination in
             command.results.subscribe { [weak pagination] load in
                 pagination?.reachedLastPage = load == .lastPage
-            })
+            }
+        }
     }
 
     /// Loads pages as the user scrolls, with a command that cannot say which page is the last: an
     /// endless feed, or a command whose `canExecute` turns `false` at the end. Otherwise the same
-    /// as ``paginate(with:threshold:showsLoadingRow:)-(CommandWithResult<Void,PageLoad>,_,_)``.
+    /// as the overload that takes a `CommandWithResult<Void, PageLoad>`.
     ///
     /// - Parameters:
     ///   - command: Loads the next page and adds it to the collection.
@@ -54,10 +54,13 @@ extension ListSourceBase {
     }
 
     /// Starts paginating with `command`, replacing any earlier pagination.
-    @discardableResult
+    ///
+    /// - Parameter subscribeToResults: Subscribes the pagination to the command's results, before
+    ///   it can fire: a synchronous run fired at once publishes its result before it returns.
     private func startPagination<LoadMore: CommandType>(
-        with command: LoadMore, threshold: Int, showsLoadingRow: Bool
-    ) -> Pagination where LoadMore.Parameter == Void {
+        with command: LoadMore, threshold: Int, showsLoadingRow: Bool,
+        subscribeToResults: (Pagination) -> SubscriptionToken? = { _ in nil }
+    ) where LoadMore.Parameter == Void {
         pagination?.stop()
         let pagination = Pagination(
             threshold: max(0, threshold), showsLoadingRow: showsLoadingRow,
@@ -67,8 +70,8 @@ extension ListSourceBase {
             command.executingChanges.subscribe { [weak self] executing in
                 self?.executingChanged(executing)
             })
+        if let results = subscribeToResults(pagination) { pagination.tokens.append(results) }
         if renderedVersion > 0 || lastReload != nil { loadMoreIfEmpty() }
-        return pagination
     }
 
     /// The number of rendered items, loading row excluded.

@@ -126,10 +126,12 @@ final class ListSourceReorderingTests: XCTestCase {
             table.source.moveItem(from: path(0), to: path(5))
             XCTAssertEqual(table.source.lastReload, .interruptedMove)
             XCTAssertEqual(collection.snapshot.ids, [1, 2])
-            table.source.allowsReordering = false
-            table.source.moveItem(from: path(0), to: path(1))
-            XCTAssertEqual(table.source.statistics.reloads, 3)
+            table.source.moveItem(from: path(4), to: path(1))
+            XCTAssertEqual(table.source.statistics.reloads, 3, "from no rendered item")
             XCTAssertEqual(collection.snapshot.ids, [1, 2])
+            table.source.allowsReordering = false  // the app's delegate answers canMoveRowAt itself
+            table.drag(from: path(0), to: path(1))
+            XCTAssertEqual(collection.snapshot.ids, [2, 1], "allowsReordering gates the controls, not the move")
         }
     }
 

@@ -36,9 +36,13 @@ extension ListSourceBase {
     /// - When the collection's next event is exactly that move, the source adopts its snapshot
     ///   with no batch (``ListSourceStatistics/userMoves``).
     /// - When the collection had a change on its way (its version is not the rendered one), or
-    ///   its next event is anything else, or the move is not one the user could make
-    ///   (``canMoveItem(at:)``, a target beyond the items), the view reloads
-    ///   (``ListReloadReason/interruptedMove``) and shows the list as it is.
+    ///   its next event is anything else, or the move is not one the user could make (from the
+    ///   loading row or no rendered item, to a path ``targetPath(forMovingItemFrom:proposed:)``
+    ///   would not give), the view reloads (``ListReloadReason/interruptedMove``) and shows the
+    ///   list as it is.
+    ///
+    /// ``allowsReordering`` decides which rows the user may drag (``canMoveItem(at:)``), not this
+    /// method: an app whose delegate answers `canMoveRowAt` itself gets its moves made too.
     ///
     /// A move to where the item already is does nothing. Only the table and collection views of
     /// UIKit call it for you; on AppKit, call it from your drop handler once the view shows the
@@ -56,7 +60,7 @@ extension ListSourceBase {
     /// - Complexity: O(*n*) for *n* rendered items (or the items of the two sections involved).
     public func moveItem(from source: ElementPath, to destination: ElementPath) {
         guard source != destination else { return }
-        guard canMoveItem(at: source), isDropTarget(destination, from: source),
+        guard renderedItem(at: source) != nil, isDropTarget(destination, from: source),
             let moved = renderedData(movingItemFrom: source, to: destination),
             moveInCollection(from: source, to: destination)
         else {

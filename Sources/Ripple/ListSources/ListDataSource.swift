@@ -1,10 +1,12 @@
 import RippleDiff
 
-/// What a list view asks of its source: counts, the cell for each row and the user's events.
+/// What a list view asks of its source: counts, the cell for each row, headers and footers, the
+/// user's events, and what the delegate needs (cell sizes, swipe actions, moves, and the app's own
+/// delegate to forward the rest to).
 ///
-/// ``ListSource`` and ``ListSourceWithSection`` adopt it. Ripple's UIKit adapters answer
-/// `UITableViewDataSource` and `UICollectionViewDataSource` through it, and RippleTesting's
-/// headless cell host drives it as a scrolling view would.
+/// ``ListSource`` and ``ListSourceWithSection`` adopt it. Ripple's UIKit and AppKit adapters
+/// answer the views' data-source and delegate calls through it, and RippleTesting's headless cell
+/// host drives it as a scrolling view would.
 @MainActor
 public protocol ListDataSource: AnyObject {
     /// The type of the items, usually cell presenters.

@@ -101,6 +101,8 @@ open class TableCellView<CellPresenter>: NSTableCellView, PresentingCell {
     /// The item shown.
     public var item: CellPresenter?
 
+    /// Prepares the view for reuse, and gives up its item (``PresentingCell/prepareItemForReuse()``).
+    /// Call `super` when you override it.
     open override func prepareForReuse() {
         super.prepareForReuse()
         prepareItemForReuse()
@@ -112,6 +114,8 @@ open class CollectionViewItem<CellPresenter>: NSCollectionViewItem, PresentingCe
     /// The item shown.
     public var item: CellPresenter?
 
+    /// Prepares the view for reuse, and gives up its item (``PresentingCell/prepareItemForReuse()``).
+    /// Call `super` when you override it.
     open override func prepareForReuse() {
         super.prepareForReuse()
         prepareItemForReuse()
@@ -123,6 +127,8 @@ open class CollectionSupplementaryView<SectionPresenter>: NSView, NSCollectionVi
     /// The section value shown.
     public var item: SectionPresenter?
 
+    /// Prepares the view for reuse, and gives up its item (``PresentingCell/prepareItemForReuse()``).
+    /// Call `super` when you override it.
     open override func prepareForReuse() {
         super.prepareForReuse()
         prepareItemForReuse()

@@ -143,6 +143,8 @@ open class TableViewCell<CellPresenter>: UITableViewCell, PresentingCell {
     /// The item shown.
     public var item: CellPresenter?
 
+    /// Prepares the view for reuse, and gives up its item (``PresentingCell/prepareItemForReuse()``).
+    /// Call `super` when you override it.
     open override func prepareForReuse() {
         super.prepareForReuse()
         prepareItemForReuse()
@@ -154,6 +156,8 @@ open class CollectionViewCell<CellPresenter>: UICollectionViewCell, PresentingCe
     /// The item shown.
     public var item: CellPresenter?
 
+    /// Prepares the view for reuse, and gives up its item (``PresentingCell/prepareItemForReuse()``).
+    /// Call `super` when you override it.
     open override func prepareForReuse() {
         super.prepareForReuse()
         prepareItemForReuse()
@@ -165,6 +169,8 @@ open class TableViewHeaderFooterView<SectionPresenter>: UITableViewHeaderFooterV
     /// The section value shown.
     public var item: SectionPresenter?
 
+    /// Prepares the view for reuse, and gives up its item (``PresentingCell/prepareItemForReuse()``).
+    /// Call `super` when you override it.
     open override func prepareForReuse() {
         super.prepareForReuse()
         prepareItemForReuse()
@@ -176,6 +182,8 @@ open class CollectionReusableView<SectionPresenter>: UICollectionReusableView, P
     /// The section value shown.
     public var item: SectionPresenter?
 
+    /// Prepares the view for reuse, and gives up its item (``PresentingCell/prepareItemForReuse()``).
+    /// Call `super` when you override it.
     open override func prepareForReuse() {
         super.prepareForReuse()
         prepareItemForReuse()

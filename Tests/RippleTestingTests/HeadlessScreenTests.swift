@@ -28,12 +28,12 @@ final class HeadlessScreenTests: XCTestCase {
         MainActor.assumeIsolated {
             let scheduler = TestScheduler()
             let collection = ObservableCollection<TestItem>()
-            let loadMore = Command(queue: scheduler) { _, done in
+            let loadMore = CommandWithResult<Void, PageLoad>(queue: scheduler) { _, done in
                 collection.append(TestItem(id: collection.count))
-                done.succeed()
+                done(.success(.lastPage))
             }
             let screen = HeadlessTableScreen(collection: collection)
-            screen.source.paginate(with: loadMore) { collection.count < 1 }
+            screen.source.paginate(with: loadMore)
             screen.settle()
             XCTAssertEqual(screen.tableView.rows, [[nil]])
             XCTAssertEqual(screen.shownItems, [])

@@ -116,6 +116,35 @@ public final class HeadlessCollectionView<Item> {
         engine.element(at: path, method: "item(at:)", itemWord: "item")
     }
 
+    // MARK: - Data source
+
+    /// The list source that adopted the view as its data source and delegate, held weakly as UIKit
+    /// holds a data source; `nil` before any did (or once it is gone).
+    ///
+    /// A Ripple list source adopts its view when it starts driving it, as it installs its adapter
+    /// on a `UICollectionView`.
+    public var adoptedSource: AnyObject? { engine.adoptedSource }
+
+    /// How many times a list source adopted the view: once when it starts driving it, and once
+    /// more each time its forwarding delegate changes (UIKit reads which methods a delegate
+    /// implements only when it is assigned).
+    public var adoptionCount: Int { engine.adoptionCount }
+
+    // MARK: - Gestures
+
+    /// Plays the user dragging a item from `path` and dropping it at `newPath`: the item moves on
+    /// screen at once, with no batch, as `UICollectionView` moves it before it calls its data source's
+    /// `collectionView(_:moveItemAt:to:)`. Call the list source's `moveItem(from:to:)` next, as UIKit does.
+    ///
+    /// - Parameters:
+    ///   - path: The item's path on screen.
+    ///   - newPath: Where it is dropped: in its own section an index below the section's count, in
+    ///     another section an index up to that section's count.
+    /// - Precondition: No batch is open, and both paths are on screen.
+    public func dragItem(at path: ElementPath, to newPath: ElementPath) {
+        engine.moveInteractively(from: path, to: newPath, method: "dragItem(at:to:)")
+    }
+
     // MARK: - Diagnostics
 
     /// Every violation so far, oldest first: rejected batches and misuse.

@@ -40,6 +40,12 @@ final class _HeadlessListEngine<Element> {
     /// Whether `reloadData()` was called inside the open batch (R15).
     private var reloadedInsideBatch = false
 
+    /// The list source that adopted the view as its data source, held weakly as UIKit does.
+    private(set) weak var adoptedSource: AnyObject?
+
+    /// How many times a list source adopted the view.
+    private(set) var adoptionCount = 0
+
     private(set) var violations: [BatchUpdateViolation] = []
     private(set) var warnings: [BatchUpdateWarning] = []
     private(set) var events: [HeadlessViewEvent] = []
@@ -91,6 +97,29 @@ final class _HeadlessListEngine<Element> {
             "\(typeName).\(method): \(itemWord) \(path.item) of index path \(path) is out of range 0..<\(items.count) in section \(path.section)"
         )
         return items[path.item]
+    }
+
+    /// Records that `source` adopted the view (``ListView/adoptDataSource(_:)``).
+    func adopt(_ source: AnyObject) {
+        adoptedSource = source
+        adoptionCount += 1
+    }
+
+    /// Moves a displayed value at once, outside any batch, as a view does when the user drags a
+    /// row to a new place; the view then tells its data source.
+    func moveInteractively(from source: ElementPath, to destination: ElementPath, method: String) {
+        loadIfNeeded()
+        precondition(depth == 0, "\(typeName).\(method): a drag cannot happen inside a batch")
+        precondition(
+            displayed.indices.contains(source.section) && displayed[source.section].indices.contains(source.item),
+            "\(typeName).\(method): \(source) is not on screen")
+        let limit = displayed.indices.contains(destination.section)
+            ? displayed[destination.section].count - (destination.section == source.section ? 1 : 0) : -1
+        precondition(
+            destination.item >= 0 && destination.item <= limit,
+            "\(typeName).\(method): \(destination) is not a place the row can be dropped")
+        let value = displayed[source.section].remove(at: source.item)
+        displayed[destination.section].insert(value, at: destination.item)
     }
 
     func clearDiagnostics() {

@@ -125,6 +125,35 @@ public final class HeadlessTableView<Row> {
         engine.element(at: path, method: "row(at:)", itemWord: "row")
     }
 
+    // MARK: - Data source
+
+    /// The list source that adopted the view as its data source and delegate, held weakly as UIKit
+    /// holds a data source; `nil` before any did (or once it is gone).
+    ///
+    /// A Ripple list source adopts its view when it starts driving it, as it installs its adapter
+    /// on a `UITableView`.
+    public var adoptedSource: AnyObject? { engine.adoptedSource }
+
+    /// How many times a list source adopted the view: once when it starts driving it, and once
+    /// more each time its forwarding delegate changes (UIKit reads which methods a delegate
+    /// implements only when it is assigned).
+    public var adoptionCount: Int { engine.adoptionCount }
+
+    // MARK: - Gestures
+
+    /// Plays the user dragging a row from `path` and dropping it at `newPath`: the row moves on
+    /// screen at once, with no batch, as `UITableView` moves it before it calls its data source's
+    /// `tableView(_:moveRowAt:to:)`. Call the list source's `moveItem(from:to:)` next, as UIKit does.
+    ///
+    /// - Parameters:
+    ///   - path: The row's path on screen.
+    ///   - newPath: Where it is dropped: in its own section an index below the section's count, in
+    ///     another section an index up to that section's count.
+    /// - Precondition: No batch is open, and both paths are on screen.
+    public func dragRow(at path: ElementPath, to newPath: ElementPath) {
+        engine.moveInteractively(from: path, to: newPath, method: "dragRow(at:to:)")
+    }
+
     // MARK: - Diagnostics
 
     /// Every violation so far, oldest first: rejected batches and misuse.

@@ -31,18 +31,14 @@ public final class HeadlessCollectionScreen<CellPresenter: Sendable>:
         collection: ObservableCollection<CellPresenter>, selectItem: CommandWithParameter<CellPresenter>? = nil,
         reloadThreshold: Int? = nil, visibleRowCount: Int = 10
     ) {
-        let link = _SourceLink<CollectionViewSource<CellPresenter>>()
-        let collectionView = HeadlessCollectionView { [link] in
-            MainActor.assumeIsolated { link.source.map { _shownRows([$0.renderedItems], loadingRowIn: $0) } ?? [] }
-        }
+        let link = _SourceLink<CellPresenter>()
+        let collectionView = HeadlessCollectionView(sections: link.rows)
         let source = CollectionViewSource(
             view: collectionView, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold)
-        link.source = source
         self.collectionView = collectionView
         super.init(
-            source: source, view: collectionView, visibleRowCount: visibleRowCount,
-            probe: _ScreenProbe(source: source, collectionVersion: { collection.version }),
-            typeName: "HeadlessCollectionScreen")
+            source: source, link: link, view: collectionView, visibleRowCount: visibleRowCount,
+            collectionVersion: { collection.version })
     }
 
     /// The presenters the collection view shows, without the loading row.
@@ -76,20 +72,14 @@ public final class HeadlessCollectionScreenWithSection<CellPresenter: Sendable, 
         selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil,
         visibleRowCount: Int = 10
     ) {
-        let link = _SourceLink<CollectionViewSourceWithSection<CellPresenter, SectionPresenter>>()
-        let collectionView = HeadlessCollectionView { [link] in
-            MainActor.assumeIsolated {
-                link.source.map { _shownRows($0.renderedSections.map(\.items), loadingRowIn: $0) } ?? []
-            }
-        }
+        let link = _SourceLink<CellPresenter>()
+        let collectionView = HeadlessCollectionView(sections: link.rows)
         let source = CollectionViewSourceWithSection(
             view: collectionView, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold)
-        link.source = source
         self.collectionView = collectionView
         super.init(
-            source: source, view: collectionView, visibleRowCount: visibleRowCount,
-            probe: _ScreenProbe(source: source, collectionVersion: { collection.version }),
-            typeName: "HeadlessCollectionScreenWithSection")
+            source: source, link: link, view: collectionView, visibleRowCount: visibleRowCount,
+            collectionVersion: { collection.version })
     }
 
     /// The presenters the collection view shows, section by section, without the loading row.

@@ -35,13 +35,17 @@ public class HeadlessListScreen<Source: ListDataSource> {
     public let cells: HeadlessCellHost<Source>
 
     private let probe: _ScreenProbe
-    private let typeName: String
     private var tracked: [_TrackedCommand] = []
 
-    init(source: Source, view: any ListView, visibleRowCount: Int, probe: _ScreenProbe, typeName: String) {
+    /// Makes the screen around a source that drives `view`, which reads its rows through `link`.
+    init<Item, Rendered>(
+        source: Source, link: _SourceLink<Item>, view: any ListView, visibleRowCount: Int,
+        collectionVersion: @escaping @Sendable () -> Int
+    ) where Source: ListSourceBase<Item, Rendered> {
         self.source = source
+        link.read = { [weak source] in source.map(_shownRows(of:)) ?? [] }
+        let probe = _ScreenProbe(source: source, collectionVersion: collectionVersion)
         self.probe = probe
-        self.typeName = typeName
         cells = HeadlessCellHost(source: source, view: view, visibleRowCount: visibleRowCount)
         cells.fallbackCellClass = { [probe] identifier in
             identifier == probe.loadingCellIdentifier() ? HeadlessLoadingCell<Source.Item>.self : nil
@@ -179,6 +183,7 @@ public class HeadlessListScreen<Source: ListDataSource> {
     }
 
     private func reportUnsettled(_ work: [String], timeout: Double, file: StaticString, line: UInt) {
+        let typeName = String(describing: Swift.type(of: self)).prefix { $0 != "<" }
         XCTFail(
             "\(typeName).settle(): not settled after \(timeout) s: \(work.joined(separator: "; "))", file: file,
             line: line)
@@ -252,20 +257,28 @@ func _runMainQueue(timeout: Double, pausing: Bool) -> Bool {
     return XCTWaiter().wait(for: [flushed], timeout: timeout) == .completed
 }
 
-/// What a headless view shows for a list source: the rendered items, section by section, with
-/// `nil` for the loading row at the end of the last section, as UIKit reads them from its data
-/// source.
+/// What a headless view shows for a list source: its rows, section by section, with `nil` for the
+/// loading row, as UIKit reads them from its data source.
 @MainActor
-func _shownRows<Item>(_ sections: [[Item]], loadingRowIn source: some ListDataSource) -> [[Item?]] {
-    var rows: [[Item?]] = sections.map { $0.map(Optional.some) }
-    if let last = rows.indices.last, source.numberOfItems(inSection: last) > rows[last].count {
-        rows[last].append(nil)
+private func _shownRows<Item, Rendered>(of source: ListSourceBase<Item, Rendered>) -> [[Item?]] {
+    (0..<source.numberOfSections).map { section in
+        (0..<source.numberOfItems(inSection: section)).map { item in
+            let path = ElementPath(item: item, section: section)
+            return source.isLoadingRow(path) ? nil : source.element(at: path)
+        }
     }
-    return rows
 }
 
-/// The source a headless view reads, held weakly as a view holds its data source.
+/// How a headless view reads the rows of the source that drives it, which the screen makes after
+/// the view; the source is held weakly, as a view holds its data source.
 @MainActor
-final class _SourceLink<Source: AnyObject> {
-    weak var source: Source?
+final class _SourceLink<Item: Sendable> {
+    var read: () -> [[Item?]] = { [] }
+
+    init() {}
+
+    /// The rows to show, for the view's data-source closure, which is nonisolated.
+    nonisolated func rows() -> [[Item?]] {
+        MainActor.assumeIsolated { read() }
+    }
 }

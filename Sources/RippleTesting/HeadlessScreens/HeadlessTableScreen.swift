@@ -31,18 +31,14 @@ public final class HeadlessTableScreen<CellPresenter: Sendable>: HeadlessListScr
         collection: ObservableCollection<CellPresenter>, selectItem: CommandWithParameter<CellPresenter>? = nil,
         reloadThreshold: Int? = nil, visibleRowCount: Int = 10
     ) {
-        let link = _SourceLink<TableViewSource<CellPresenter>>()
-        let tableView = HeadlessTableView { [link] in
-            MainActor.assumeIsolated { link.source.map { _shownRows([$0.renderedItems], loadingRowIn: $0) } ?? [] }
-        }
+        let link = _SourceLink<CellPresenter>()
+        let tableView = HeadlessTableView(sections: link.rows)
         let source = TableViewSource(
             view: tableView, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold)
-        link.source = source
         self.tableView = tableView
         super.init(
-            source: source, view: tableView, visibleRowCount: visibleRowCount,
-            probe: _ScreenProbe(source: source, collectionVersion: { collection.version }),
-            typeName: "HeadlessTableScreen")
+            source: source, link: link, view: tableView, visibleRowCount: visibleRowCount,
+            collectionVersion: { collection.version })
     }
 
     /// The presenters the table shows, without the loading row.
@@ -84,20 +80,14 @@ public final class HeadlessTableScreenWithSection<CellPresenter: Sendable, Secti
         selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil,
         visibleRowCount: Int = 10
     ) {
-        let link = _SourceLink<TableViewSourceWithSection<CellPresenter, SectionPresenter>>()
-        let tableView = HeadlessTableView { [link] in
-            MainActor.assumeIsolated {
-                link.source.map { _shownRows($0.renderedSections.map(\.items), loadingRowIn: $0) } ?? []
-            }
-        }
+        let link = _SourceLink<CellPresenter>()
+        let tableView = HeadlessTableView(sections: link.rows)
         let source = TableViewSourceWithSection(
             view: tableView, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold)
-        link.source = source
         self.tableView = tableView
         super.init(
-            source: source, view: tableView, visibleRowCount: visibleRowCount,
-            probe: _ScreenProbe(source: source, collectionVersion: { collection.version }),
-            typeName: "HeadlessTableScreenWithSection")
+            source: source, link: link, view: tableView, visibleRowCount: visibleRowCount,
+            collectionVersion: { collection.version })
     }
 
     /// The presenters the table shows, section by section, without the loading row.

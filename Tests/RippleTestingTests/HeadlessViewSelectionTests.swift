@@ -108,7 +108,9 @@ final class HeadlessViewSelectionTests: XCTestCase {
             random.shuffle(&ids)
             return ids.prefix(random.int(below: 9)).map { Cell(id: $0, content: random.int(below: 3) == 0 ? 1 : 0) }
         }
-        forEachSeed(0..<2_000) { _, random in
+        let seeds: Range<UInt64> = 0..<2_000
+        print("HeadlessViewSelectionTests: SplitMix64 seeds \(seeds); a failure names its seed")
+        forEachSeed(seeds) { _, random in
             let source = cells(&random)
             let target = cells(&random)
             var shown = source

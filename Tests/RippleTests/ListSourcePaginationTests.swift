@@ -120,6 +120,28 @@ final class ListSourcePaginationTests: XCTestCase {
         }
     }
 
+    /// `isLoadingPage` holds from the load the source fires until the main queue has delivered the
+    /// run's end, not just until the command stops executing.
+    func test_isLoadingPage_lastsUntilTheRunsEndIsDelivered() {
+        MainActor.assumeIsolated {
+            let collection = ObservableCollection([TestItem](ids: [1, 2]))
+            let loader = PageLoader { collection.append(TestItem(id: 3)) }
+            let screen = FlatTableScreen(collection)
+            XCTAssertFalse(screen.source.isLoadingPage, "no pagination")
+            screen.source.paginate(with: loader.command, threshold: 1)
+            flushMainQueue()
+            XCTAssertFalse(screen.source.isLoadingPage)
+            screen.displayLastRow()
+            XCTAssertTrue(screen.source.isLoadingPage, "fired")
+            loader.completeLoads()
+            XCTAssertFalse(loader.command.isExecuting)
+            XCTAssertTrue(screen.source.isLoadingPage, "the run's end is not delivered yet")
+            flushMainQueue()
+            XCTAssertFalse(screen.source.isLoadingPage)
+            XCTAssertEqual(screen.shownIDs, [1, 2, 3])
+        }
+    }
+
     /// A run the app starts itself (a refresh) that returns `morePages` resumes the pagination.
     func test_aMorePagesResultAfterTheLastPage_resumesThePagination() {
         MainActor.assumeIsolated {

@@ -74,6 +74,13 @@ extension ListSourceBase {
         if renderedVersion > 0 || lastReload != nil { loadMoreIfEmpty() }
     }
 
+    /// Whether a page is loading: the pagination command is executing, or the end of a run the
+    /// source started has not reached it on the main queue yet (its loading row still shows).
+    /// `false` without a pagination.
+    ///
+    /// RippleTesting's screens wait until it is `false` when they settle.
+    public var isLoadingPage: Bool { pagination?.isLoading ?? false }
+
     /// The number of rendered items, loading row excluded.
     private var renderedItemCount: Int { renderer.renderedCounts.reduce(0, +) }
 

@@ -130,6 +130,37 @@ public final class HeadlessCollectionView<Item> {
     /// implements only when it is assigned).
     public var adoptionCount: Int { engine.adoptionCount }
 
+    // MARK: - Selection
+
+    /// Whether several items may be selected at once, as `allowsMultipleSelection`. `false` by
+    /// default: selecting a item deselects the others.
+    public var allowsMultipleSelection: Bool {
+        get { engine.allowsMultipleSelection }
+        set { engine.allowsMultipleSelection = newValue }
+    }
+
+    /// The selected items' paths on screen, in order, as `indexPathsForSelectedItems`.
+    ///
+    /// Batches carry the selection along as `UICollectionView` does: a moved or kept item stays selected
+    /// at its new path, a deleted or reloaded one leaves the selection; ``reloadData()`` and a
+    /// rejected batch clear it. A ``HeadlessCellHost`` given this view selects and deselects
+    /// items when it plays the user's taps.
+    public var selectedPaths: [ElementPath] { engine.selectedPaths }
+
+    /// Selects the item at `path`, deselecting the others unless ``allowsMultipleSelection``, as
+    /// `selectItem(at:animated:scrollPosition:)` does: the data source hears nothing of it.
+    ///
+    /// - Parameter path: A item on screen.
+    /// - Precondition: `path` is on screen.
+    public func selectItem(at path: ElementPath) { engine.select(path, method: "selectItem(at:)") }
+
+    /// Deselects the item at `path`, as `deselectItem(at:animated:)` does: the data source hears
+    /// nothing of it.
+    ///
+    /// - Parameter path: A item on screen.
+    /// - Precondition: `path` is on screen.
+    public func deselectItem(at path: ElementPath) { engine.deselect(path, method: "deselectItem(at:)") }
+
     // MARK: - Gestures
 
     /// Plays the user dragging a item from `path` and dropping it at `newPath`: the item moves on

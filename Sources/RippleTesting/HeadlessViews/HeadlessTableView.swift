@@ -139,6 +139,37 @@ public final class HeadlessTableView<Row> {
     /// implements only when it is assigned).
     public var adoptionCount: Int { engine.adoptionCount }
 
+    // MARK: - Selection
+
+    /// Whether several rows may be selected at once, as `allowsMultipleSelection`. `false` by
+    /// default: selecting a row deselects the others.
+    public var allowsMultipleSelection: Bool {
+        get { engine.allowsMultipleSelection }
+        set { engine.allowsMultipleSelection = newValue }
+    }
+
+    /// The selected rows' paths on screen, in order, as `indexPathsForSelectedRows`.
+    ///
+    /// Batches carry the selection along as `UITableView` does: a moved or kept row stays selected
+    /// at its new path, a deleted or reloaded one leaves the selection; ``reloadData()`` and a
+    /// rejected batch clear it. A ``HeadlessCellHost`` given this view selects and deselects
+    /// rows when it plays the user's taps.
+    public var selectedPaths: [ElementPath] { engine.selectedPaths }
+
+    /// Selects the row at `path`, deselecting the others unless ``allowsMultipleSelection``, as
+    /// `selectRow(at:animated:scrollPosition:)` does: the data source hears nothing of it.
+    ///
+    /// - Parameter path: A row on screen.
+    /// - Precondition: `path` is on screen.
+    public func selectRow(at path: ElementPath) { engine.select(path, method: "selectRow(at:)") }
+
+    /// Deselects the row at `path`, as `deselectRow(at:animated:)` does: the data source hears
+    /// nothing of it.
+    ///
+    /// - Parameter path: A row on screen.
+    /// - Precondition: `path` is on screen.
+    public func deselectRow(at path: ElementPath) { engine.deselect(path, method: "deselectRow(at:)") }
+
     // MARK: - Gestures
 
     /// Plays the user dragging a row from `path` and dropping it at `newPath`: the row moves on

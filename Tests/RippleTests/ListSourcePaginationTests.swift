@@ -72,6 +72,30 @@ final class ListSourcePaginationTests: XCTestCase {
         }
     }
 
+    /// A refresh that brings the list back to a count a page was once loaded at (here 2 rows after
+    /// a page took it to 4) does not stop the next page from loading at that count again.
+    func test_aListBackAtACountAPageFiredAt_loadsThatPageAgain() {
+        MainActor.assumeIsolated {
+            let collection = ObservableCollection([TestItem](ids: [1, 2]))
+            let loader = PageLoader { collection.append(contentsOf: [TestItem](ids: [3, 4])) }
+            let screen = FlatTableScreen(collection)
+            screen.source.paginate(with: loader.command, threshold: 1, showsLoadingRow: false)
+            flushMainQueue()
+            screen.displayLastRow()
+            XCTAssertEqual(loader.scheduler.pendingCount, 1, "the page after row 2 loads")
+            loader.completeLoads()
+            flushMainQueue()
+            collection.replace(with: [TestItem](ids: [1, 2]))  // a refresh: the first page again
+            flushMainQueue()
+            screen.displayLastRow()
+            XCTAssertEqual(loader.scheduler.pendingCount, 1, "the second page loads again")
+            loader.completeLoads()
+            flushMainQueue()
+            XCTAssertEqual(screen.shownIDs, [1, 2, 3, 4])
+            XCTAssertEqual(screen.view.violations, [])
+        }
+    }
+
     /// The run's end is live on the command before the main queue delivers its result: a row
     /// displayed in between must not load a page past the last.
     func test_aRowDisplayedBeforeTheLastPageIsDelivered_loadsNothing() {

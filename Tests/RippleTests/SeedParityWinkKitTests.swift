@@ -177,8 +177,8 @@ private final class ItemListViewController: ItemListView {
     func pullToRefresh() {
         refreshControl.beginRefreshing()
         refreshBinding?.trigger()
-        // The refresh takes the list back to its first page: the pagination starts over. (It
-        // fires once per item count, so without this it would not load the second page again.)
+        // The refresh takes the list back to its first page: the pagination starts over, also
+        // after it had reached the last page.
         paginate()
     }
 

@@ -116,11 +116,12 @@ extension ListSourceBase {
             // The start of the run it fired; a "not executing" before it was replayed from before.
             pagination.run = .started
         case (.started, false):
-            // The run's end, delivered after its result: the last page is known by now.
+            // The run's end, delivered after its result and after the rows it appended: the last
+            // page is known by now, and the page it loaded is on screen (or the load brought
+            // nothing). Either way the next page is due: the next row displayed near the end
+            // loads it, also at a count the list had before (a refresh back to the first page).
             pagination.run = .none
-            if pagination.firedAtCount == renderedItemCount {
-                pagination.firedAtCount = nil  // the load brought nothing: let scrolling retry
-            }
+            pagination.firedAtCount = nil
         default:
             break
         }
@@ -137,7 +138,8 @@ final class Pagination {
     /// The command's live executing state.
     let isExecuting: () -> Bool
     let load: () -> Bool
-    /// The number of rendered items when the command last fired; `nil` when a page is due.
+    /// The number of rendered items when the command last fired, until its run's end is delivered;
+    /// `nil` when a page is due.
     var firedAtCount: Int?
     /// The run this pagination started, as its events reach the main queue.
     var run = Run.none

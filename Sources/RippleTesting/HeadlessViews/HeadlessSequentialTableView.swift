@@ -393,10 +393,15 @@ public final class HeadlessSequentialTableView<Row> {
             let current = growing ? count + offset : count
             let upperBound = growing ? current + 1 : current
             if let previous, row <= previous {
+                // `previous` passed the range check, so `previous + 1` cannot overflow.
+                let next =
+                    previous + 1 < upperBound
+                    ? "the row after \(previous) must be in \(previous + 1)..<\(upperBound)"
+                    : "no row can follow \(previous), the last of 0..<\(upperBound)"
                 return SequentialUpdateViolation(
                     kind: .rowsNotAscending, method: method,
                     message:
-                        "\(typeName).\(method): row \(row) follows row \(previous), but rows must be ascending and distinct: it must be in \(previous + 1)..<\(upperBound) (numberOfRows: \(current))."
+                        "\(typeName).\(method): row \(row) follows row \(previous), but rows must be ascending and distinct: \(next) (numberOfRows: \(current))."
                 )
             }
             if row < 0 || row >= upperBound {

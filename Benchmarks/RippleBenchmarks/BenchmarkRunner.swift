@@ -17,6 +17,9 @@ struct BenchmarkTask {
     var body: () -> Int?
     /// Runs before each timed run of `body`, untimed: fresh state for work that consumes it.
     var prepare: (() -> Void)? = nil
+    /// How many times one sample runs `body`; the sample's time is divided by it. More than one
+    /// for work too short to time alone.
+    var iterations = 1
 }
 
 /// A group of tasks that compare engines on the same inputs.
@@ -78,11 +81,14 @@ struct BenchmarkRunner {
                         + (round == 0 ? "warm-up" : "run \(round)/\(runs)"))
                 task.prepare?()
                 var reported: Int?
-                let elapsed = clock.measure { reported = task.body() }
+                let iterations = task.iterations
+                let elapsed = clock.measure {
+                    for _ in 0..<iterations { reported = task.body() }
+                }
                 if round == 0 {
                     moves[index] = reported
                 } else {
-                    samples[index].append(elapsed.nanoseconds)
+                    samples[index].append(elapsed.nanoseconds / Int64(iterations))
                 }
             }
         }

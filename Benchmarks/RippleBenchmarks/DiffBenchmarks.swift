@@ -169,19 +169,8 @@ enum DiffBenchmarks {
                 iterations: scenario.iterations)
         }
         var tasks = [
-            task("ripple") {
-                let staged = StagedChangeset(from: source, to: target)
-                blackHole(staged)
-                return staged.stages.reduce(0) { $0 + $1.changeset.moves.count }
-            },
-            task("floor") {
-                var table = [Element.ID: Int](minimumCapacity: source.count)
-                for (offset, element) in source.enumerated() { table[element.id] = offset }
-                var found = 0
-                for element in target where table[element.id] != nil { found &+= 1 }
-                blackHole(found)
-                return nil
-            },
+            task("ripple") { rippleEngine(source, target) },
+            task("floor") { floorEngine(source, target) },
         ]
         var skipped: [(engine: String, reason: String)] = []
         if scenario.stdlibIsQuadratic {
@@ -190,14 +179,7 @@ enum DiffBenchmarks {
             skipped.append(("stdlib", "`stdlib` skipped at `\(scenario.name)`: above \(stdlibLimit) elements it takes minutes"))
         } else {
             tasks.append(
-                task("stdlib") {
-                    let difference = targetIDs.difference(from: sourceIDs).inferringMoves()
-                    var moves = 0
-                    for change in difference {
-                        if case .insert(_, _, let associated) = change, associated != nil { moves += 1 }
-                    }
-                    return moves
-                })
+                task("stdlib") { stdlibEngine(sourceIDs, targetIDs) })
         }
         var notes: [String] = []
         if n >= memoryScenarioSize, scenario.reportsMemory {
@@ -212,6 +194,39 @@ enum DiffBenchmarks {
             }
         }
         return BenchmarkGroup(tasks: tasks, skipped: skipped, notes: notes)
+    }
+
+    // The engines are functions of their own, never inlined, so that a profiler can name them:
+    // `valgrind --tool=callgrind --toggle-collect='*rippleEngine*' ripple-bench --suite diff …`.
+
+    /// `ripple`: the staged diff. Returns the moves of every stage.
+    @inline(never)
+    static func rippleEngine<Element: Identifiable & Equatable>(_ source: [Element], _ target: [Element]) -> Int? {
+        let staged = StagedChangeset(from: source, to: target)
+        blackHole(staged)
+        return staged.stages.reduce(0) { $0 + $1.changeset.moves.count }
+    }
+
+    /// `floor`: a `Dictionary` of the source identifiers, looked up with each target identifier.
+    @inline(never)
+    static func floorEngine<Element: Identifiable>(_ source: [Element], _ target: [Element]) -> Int? {
+        var table = [Element.ID: Int](minimumCapacity: source.count)
+        for (offset, element) in source.enumerated() { table[element.id] = offset }
+        var found = 0
+        for element in target where table[element.id] != nil { found &+= 1 }
+        blackHole(found)
+        return nil
+    }
+
+    /// `stdlib`: `difference(from:).inferringMoves()` of the identifiers. Returns the inferred moves.
+    @inline(never)
+    static func stdlibEngine<ID: Hashable>(_ sourceIDs: [ID], _ targetIDs: [ID]) -> Int? {
+        let difference = targetIDs.difference(from: sourceIDs).inferringMoves()
+        var moves = 0
+        for change in difference {
+            if case .insert(_, _, let associated) = change, associated != nil { moves += 1 }
+        }
+        return moves
     }
 
     /// The smallest scenario whose peak memory the suite reports.

@@ -109,7 +109,7 @@ if options.threaded {
 for suite in suites where options.suite == nil || options.suite == suite.name {
     var results: [BenchmarkResult] = []
     var notes: [String] = []
-    for var group in suite.makeGroups(options.quick) {
+    for var group in suite.makeGroups(options.quick, options.scenario) {
         if let scenario = options.scenario {
             group.tasks.removeAll { $0.scenario != scenario }
             if group.tasks.isEmpty { continue }

@@ -71,3 +71,90 @@ func uuidString(_ random: inout BenchmarkRandom) -> String {
     }
     return String(decoding: bytes, as: UTF8.self)
 }
+
+/// One row of a benchmark list before it is made into an element: an identifier number and a
+/// content number. The element kinds turn the number into their identifier (`int`: the number;
+/// `uuid`: a UUID string derived from it), so every kind measures the same change.
+struct Row: Equatable {
+    var id: Int
+    var content: Int
+}
+
+/// A scattered edit: deletes, inserts, moves and content updates at random positions, so that no
+/// long common prefix or suffix is left to trim.
+///
+/// From the source: delete `deleted` rows, chosen at random; among the survivors, update the content
+/// of `updated` rows and take `moved` rows out; then place the moved rows and `inserted` new rows at
+/// random positions among the rest. A moved row may land where it was; the diff then does not count
+/// it as a move.
+struct ScatteredEdit {
+    var deleted: Int
+    var inserted: Int
+    var moved: Int
+    var updated: Int
+
+    /// The edit with the proportions for `count` rows: 10% deleted, 10% inserted, 1% moved
+    /// and 5% updated.
+    static func proportional(_ count: Int) -> ScatteredEdit {
+        ScatteredEdit(deleted: count / 10, inserted: count / 10, moved: count / 100, updated: count / 20)
+    }
+
+    /// Applies the edit to `source`, with `newID` giving each inserted row its identifier number.
+    ///
+    /// - Complexity: O(*n*) for *n* rows.
+    func apply(to source: [Row], using random: inout BenchmarkRandom, newID: (inout BenchmarkRandom) -> Int) -> [Row] {
+        var order = Array(source.indices)
+        // The first `deleted` of a partial shuffle are deleted, the next `moved` move, the next
+        // `updated` are updated: three disjoint random samples.
+        let picked = Swift.min(deleted + moved + updated, order.count)
+        for index in 0..<picked {
+            order.swapAt(index, Int.random(in: index..<order.count, using: &random))
+        }
+        var role = [UInt8](repeating: 0, count: source.count)  // 0 stays, 1 deleted, 2 moved, 3 updated
+        for index in 0..<picked {
+            role[order[index]] = index < deleted ? 1 : index < deleted + moved ? 2 : 3
+        }
+        var staying: [Row] = []
+        staying.reserveCapacity(source.count)
+        var placed: [Row] = []  // moved and inserted rows, placed at random
+        for (offset, row) in source.enumerated() {
+            switch role[offset] {
+            case 1: continue
+            case 2: placed.append(row)
+            case 3: staying.append(Row(id: row.id, content: row.content + 1))
+            default: staying.append(row)
+            }
+        }
+        for _ in 0..<inserted { placed.append(Row(id: newID(&random), content: 0)) }
+        placed.shuffle(using: &random)
+        // Choose `placed.count` of the target's slots at random for them; the rest keep their order.
+        let total = staying.count + placed.count
+        var slots = Array(0..<total)
+        for index in 0..<placed.count {
+            slots.swapAt(index, Int.random(in: index..<total, using: &random))
+        }
+        var isPlaced = [Bool](repeating: false, count: total)
+        for index in 0..<placed.count { isPlaced[slots[index]] = true }
+        var target: [Row] = []
+        target.reserveCapacity(total)
+        var nextStaying = 0
+        var nextPlaced = 0
+        for slot in 0..<total {
+            if isPlaced[slot] {
+                target.append(placed[nextPlaced])
+                nextPlaced += 1
+            } else {
+                target.append(staying[nextStaying])
+                nextStaying += 1
+            }
+        }
+        return target
+    }
+}
+
+/// A seeded UUID-formatted string for identifier number `number`: the same number always gives
+/// the same string, built afresh each time.
+func uuidString(number: Int) -> String {
+    var random = BenchmarkRandom(seed: 0x0_5EED_0000_0000 ^ UInt64(number))
+    return uuidString(&random)
+}

@@ -17,6 +17,9 @@ struct BenchmarkTask {
     var body: () -> Int?
     /// Runs before each timed run of `body`, untimed: fresh state for work that consumes it.
     var prepare: (() -> Void)? = nil
+    /// How many times one sample runs `body`; the sample's time is divided by it. More than one
+    /// for work too short to time alone.
+    var iterations = 1
 }
 
 /// A group of tasks that compare engines on the same inputs.
@@ -38,8 +41,9 @@ struct BenchmarkSuite: Sendable {
     var name: String
     /// What the suite measures, printed above its table.
     var summary: String
-    /// Builds the groups for the full or the quick configuration.
-    var makeGroups: @Sendable (_ quick: Bool) -> [BenchmarkGroup]
+    /// Builds the groups for the full or the quick configuration; only those of `scenario` when it
+    /// is given, where a suite can tell before building (the others are filtered afterwards).
+    var makeGroups: @Sendable (_ quick: Bool, _ scenario: String?) -> [BenchmarkGroup]
     /// Lines computed from the whole suite's results, printed under its table.
     var summarize: @Sendable (_ results: [BenchmarkResult]) -> [String] = { _ in [] }
 }
@@ -78,11 +82,14 @@ struct BenchmarkRunner {
                         + (round == 0 ? "warm-up" : "run \(round)/\(runs)"))
                 task.prepare?()
                 var reported: Int?
-                let elapsed = clock.measure { reported = task.body() }
+                let iterations = task.iterations
+                let elapsed = clock.measure {
+                    for _ in 0..<iterations { reported = task.body() }
+                }
                 if round == 0 {
                     moves[index] = reported
                 } else {
-                    samples[index].append(elapsed.nanoseconds)
+                    samples[index].append(elapsed.nanoseconds / Int64(iterations))
                 }
             }
         }

@@ -6,7 +6,7 @@ enum SectionsBenchmarks {
     static let suite = BenchmarkSuite(
         name: "sections",
         summary: "staged sectioned diff (`ripple`) vs one `Dictionary` pass over all item identifiers (`floor`)",
-        makeGroups: groups(quick:))
+        makeGroups: { quick, _ in groups(quick: quick) })
 
     static func shapes(quick: Bool) -> [SectionShape] {
         if quick {

@@ -17,7 +17,7 @@ enum SectionsLiveBenchmarks {
         name: "sections-live",
         summary: "SectionedCollection batch and `replace(with:)` (`ripple`) vs the staged sectioned diff of the same "
             + "lists (`diff`) vs one `Dictionary` pass over all item identifiers (`floor`)",
-        makeGroups: groups(quick:))
+        makeGroups: { quick, _ in groups(quick: quick) })
 
     static func groups(quick: Bool) -> [BenchmarkGroup] {
         SectionsBenchmarks.shapes(quick: quick).flatMap { shape in

@@ -23,13 +23,17 @@ struct Options {
     var runs = 7
     var threaded = false
     var scenario: String?
+    var engines: Set<String>?
+    var elements: Set<String>?
 }
 
 @MainActor func usage() -> String {
     """
-    usage: ripple-bench [--suite NAME] [--scenario NAME] [--quick] [--json PATH] [--runs N] [--threaded]
+    usage: ripple-bench [--suite NAME] [--scenario NAME] [--engines A,B] [--elements A,B] [--quick] [--json PATH] [--runs N] [--threaded]
       --suite NAME  run one suite: \(suites.map(\.name).joined(separator: ", "))
       --scenario NAME  run one scenario of each suite run, e.g. 1m (for profiling)
+      --engines A,B run only these engines, e.g. ripple,floor (for profiling)
+      --elements A,B run only these element kinds, e.g. int
       --quick       small sizes, for CI
       --json PATH   also write the results as JSON records
       --runs N      measured runs per task after one warm-up (default 7, at least 5)
@@ -54,6 +58,12 @@ while let argument = arguments.popFirst() {
     case "--scenario":
         guard let name = arguments.popFirst() else { fail("--scenario needs a name") }
         options.scenario = name
+    case "--engines":
+        guard let names = arguments.popFirst() else { fail("--engines needs a list of names") }
+        options.engines = Set(names.split(separator: ",").map(String.init))
+    case "--elements":
+        guard let names = arguments.popFirst() else { fail("--elements needs a list of names") }
+        options.elements = Set(names.split(separator: ",").map(String.init))
     case "--quick":
         options.quick = true
     case "--json":
@@ -99,9 +109,18 @@ if options.threaded {
 for suite in suites where options.suite == nil || options.suite == suite.name {
     var results: [BenchmarkResult] = []
     var notes: [String] = []
-    for var group in suite.makeGroups(options.quick) {
+    for var group in suite.makeGroups(options.quick, options.scenario) {
         if let scenario = options.scenario {
             group.tasks.removeAll { $0.scenario != scenario }
+            if group.tasks.isEmpty { continue }
+        }
+        if let elements = options.elements {
+            group.tasks.removeAll { !elements.contains($0.element) }
+            if group.tasks.isEmpty { continue }
+        }
+        if let engines = options.engines {
+            group.tasks.removeAll { !engines.contains($0.engine) }
+            group.skipped.removeAll { !engines.contains($0.engine) }
             if group.tasks.isEmpty { continue }
         }
         results += runner.measure(group)

@@ -6,8 +6,19 @@ import RippleTesting
 import XCTest
 
 /// Commands with `async` bodies: the run is a task, the command executes until the task ends.
+///
+/// Main-actor commands: their bodies run on the main actor, so the tests wait with
+/// `await fulfillment(of:timeout:)`, which lets the main queue turn, never by blocking the main
+/// thread.
+///
+/// On Linux the test methods of a `@MainActor` test class must be `async`: SwiftPM's test
+/// discovery lists a class whose methods are all synchronous with their `@MainActor` type, and the
+/// runner crashes casting it (a synchronous `@MainActor` method in a nonisolated class crashes the
+/// same way). An `async` method converts soundly. So every main-actor test class here has `async`
+/// methods only, and waits with `await fulfillment`, never `wait(for:)`.
+@MainActor
 final class CommandAsyncTests: XCTestCase {
-    func test_asyncBody_isExecutingWhileTheTaskRuns_andPublishesTheWholeHistory() {
+    func test_asyncBody_isExecutingWhileTheTaskRuns_andPublishesTheWholeHistory() async {
         let owner = CommandTestOwner()
         let gate = CommandGate()
         var command: Command!
@@ -23,7 +34,7 @@ final class CommandAsyncTests: XCTestCase {
         XCTAssertFalse(command.canExecute())
         XCTAssertFalse(command.execute(), "refused while the task runs")
         gate.open()
-        spy.recorder.waitForCount(6)
+        await fulfillment(of: [spy.expectation(events: 6)], timeout: 10)
 
         XCTAssertEqual(owner.log, ["started, executing=true", "ended"])
         XCTAssertFalse(command.isExecuting)
@@ -33,21 +44,21 @@ final class CommandAsyncTests: XCTestCase {
         ])
     }
 
-    func test_asyncBody_thatThrows_fails() {
+    func test_asyncBody_thatThrows_fails() async {
         let command = Command(handler: {
             await Task.yield()
             throw CommandTestError(5)
         })
         let spy = CommandSpy(command)
         command.execute()
-        spy.recorder.waitForCount(7)
+        await fulfillment(of: [spy.expectation(events: 7)], timeout: 10)
         spy.assertEvents([
             .executing(false), .executing(true), .canExecute(false),
             .error(5), .failed(5), .executing(false), .canExecute(true),
         ])
     }
 
-    func test_asyncBody_withParameter_isTypedEndToEnd() {
+    func test_asyncBody_withParameter_isTypedEndToEnd() async {
         struct Page: Sendable, Equatable { var number: Int }
         let owner = CommandTestOwner()
         let load = CommandWithParameter<Page>(
@@ -60,20 +71,19 @@ final class CommandAsyncTests: XCTestCase {
         let spy = CommandSpy(load, parameter: Page(number: 1), streams: [.outcomes])
         XCTAssertFalse(load.execute(parameter: Page(number: 0)))
         XCTAssertTrue(load.execute(parameter: Page(number: 2)))
-        spy.recorder.waitForCount(1)
+        await fulfillment(of: [spy.expectation(events: 1)], timeout: 10)
         XCTAssertEqual(owner.log, ["page 2"])
         spy.assertEvents([.succeeded])
     }
 
-    func test_asyncBody_withPriority_runs() {
+    func test_asyncBody_withPriority_runs() async {
         let command = Command(priority: .background, handler: { await Task.yield() })
         let spy = CommandSpy(command, streams: [.outcomes])
         command.execute()
-        spy.recorder.waitForCount(1)
+        await fulfillment(of: [spy.expectation(events: 1)], timeout: 10)
         spy.assertEvents([.succeeded])
     }
 
-    @MainActor
     func test_asyncBody_ofAMainActorPresenter_callsItsIsolatedMethods() async {
         let presenter = MainActorPresenter()
         let spy = CommandSpy(presenter.load, streams: [.executing, .outcomes])
@@ -84,7 +94,7 @@ final class CommandAsyncTests: XCTestCase {
         spy.assertEvents([.executing(false), .executing(true), .succeeded, .executing(false)])
     }
 
-    func test_asyncBody_holdsTheOwnerOnlyWhileItRuns() {
+    func test_asyncBody_holdsTheOwnerOnlyWhileItRuns() async {
         let entered = CommandGate()
         let gate = CommandGate()
         weak var weakOwner: CommandTestOwner?
@@ -100,15 +110,14 @@ final class CommandAsyncTests: XCTestCase {
             }
             spy = CommandSpy(command, streams: [.outcomes])
             command.execute()
-            XCTAssertTrue(entered.waitBlocking(), "the body started")
+            await fulfillment(of: [entered.opened("the body started")], timeout: 30)
         }
         XCTAssertNotNil(weakOwner, "the running body holds its owner")
         gate.open()
-        spy.recorder.waitForCount(1)
+        await fulfillment(of: [spy.expectation(events: 1)], timeout: 10)
         spy.assertEvents([.succeeded])
-        // The task releases its owner as it ends, on the task's thread; a safety-net deadline only.
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while weakOwner != nil && Date() < deadline { usleep(1_000) }
+        // The task releases its owner as it ends, on the main actor.
+        await eventually(until: { weakOwner == nil }, "the owner is released once the body has ended")
         XCTAssertNil(weakOwner, "the owner is released once the body has ended")
         XCTAssertFalse(command.canExecute(), "the owner is gone")
         XCTAssertFalse(command.execute())

@@ -53,14 +53,16 @@ final class SpyRefresh: RefreshIndicating {
 
 /// `CommandBinding`: a control enabled exactly when the command can execute, a spinner while it
 /// executes, a refresh control that ends with the run, on the main actor.
+///
+/// The class is `@MainActor`, with `async` methods (see ``CommandAsyncTests``): a `@MainActor` test
+/// method in a nonisolated class crashes the Linux test runner.
+@MainActor
 final class CommandBindingTests: XCTestCase {
     /// Lets the main queue run everything queued on it so far: the binding's deliveries.
-    @MainActor
     private func settle() async {
         await fulfillment(of: [mainQueueFlushed()], timeout: 10)
     }
 
-    @MainActor
     func test_enable_followsCanExecute() async {
         let owner = CommandTestOwner()
         let command = Command(delegate: owner, handler: { _ in }, canExecute: { $0.isAllowed })
@@ -80,7 +82,6 @@ final class CommandBindingTests: XCTestCase {
         withExtendedLifetime(binding) {}
     }
 
-    @MainActor
     func test_trigger_startsOneRun_andTheControlIsDisabledWhileItRuns() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
@@ -104,7 +105,6 @@ final class CommandBindingTests: XCTestCase {
         control.history.assertEvents(["disabled", "enabled"])
     }
 
-    @MainActor
     func test_trigger_onADisabledControl_neverStartsARun() async {
         let owner = CommandTestOwner()
         owner.isAllowed = false
@@ -118,7 +118,6 @@ final class CommandBindingTests: XCTestCase {
         control.history.assertEvents(["disabled"])
     }
 
-    @MainActor
     func test_trigger_passesTheCurrentParameter_andTheControlFollowsTheText() async {
         let text = Emitter<String>(replayingLatest: "")
         let typed = CommandLock("")
@@ -143,7 +142,6 @@ final class CommandBindingTests: XCTestCase {
         control.history.assertEvents(["disabled", "enabled", "disabled", "enabled"])
     }
 
-    @MainActor
     func test_indicator_animatesWhileTheCommandExecutes() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
@@ -163,7 +161,6 @@ final class CommandBindingTests: XCTestCase {
         indicator.history.assertEvents(["start", "stop"])
     }
 
-    @MainActor
     func test_refresh_endsWhenTheRunItStartedEnds() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
@@ -183,7 +180,6 @@ final class CommandBindingTests: XCTestCase {
         refresh.history.assertEvents(["begin", "end"])
     }
 
-    @MainActor
     func test_refresh_aPullThatCannotRun_endsAtOnce() async {
         let owner = CommandTestOwner()
         owner.isAllowed = false
@@ -197,7 +193,6 @@ final class CommandBindingTests: XCTestCase {
         refresh.history.assertEvents(["begin", "end"])
     }
 
-    @MainActor
     func test_cancel_reachesARunStartedByTheBinding() async {
         let entered = CommandGate()
         let command = Command(handler: {
@@ -224,7 +219,6 @@ final class CommandBindingTests: XCTestCase {
         XCTAssertFalse(command.isExecuting)
     }
 
-    @MainActor
     func test_enable_underConcurrentLimit_disablesTheControlAtTheLimit_evenForRunsStartedElsewhere() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
@@ -248,7 +242,6 @@ final class CommandBindingTests: XCTestCase {
         control.history.assertEvents(["disabled", "enabled"])
     }
 
-    @MainActor
     func test_unbind_stopsFollowing_theViewsKeepTheirLastState() async {
         let owner = CommandTestOwner()
         let command = Command(delegate: owner, handler: { _ in }, canExecute: { $0.isAllowed })
@@ -263,7 +256,6 @@ final class CommandBindingTests: XCTestCase {
         control.history.assertEvents([])
     }
 
-    @MainActor
     func test_binding_endsItsSubscriptionsWhenDeallocated_andHoldsTheViewsWeakly() async {
         let owner = CommandTestOwner()
         let command = Command(delegate: owner, handler: { _ in }, canExecute: { $0.isAllowed })

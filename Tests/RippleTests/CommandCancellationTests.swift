@@ -8,6 +8,11 @@ import XCTest
 /// `cancel()` at every stage of a run: queued, running, finished; for Dispatch, async and sync
 /// bodies. A cancelled run ends `.cancelled`, publishes no error, and the command stays executing
 /// until the body has really ended.
+///
+/// Main-actor commands unless a test says otherwise: their `async` bodies run on the main actor, so
+/// the tests wait with `await fulfillment(of:timeout:)`, which lets the main queue turn. (`async`
+/// methods of a `@MainActor` class: see ``CommandAsyncTests``.)
+@MainActor
 final class CommandCancellationTests: XCTestCase {
     private let cancelledRun: [CommandEvent] = [
         .executing(false), .executing(true), .canExecute(false),
@@ -16,7 +21,7 @@ final class CommandCancellationTests: XCTestCase {
 
     // MARK: - Dispatch bodies
 
-    func test_dispatch_cancelBeforeTheBodyStarts_theBodyNeverRuns() {
+    func test_dispatch_cancelBeforeTheBodyStarts_theBodyNeverRuns() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
         let command = Command(delegate: owner, queue: scheduler) { owner, done in
@@ -34,7 +39,7 @@ final class CommandCancellationTests: XCTestCase {
         spy.assertEvents(cancelledRun)
     }
 
-    func test_dispatch_cancelWhileRunning_reachesTheBody_andTheRunEndsWhenTheBodyDoes() {
+    func test_dispatch_cancelWhileRunning_reachesTheBody_andTheRunEndsWhenTheBodyDoes() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
         let command = Command(delegate: owner, queue: scheduler) { owner, done in owner.keep(done) }
@@ -55,7 +60,7 @@ final class CommandCancellationTests: XCTestCase {
         spy.assertEvents(cancelledRun)
     }
 
-    func test_dispatch_cancelWhileRunning_onARealQueue_bodyPollsIsCancelled() {
+    func test_dispatch_cancelWhileRunning_onARealQueue_bodyPollsIsCancelled() async {
         let entered = CommandGate()
         let owner = CommandTestOwner()
         let queue = DispatchQueue(label: "CommandCancellationTests.body")
@@ -76,7 +81,7 @@ final class CommandCancellationTests: XCTestCase {
         withExtendedLifetime(owner) {}
     }
 
-    func test_dispatch_cancelAfterTheRunEnded_hasNoEffect() {
+    func test_dispatch_cancelAfterTheRunEnded_hasNoEffect() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
         let command = Command(delegate: owner, queue: scheduler) { owner, done in
@@ -94,7 +99,7 @@ final class CommandCancellationTests: XCTestCase {
         ])
     }
 
-    func test_cancel_thenExecuteAgain_theNewRunIsNotCancelled() {
+    func test_cancel_thenExecuteAgain_theNewRunIsNotCancelled() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
         let command = Command(delegate: owner, queue: scheduler) { owner, done in owner.keep(done) }
@@ -112,7 +117,7 @@ final class CommandCancellationTests: XCTestCase {
 
     // MARK: - Async bodies
 
-    func test_async_cancelWhileAwaitingSleep_endsCancelled_withoutAnError() {
+    func test_async_cancelWhileAwaitingSleep_endsCancelled_withoutAnError() async {
         let entered = CommandGate()
         let command = Command(handler: {
             entered.open()
@@ -120,16 +125,30 @@ final class CommandCancellationTests: XCTestCase {
         })
         let spy = CommandSpy(command)
         command.execute()
-        XCTAssertTrue(entered.waitBlocking())
+        await fulfillment(of: [entered.opened()], timeout: 30)
         command.cancel()
-        spy.recorder.waitForCount(cancelledRun.count)
+        await fulfillment(of: [spy.expectation(events: cancelledRun.count)], timeout: 10)
         spy.assertEvents(cancelledRun)
     }
 
-    func test_async_cancelRightAfterExecute_endsCancelled() {
+    func test_async_cancelRightAfterExecute_endsCancelled() async {
         // Whether or not the task has started when cancel() runs, the body sees the cancellation.
         for _ in 0..<50 {
             let command = Command(handler: { try await Task.sleep(nanoseconds: 600 * 1_000_000_000) })
+            let spy = CommandSpy(command)
+            command.execute()
+            command.cancel()
+            await fulfillment(of: [spy.expectation(events: cancelledRun.count)], timeout: 10)
+            spy.assertEvents(cancelledRun)
+        }
+    }
+
+    func test_async_nonisolated_cancelRightAfterExecute_endsCancelled() async {
+        // The same from a nonisolated command, whose task starts off the main actor at once.
+        for _ in 0..<50 {
+            let command = Command(isolation: .nonisolated, handler: {
+                try await Task.sleep(nanoseconds: 600 * 1_000_000_000)
+            })
             let spy = CommandSpy(command)
             command.execute()
             command.cancel()
@@ -138,11 +157,44 @@ final class CommandCancellationTests: XCTestCase {
         }
     }
 
-    func test_async_isExecutingStaysTrueUntilTheBodyReallyEnds() {
+    func test_async_isExecutingStaysTrueUntilTheBodyReallyEnds() async {
         let entered = CommandGate()
         let sawCancellation = CommandGate()
         let release = CommandGate()
         let command = Command(handler: {
+            entered.open()
+            do {
+                try await Task.sleep(nanoseconds: 600 * 1_000_000_000)
+            } catch {
+                sawCancellation.open()
+                await release.wait()  // clean-up that takes a while
+                throw error
+            }
+        })
+        let spy = CommandSpy(command)
+        command.execute()
+        await fulfillment(of: [entered.opened()], timeout: 30)
+        command.cancel()
+        await fulfillment(of: [sawCancellation.opened()], timeout: 30)
+
+        XCTAssertTrue(command.isExecuting, "the body is still cleaning up")
+        XCTAssertFalse(command.canExecute())
+        XCTAssertFalse(command.execute(), "no second run while the cancelled one is ending")
+        spy.assertEvents([.executing(false), .executing(true), .canExecute(false)])
+
+        release.open()
+        await fulfillment(of: [spy.expectation(events: cancelledRun.count)], timeout: 10)
+        XCTAssertFalse(command.isExecuting)
+        spy.assertEvents(cancelledRun)
+    }
+
+    func test_async_nonisolated_isExecutingStaysTrueUntilTheBodyReallyEnds() async {
+        // The same from a nonisolated command, whose body runs off the main actor: the test may
+        // block the main thread while it waits.
+        let entered = CommandGate()
+        let sawCancellation = CommandGate()
+        let release = CommandGate()
+        let command = Command(isolation: .nonisolated, handler: {
             entered.open()
             do {
                 try await Task.sleep(nanoseconds: 600 * 1_000_000_000)
@@ -169,7 +221,7 @@ final class CommandCancellationTests: XCTestCase {
         spy.assertEvents(cancelledRun)
     }
 
-    func test_async_bodyThatChecksTaskIsCancelled_seesTheCancellation() {
+    func test_async_bodyThatChecksTaskIsCancelled_seesTheCancellation() async {
         let entered = CommandGate()
         let observed = CommandLock<[Bool]>([])
         let command = CommandWithParameter<Int>(handler: { _ in
@@ -180,18 +232,18 @@ final class CommandCancellationTests: XCTestCase {
         })
         let spy = CommandSpy(command, parameter: 0)
         command.execute(parameter: 1)
-        XCTAssertTrue(entered.waitBlocking())
+        await fulfillment(of: [entered.opened()], timeout: 30)
         command.cancel()
-        spy.recorder.waitForCount(cancelledRun.count)
+        await fulfillment(of: [spy.expectation(events: cancelledRun.count)], timeout: 10)
         XCTAssertEqual(observed.current, [true])
         spy.assertEvents(cancelledRun)
     }
 
-    func test_async_cancelAfterTheRunEnded_hasNoEffect() {
+    func test_async_cancelAfterTheRunEnded_hasNoEffect() async {
         let command = Command(handler: { await Task.yield() })
         let spy = CommandSpy(command)
         command.execute()
-        spy.recorder.waitForCount(6)
+        await fulfillment(of: [spy.expectation(events: 6)], timeout: 10)
         command.cancel()
         spy.assertEvents([
             .executing(false), .executing(true), .canExecute(false),
@@ -199,7 +251,7 @@ final class CommandCancellationTests: XCTestCase {
         ])
     }
 
-    func test_async_cancelReachesEveryConcurrentRun() {
+    func test_async_cancelReachesEveryConcurrentRun() async {
         let started = CommandLock(0)
         let allStarted = CommandGate()
         let command = CommandWithParameter<Int>(policy: .concurrent(limit: 3), handler: { _ in
@@ -208,9 +260,9 @@ final class CommandCancellationTests: XCTestCase {
         })
         let spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes, .errors])
         XCTAssertEqual((1...4).map { command.execute(parameter: $0) }, [true, true, true, false])
-        XCTAssertTrue(allStarted.waitBlocking())
+        await fulfillment(of: [allStarted.opened()], timeout: 30)
         command.cancel()
-        spy.recorder.waitForCount(6)
+        await fulfillment(of: [spy.expectation(events: 6)], timeout: 10)
         spy.assertEvents([
             .executing(false), .executing(true),
             .cancelled, .cancelled, .cancelled,
@@ -220,10 +272,11 @@ final class CommandCancellationTests: XCTestCase {
 
     // MARK: - Sync bodies
 
-    func test_sync_cancelFromAnotherThread_cannotInterruptTheBody() {
+    func test_sync_cancelFromAnotherThread_cannotInterruptTheBody() async {
+        // A nonisolated command, whose sync body runs on the thread that calls `execute`.
         let entered = CommandGate()
         let release = CommandGate()
-        let command = Command(handler: {
+        let command = Command(isolation: .nonisolated, handler: {
             entered.open()
             release.waitBlocking()
         })
@@ -237,7 +290,7 @@ final class CommandCancellationTests: XCTestCase {
         command.cancel()
         XCTAssertTrue(command.isExecuting)
         release.open()
-        wait(for: [finished], timeout: 30)
+        await fulfillment(of: [finished], timeout: 30)
         spy.assertEvents([.executing(false), .executing(true), .succeeded, .executing(false)])
     }
 }

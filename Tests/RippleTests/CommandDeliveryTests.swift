@@ -5,7 +5,10 @@ import RippleTestSupport
 import RippleTesting
 import XCTest
 
-/// State events arrive on the main queue by default, or on the `Delivery` the subscriber picks.
+/// State events arrive on the main queue by default (the `subscribe { … }` overload, whose handler
+/// is `@MainActor`), or on the `Delivery` the subscriber picks. (`async` methods of a `@MainActor`
+/// class: see ``CommandAsyncTests``.)
+@MainActor
 final class CommandDeliveryTests: XCTestCase {
     /// A failed run, as an asynchronous subscriber hears it.
     private let failedRun: [CommandEvent] = [
@@ -13,8 +16,9 @@ final class CommandDeliveryTests: XCTestCase {
         .error(21), .failed(21), .executing(false), .canExecute(true),
     ].map(\.heardAsynchronously)
 
-    func test_defaultDelivery_isTheMainQueue_forEveryStream() {
-        let command = Command(handler: { throw CommandTestError(21) })
+    func test_defaultDelivery_isTheMainQueue_forEveryStream() async {
+        // A nonisolated command, so that the run, and every event, starts on a background thread.
+        let command = Command(isolation: .nonisolated, handler: { throw CommandTestError(21) })
         let threads = EventRecorder<String>()
         let spy = CommandSpy(command, on: .main)
         let tokens = [
@@ -23,14 +27,17 @@ final class CommandDeliveryTests: XCTestCase {
             command.errors.subscribe { _ in threads.record(Thread.isMainThread ? "main" : "other") },
             command.outcomes.subscribe { _ in threads.record(Thread.isMainThread ? "main" : "other") },
         ]
-        DispatchQueue.global().async { command.execute() }
-        wait(for: [spy.expectation(events: failedRun.count), threads.expectation(count: failedRun.count)], timeout: 10)
+        let ranOffMain = EventRecorder<Bool>()
+        DispatchQueue.global().async { ranOffMain.record(command.execute() && !Thread.isMainThread) }
+        await fulfillment(of: [spy.expectation(events: failedRun.count), threads.expectation(count: failedRun.count)], timeout: 10)
         spy.assertEvents(failedRun)
         threads.assertEvents(Array(repeating: "main", count: failedRun.count))
+        await fulfillment(of: [ranOffMain.expectation(count: 1)], timeout: 10)
+        ranOffMain.assertEvents([true], "the run started off the main thread")
         tokens.forEach { $0.cancel() }
     }
 
-    func test_queueDelivery_runsOnThatQueue() {
+    func test_queueDelivery_runsOnThatQueue() async {
         let queue = DispatchQueue(label: "CommandDeliveryTests.delivery")
         let key = DispatchSpecificKey<Int>()
         queue.setSpecific(key: key, value: 1)
@@ -46,7 +53,7 @@ final class CommandDeliveryTests: XCTestCase {
         token.cancel()
     }
 
-    func test_schedulerDelivery_deliversOnlyWhenTheSchedulerRuns() {
+    func test_schedulerDelivery_deliversOnlyWhenTheSchedulerRuns() async {
         let delivery = TestScheduler()
         let command = Command(handler: { throw CommandTestError(21) })
         let spy = CommandSpy(command, on: .scheduler(delivery))
@@ -58,7 +65,7 @@ final class CommandDeliveryTests: XCTestCase {
         spy.assertEvents(failedRun)
     }
 
-    func test_mixedDeliveries_eachSubscriberGetsEveryEventOnce() {
+    func test_mixedDeliveries_eachSubscriberGetsEveryEventOnce() async {
         let delivery = TestScheduler()
         let command = Command(handler: { throw CommandTestError(21) })
         let synchronous = CommandSpy(command)
@@ -66,7 +73,7 @@ final class CommandDeliveryTests: XCTestCase {
         let main = CommandSpy(command, on: .main)
         command.execute()
         delivery.runAll()
-        wait(for: [main.expectation(events: failedRun.count)], timeout: 10)
+        await fulfillment(of: [main.expectation(events: failedRun.count)], timeout: 10)
         synchronous.assertEvents([
             .executing(false), .executing(true), .canExecute(false),
             .error(21), .failed(21), .executing(false), .canExecute(true),

@@ -7,8 +7,12 @@ import XCTest
 
 /// Commands whose body runs on a `WorkScheduler` and reports its end through a `CommandRun`:
 /// stepped deterministically with a `TestScheduler`, and on a real `DispatchQueue`.
+///
+/// Main-actor commands (their predicates are `@MainActor`) with `@Sendable` Dispatch bodies.
+/// (`async` methods of a `@MainActor` class: see ``CommandAsyncTests``.)
+@MainActor
 final class CommandDispatchTests: XCTestCase {
-    func test_dispatchBody_isExecutingBeforeItStarts_andUntilDoneIsCalled() {
+    func test_dispatchBody_isExecutingBeforeItStarts_andUntilDoneIsCalled() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
         let command = Command(delegate: owner, queue: scheduler) { owner, done in
@@ -37,7 +41,7 @@ final class CommandDispatchTests: XCTestCase {
         ])
     }
 
-    func test_dispatchBody_callingDoneInsideTheBody() {
+    func test_dispatchBody_callingDoneInsideTheBody() async {
         let scheduler = TestScheduler()
         let command = Command(queue: scheduler) { _, done in done(.success(())) }
         let spy = CommandSpy(command, streams: [.executing, .outcomes])
@@ -52,7 +56,7 @@ final class CommandDispatchTests: XCTestCase {
         ])
     }
 
-    func test_dispatchBody_thatThrows_fails() {
+    func test_dispatchBody_thatThrows_fails() async {
         let scheduler = TestScheduler()
         let command = Command(queue: scheduler) { _, _ in throw CommandTestError(2) }
         let spy = CommandSpy(command)
@@ -64,7 +68,7 @@ final class CommandDispatchTests: XCTestCase {
         ])
     }
 
-    func test_dispatchBody_thatReportsAFailureThroughDone_fails_andLaterEndsAreIgnored() {
+    func test_dispatchBody_thatReportsAFailureThroughDone_fails_andLaterEndsAreIgnored() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
         let command = Command(delegate: owner, queue: scheduler) { owner, done in owner.keep(done) }
@@ -77,7 +81,7 @@ final class CommandDispatchTests: XCTestCase {
         spy.assertEvents([.error(3), .failed(3)])
     }
 
-    func test_dispatchBody_withParameter_isTypedEndToEnd() {
+    func test_dispatchBody_withParameter_isTypedEndToEnd() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
         let select = CommandWithParameter<Int>(
@@ -96,7 +100,7 @@ final class CommandDispatchTests: XCTestCase {
         XCTAssertEqual(owner.log, ["row 7", "row 9"])
     }
 
-    func test_dispatchBody_onARealSerialQueue_runsThere_andEndsAfterTheCompletion() {
+    func test_dispatchBody_onARealSerialQueue_runsThere_andEndsAfterTheCompletion() async {
         let queue = DispatchQueue(label: "CommandDispatchTests.serial")
         let key = DispatchSpecificKey<String>()
         queue.setSpecific(key: key, value: "body queue")
@@ -120,7 +124,7 @@ final class CommandDispatchTests: XCTestCase {
         XCTAssertFalse(command.isExecuting)
     }
 
-    func test_dispatchBody_onARealConcurrentQueue_manyRunsInSequence() {
+    func test_dispatchBody_onARealConcurrentQueue_manyRunsInSequence() async {
         let command = CommandWithParameter<Int>(queue: DispatchQueue.global()) { value, done in
             value.isMultiple(of: 3) ? done.fail(CommandTestError(value)) : done.succeed()
         }

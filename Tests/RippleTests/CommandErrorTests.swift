@@ -7,21 +7,26 @@ import XCTest
 
 /// Every error reaches `errors`; with nobody observing it, Diagnostics reports it. Never silent,
 /// never a crash; cancellation is not an error.
+///
+/// Main-actor commands (`async` methods of a `@MainActor` class: see ``CommandAsyncTests``).
+@MainActor
 final class CommandErrorTests: XCTestCase {
-    private var diagnostics: DiagnosticsCapture!
+    // nonisolated(unsafe): XCTest calls setUp, each test and tearDown one after another on the main
+    // thread; only they touch it.
+    nonisolated(unsafe) private var diagnostics: DiagnosticsCapture!
 
-    override func setUp() {
+    nonisolated override func setUp() {
         super.setUp()
         diagnostics = DiagnosticsCapture()
     }
 
-    override func tearDown() {
+    nonisolated override func tearDown() {
         diagnostics.restore()
         diagnostics = nil
         super.tearDown()
     }
 
-    func test_errorWithAnObserver_reachesErrors_andIsNotReportedToDiagnostics() {
+    func test_errorWithAnObserver_reachesErrors_andIsNotReportedToDiagnostics() async {
         let command = Command(handler: { throw CommandTestError(11) })
         let spy = CommandSpy(command, streams: [.errors, .outcomes])
         command.execute()
@@ -29,7 +34,7 @@ final class CommandErrorTests: XCTestCase {
         XCTAssertEqual(diagnostics.unobservedErrors(mentioning: "CommandTestError(11)"), [])
     }
 
-    func test_errorWithoutAnObserver_isReportedToDiagnostics_syncBody() {
+    func test_errorWithoutAnObserver_isReportedToDiagnostics_syncBody() async {
         let owner = CommandTestOwner()
         let command = Command(delegate: owner) { _ in throw CommandTestError(12) }
         let spy = CommandSpy(command, streams: [.outcomes])  // outcomes, but not errors
@@ -44,7 +49,7 @@ final class CommandErrorTests: XCTestCase {
             ])
     }
 
-    func test_errorWithoutAnObserver_isReportedToDiagnostics_dispatchAndAsyncBodies() {
+    func test_errorWithoutAnObserver_isReportedToDiagnostics_dispatchAndAsyncBodies() async {
         let scheduler = TestScheduler()
         let dispatch = CommandWithParameter<String>(queue: scheduler) { _, done in done.fail(CommandTestError(13)) }
         dispatch.execute(parameter: "x")
@@ -55,15 +60,18 @@ final class CommandErrorTests: XCTestCase {
             await Task.yield()
             throw CommandTestError(14)
         })
+        // Outcomes, but not errors. The body runs on the main actor: wait with the main queue turning.
+        let spy = CommandSpy(async, parameter: 0, streams: [.outcomes])
         async.execute(parameter: 1)
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while diagnostics.unobservedErrors(mentioning: "CommandTestError(14)").isEmpty && Date() < deadline {
-            usleep(1_000)
-        }
+        await fulfillment(of: [spy.expectation(events: 1)], timeout: 10)
+        spy.assertEvents([.failed(14)])
+        await eventually(
+            until: { !self.diagnostics.unobservedErrors(mentioning: "CommandTestError(14)").isEmpty },
+            "the unobserved error is reported")
         XCTAssertEqual(diagnostics.unobservedErrors(mentioning: "CommandTestError(14)").map(\.source), ["CommandWithParameter<Int>"])
     }
 
-    func test_errorWithoutAnObserver_andTheDefaultHandler_doesNotCrash() {
+    func test_errorWithoutAnObserver_andTheDefaultHandler_doesNotCrash() async {
         diagnostics.restore()  // the default handler writes one line to standard error
         let command = Command(handler: { throw CommandTestError(15) })
         XCTAssertTrue(command.execute())
@@ -71,7 +79,7 @@ final class CommandErrorTests: XCTestCase {
         XCTAssertTrue(command.execute(), "the command still works")
     }
 
-    func test_anObserverThatUnsubscribed_noLongerCounts() {
+    func test_anObserverThatUnsubscribed_noLongerCounts() async {
         let command = Command(handler: { throw CommandTestError(16) })
         let recorder = EventRecorder<String>()
         let token = command.errors.subscribe(on: .synchronous) { recorder.record(String(describing: $0)) }
@@ -82,7 +90,7 @@ final class CommandErrorTests: XCTestCase {
         XCTAssertEqual(diagnostics.unobservedErrors(mentioning: "CommandTestError(16)").count, 1, "the second error only")
     }
 
-    func test_errors_arriveInOrder_acrossRuns() {
+    func test_errors_arriveInOrder_acrossRuns() async {
         let command = CommandWithParameter<Int>(handler: { value in
             if value.isMultiple(of: 2) { throw CommandTestError(value) }
         })
@@ -93,7 +101,7 @@ final class CommandErrorTests: XCTestCase {
         ])
     }
 
-    func test_cancellation_isNeitherAnErrorNorADiagnostic() {
+    func test_cancellation_isNeitherAnErrorNorADiagnostic() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
         let command = Command(delegate: owner, queue: scheduler) { owner, done in owner.keep(done) }

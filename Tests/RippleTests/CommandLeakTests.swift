@@ -5,7 +5,9 @@ import RippleTestSupport
 import RippleTesting
 import XCTest
 
-/// A presenter that owns its commands, STT-style: `lazy var` commands with `delegate: self`.
+/// A presenter that owns its commands, STT-style: `lazy var` commands with `delegate: self`. On the
+/// main actor, as presenters are (which also makes it `Sendable`, as a command's owner must be).
+@MainActor
 final class LeakTestPresenter {
     let scheduler: TestScheduler
 
@@ -26,10 +28,13 @@ final class LeakTestPresenter {
 }
 
 /// Commands, their owners, bindings and subscriptions create no retain cycles.
+///
+/// Main-actor commands (`async` methods of a `@MainActor` class: see ``CommandAsyncTests``).
+@MainActor
 final class CommandLeakTests: XCTestCase {
-    func test_presenterAndItsCommands_deallocate_afterSyncAndDispatchRuns() {
+    func test_presenterAndItsCommands_deallocate_afterSyncAndDispatchRuns() async {
         let scheduler = TestScheduler()
-        assertDeallocated {
+        await assertDeallocated {
             let presenter = LeakTestPresenter(scheduler: scheduler)
             presenter.save.execute()
             presenter.upload.execute(parameter: 1)
@@ -48,9 +53,9 @@ final class CommandLeakTests: XCTestCase {
         }
     }
 
-    func test_commandWithARunStillQueued_deallocates_andTheQueuedJobIsHarmless() {
+    func test_commandWithARunStillQueued_deallocates_andTheQueuedJobIsHarmless() async {
         let scheduler = TestScheduler()
-        assertDeallocated {
+        await assertDeallocated {
             let presenter = LeakTestPresenter(scheduler: scheduler)
             presenter.upload.execute(parameter: 1)
             return [presenter, presenter.upload]
@@ -59,9 +64,9 @@ final class CommandLeakTests: XCTestCase {
         XCTAssertEqual(scheduler.runAll(), 1, "the orphaned job runs without a crash")
     }
 
-    func test_commandWithExternalWorkNeverEnded_deallocates() {
+    func test_commandWithExternalWorkNeverEnded_deallocates() async {
         let runs = CommandLock<[CommandRun]>([])
-        assertDeallocated {
+        await assertDeallocated {
             let command = Command(handler: {})
             command.useWork { done in runs.withLock { $0.append(done) } }
             return [command]
@@ -69,9 +74,9 @@ final class CommandLeakTests: XCTestCase {
         runs.current.first?.succeed()  // ending it after the command is gone does nothing
     }
 
-    func test_subscriptionsToEveryStream_doNotRetainTheCommand() {
+    func test_subscriptionsToEveryStream_doNotRetainTheCommand() async {
         var tokens: [SubscriptionToken] = []
-        assertDeallocated {
+        await assertDeallocated {
             let command = Command(handler: { throw CommandTestError(41) })
             tokens = [
                 command.executingChanges.subscribe(on: .synchronous) { _ in },
@@ -85,8 +90,8 @@ final class CommandLeakTests: XCTestCase {
         tokens.forEach { $0.cancel() }  // cancelling after the command is gone is harmless
     }
 
-    func test_tokensAndSpies_deallocateWithTheCommand() {
-        assertDeallocated {
+    func test_tokensAndSpies_deallocateWithTheCommand() async {
+        await assertDeallocated {
             let command = Command(handler: {})
             let spy = CommandSpy(command)
             let token = command.errors.subscribe(on: .synchronous) { _ in }
@@ -95,9 +100,9 @@ final class CommandLeakTests: XCTestCase {
         }
     }
 
-    func test_raiseCanExecuteChangedWhenever_doesNotRetainTheCommand() {
+    func test_raiseCanExecuteChangedWhenever_doesNotRetainTheCommand() async {
         let trigger = Emitter<Int>()
-        assertDeallocated {
+        await assertDeallocated {
             let command = Command(handler: {})
             command.raiseCanExecuteChanged(whenever: trigger.stream)
             trigger.send(1)
@@ -106,8 +111,8 @@ final class CommandLeakTests: XCTestCase {
         XCTAssertEqual(trigger.subscriberCount, 0, "the trigger subscription ended with the command")
     }
 
-    func test_commandsFollowingEachOther_doNotRetainEachOther() {
-        assertDeallocated {
+    func test_commandsFollowingEachOther_doNotRetainEachOther() async {
+        await assertDeallocated {
             let first = Command(handler: {})
             let second = Command(handler: {})
             first.raiseCanExecuteChanged(whenever: second.executingChanges)
@@ -118,7 +123,6 @@ final class CommandLeakTests: XCTestCase {
         }
     }
 
-    @MainActor
     func test_binding_itsViews_andTheCommand_deallocate() async {
         await assertDeallocated(timeout: 10) {
             let presenter = LeakTestPresenter(scheduler: TestScheduler())
@@ -133,7 +137,6 @@ final class CommandLeakTests: XCTestCase {
         }
     }
 
-    @MainActor
     func test_bindingWithDeliveriesStillQueued_deallocatesOnceTheyHaveRun() async {
         // Main-queue deliveries hold the binding weakly; whatever is still queued is released
         // when the main queue gets to it.

@@ -7,8 +7,12 @@ import XCTest
 
 /// The owner (`delegate:`) is held weakly: once it is gone the command cannot execute, and a run
 /// whose owner went away ends without a crash.
+///
+/// Commands with an owner are main-actor commands (`async` methods of a `@MainActor` class: see
+/// ``CommandAsyncTests``).
+@MainActor
 final class CommandOwnerTests: XCTestCase {
-    func test_ownerGoneBeforeExecute_noKindOfCommandCanExecute() {
+    func test_ownerGoneBeforeExecute_noKindOfCommandCanExecute() async {
         let scheduler = TestScheduler()
         var commands: [(String, Command)] = []
         let bodies = CommandLock(0)
@@ -39,7 +43,7 @@ final class CommandOwnerTests: XCTestCase {
         XCTAssertEqual(bodies.current, 0)
     }
 
-    func test_ownerGoneBeforeExecute_commandWithParameter_predicateIsNotCalled() {
+    func test_ownerGoneBeforeExecute_commandWithParameter_predicateIsNotCalled() async {
         let predicateCalls = CommandLock(0)
         var command: CommandWithParameter<Int>!
         do {
@@ -56,7 +60,7 @@ final class CommandOwnerTests: XCTestCase {
         XCTAssertEqual(predicateCalls.current, 0, "no owner to ask")
     }
 
-    func test_ownerGoneWhileTheDispatchRunIsQueued_theRunEndsCancelled() {
+    func test_ownerGoneWhileTheDispatchRunIsQueued_theRunEndsCancelled() async {
         let scheduler = TestScheduler()
         let bodies = CommandLock(0)
         var command: Command!
@@ -81,7 +85,7 @@ final class CommandOwnerTests: XCTestCase {
         ])
     }
 
-    func test_ownerGoneWhileTheDispatchBodyAwaitsItsCompletion_theRunStillEnds() {
+    func test_ownerGoneWhileTheDispatchBodyAwaitsItsCompletion_theRunStillEnds() async {
         let scheduler = TestScheduler()
         let pending = CommandLock<[CommandRun]>([])
         weak var weakOwner: CommandTestOwner?
@@ -108,7 +112,7 @@ final class CommandOwnerTests: XCTestCase {
         ])
     }
 
-    func test_ownerGoneWithRunsQueued_theQueuedRunsEndCancelled() {
+    func test_ownerGoneWithRunsQueued_theQueuedRunsEndCancelled() async {
         let scheduler = TestScheduler()
         let pending = CommandLock<[CommandRun]>([])
         let log = CommandLock<[Int]>([])
@@ -132,7 +136,7 @@ final class CommandOwnerTests: XCTestCase {
         spy.assertEvents([.executing(false), .executing(true), .succeeded, .cancelled, .cancelled, .executing(false)])
     }
 
-    func test_ownerGoneWhileASyncRunIsQueuedBehindUseWork_theQueuedRunEndsCancelled() {
+    func test_ownerGoneWhileASyncRunIsQueuedBehindUseWork_theQueuedRunEndsCancelled() async {
         let runs = CommandLock<[CommandRun]>([])
         let bodies = CommandLock(0)
         var command: CommandWithParameter<Int>!
@@ -152,7 +156,7 @@ final class CommandOwnerTests: XCTestCase {
         spy.assertEvents([.executing(false), .executing(true), .succeeded, .cancelled, .executing(false)])
     }
 
-    func test_ownerIsNotRetainedByTheCommand_orItsSubscriptions() {
+    func test_ownerIsNotRetainedByTheCommand_orItsSubscriptions() async {
         let scheduler = TestScheduler()
         weak var weakOwner: CommandTestOwner?
         var command: Command!

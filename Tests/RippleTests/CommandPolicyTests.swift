@@ -7,6 +7,11 @@ import XCTest
 
 /// What `execute` does while a run is going on: `.ignoreWhileRunning`, `.cancelRunning`,
 /// `.enqueue` and `.concurrent(limit:)`.
+///
+/// Main-actor commands; `async` bodies run on the main actor, so the tests wait for them with
+/// `await fulfillment(of:timeout:)`, which lets the main queue turn. (`async` methods of a
+/// `@MainActor` class: see ``CommandAsyncTests``.)
+@MainActor
 final class CommandPolicyTests: XCTestCase {
     /// A command whose Dispatch body logs its parameter and keeps its run for the test to end.
     private func makeCommand(
@@ -20,7 +25,7 @@ final class CommandPolicyTests: XCTestCase {
 
     // MARK: - ignoreWhileRunning
 
-    func test_ignoreWhileRunning_refusesEveryExecuteUntilTheRunEnds() {
+    func test_ignoreWhileRunning_refusesEveryExecuteUntilTheRunEnds() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
         let command = makeCommand(.ignoreWhileRunning, on: scheduler, owner: owner)
@@ -37,7 +42,7 @@ final class CommandPolicyTests: XCTestCase {
 
     // MARK: - cancelRunning
 
-    func test_cancelRunning_cancelsTheRunningRun_andStartsTheNewOneAtOnce() {
+    func test_cancelRunning_cancelsTheRunningRun_andStartsTheNewOneAtOnce() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
         let command = makeCommand(.cancelRunning, on: scheduler, owner: owner)
@@ -64,7 +69,7 @@ final class CommandPolicyTests: XCTestCase {
         ], "one executing period, no flicker between the runs")
     }
 
-    func test_cancelRunning_whileTheOldRunIsStillQueued_theOldBodyNeverRuns() {
+    func test_cancelRunning_whileTheOldRunIsStillQueued_theOldBodyNeverRuns() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
         let command = makeCommand(.cancelRunning, on: scheduler, owner: owner)
@@ -77,7 +82,7 @@ final class CommandPolicyTests: XCTestCase {
         spy.assertEvents([.executing(false), .executing(true), .cancelled, .succeeded, .executing(false)])
     }
 
-    func test_cancelRunning_asyncBody_theOldTaskIsCancelled() {
+    func test_cancelRunning_asyncBody_theOldTaskIsCancelled() async {
         let entered = CommandGate()
         let log = CommandLock<[String]>([])
         let command = CommandWithParameter<Int>(policy: .cancelRunning) { value in
@@ -90,9 +95,9 @@ final class CommandPolicyTests: XCTestCase {
         }
         let spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes, .errors])
         command.execute(parameter: 1)
-        XCTAssertTrue(entered.waitBlocking())
+        await fulfillment(of: [entered.opened()], timeout: 30)
         command.execute(parameter: 2)
-        spy.recorder.waitForCount(5)
+        await fulfillment(of: [spy.expectation(events: 5)], timeout: 10)
         XCTAssertEqual(Set(spy.outcomes), [.cancelled, .succeeded])
         XCTAssertEqual(spy.events.first, .executing(false))
         XCTAssertEqual(spy.events.filter { $0.stream == .executing }, [.executing(false), .executing(true), .executing(false)])
@@ -101,7 +106,7 @@ final class CommandPolicyTests: XCTestCase {
 
     // MARK: - enqueue
 
-    func test_enqueue_runsInOrder_andStaysExecutingAcrossTheQueue() {
+    func test_enqueue_runsInOrder_andStaysExecutingAcrossTheQueue() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
         let command = makeCommand(.enqueue, on: scheduler, owner: owner)
@@ -125,7 +130,7 @@ final class CommandPolicyTests: XCTestCase {
         ])
     }
 
-    func test_enqueue_syncBody_runsRunsQueuedFromInsideTheBodyInOrder() {
+    func test_enqueue_syncBody_runsRunsQueuedFromInsideTheBodyInOrder() async {
         let log = CommandLock<[Int]>([])
         var command: CommandWithParameter<Int>!
         command = CommandWithParameter<Int>(policy: .enqueue) { value in
@@ -145,7 +150,7 @@ final class CommandPolicyTests: XCTestCase {
         ])
     }
 
-    func test_enqueue_cancel_dropsTheQueue_andCancelsTheRunningRun() {
+    func test_enqueue_cancel_dropsTheQueue_andCancelsTheRunningRun() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
         let command = makeCommand(.enqueue, on: scheduler, owner: owner)
@@ -162,7 +167,7 @@ final class CommandPolicyTests: XCTestCase {
         spy.assertEvents([.executing(false), .executing(true), .cancelled, .executing(false)])
     }
 
-    func test_enqueue_syncBody_queuedBehindUseWork_runsWhenTheWorkEnds() {
+    func test_enqueue_syncBody_queuedBehindUseWork_runsWhenTheWorkEnds() async {
         let log = CommandLock<[Int]>([])
         let command = CommandWithParameter<Int>(policy: .enqueue) { value in log.withLock { $0.append(value) } }
         let spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes])
@@ -175,22 +180,25 @@ final class CommandPolicyTests: XCTestCase {
         spy.assertEvents([.executing(false), .executing(true), .succeeded, .succeeded, .executing(false)])
     }
 
-    func test_enqueue_asyncBody_queuedBehindUseWork_runsWhenTheWorkEnds() {
+    func test_enqueue_asyncBody_queuedBehindUseWork_runsWhenTheWorkEnds() async {
         let log = CommandLock<[Int]>([])
-        let command = CommandWithParameter<Int>(policy: .enqueue) { value in log.withLock { $0.append(value) } }
+        let command = CommandWithParameter<Int>(policy: .enqueue) { value in
+            await Task.yield()
+            log.withLock { $0.append(value) }
+        }
         let spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes])
         let runs = CommandLock<[CommandRun]>([])
         command.useWork { done in runs.withLock { $0.append(done) } }
         XCTAssertTrue(command.execute(parameter: 1))
         XCTAssertTrue(command.execute(parameter: 2))
         runs.current.first?.succeed()
-        spy.recorder.waitForCount(5)
+        await fulfillment(of: [spy.expectation(events: 6)], timeout: 10)
         XCTAssertEqual(log.current, [1, 2])
         XCTAssertFalse(command.isExecuting)
         spy.assertEvents([.executing(false), .executing(true), .succeeded, .succeeded, .succeeded, .executing(false)])
     }
 
-    func test_ignoreWhileRunning_refusesWhileUseWorkGoesOn() {
+    func test_ignoreWhileRunning_refusesWhileUseWorkGoesOn() async {
         let command = Command(handler: {})
         let runs = CommandLock<[CommandRun]>([])
         command.useWork { done in runs.withLock { $0.append(done) } }
@@ -201,7 +209,7 @@ final class CommandPolicyTests: XCTestCase {
         XCTAssertTrue(command.execute())
     }
 
-    func test_enqueue_asyncBodies_runOneAfterAnother() {
+    func test_enqueue_asyncBodies_runOneAfterAnother() async {
         let log = CommandLock<[String]>([])
         let gate = CommandGate()
         let command = CommandWithParameter<Int>(policy: .enqueue) { value in
@@ -213,7 +221,7 @@ final class CommandPolicyTests: XCTestCase {
         let spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes])
         (1...3).forEach { XCTAssertTrue(command.execute(parameter: $0)) }
         gate.open()
-        spy.recorder.waitForCount(6)
+        await fulfillment(of: [spy.expectation(events: 6)], timeout: 10)
         XCTAssertEqual(log.current, ["start 1", "end 1", "start 2", "end 2", "start 3", "end 3"])
         spy.assertEvents([
             .executing(false), .executing(true),
@@ -224,7 +232,7 @@ final class CommandPolicyTests: XCTestCase {
 
     // MARK: - concurrent(limit:)
 
-    func test_concurrent_admitsUpToTheLimit() {
+    func test_concurrent_admitsUpToTheLimit() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
         let command = makeCommand(.concurrent(limit: 2), on: scheduler, owner: owner)
@@ -251,7 +259,7 @@ final class CommandPolicyTests: XCTestCase {
         ])
     }
 
-    func test_concurrent_canExecuteChangesFiresWhenTheLimitIsReachedAndLeft() {
+    func test_concurrent_canExecuteChangesFiresWhenTheLimitIsReachedAndLeft() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
         let command = makeCommand(.concurrent(limit: 2), on: scheduler, owner: owner)
@@ -271,7 +279,7 @@ final class CommandPolicyTests: XCTestCase {
         ])
     }
 
-    func test_concurrent_onARealQueue_runsTwoBodiesAtTheSameTime() {
+    func test_concurrent_onARealQueue_runsTwoBodiesAtTheSameTime() async {
         let inside = CommandLock(0)
         let bothInside = CommandGate()
         let command = CommandWithParameter<Int>(queue: DispatchQueue.global(), policy: .concurrent(limit: 2)) { _, done in

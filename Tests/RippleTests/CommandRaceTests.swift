@@ -7,6 +7,10 @@ import XCTest
 
 /// Atomic check-and-start under racing `execute` calls, `cancel()` racing the start of a run, and a
 /// ThreadSanitizer stress test of every public operation from four threads.
+///
+/// Nonisolated commands (`isolation: .nonisolated`): the commands whose every method works from
+/// any thread, with the check-and-start on the calling thread. (``CommandMainActorRaceTests``
+/// races a main-actor command.)
 final class CommandRaceTests: XCTestCase {
     // MARK: - Racing executes start one run
 
@@ -14,7 +18,7 @@ final class CommandRaceTests: XCTestCase {
         for round in 1...20 {
             let scheduler = TestScheduler()
             let owner = CommandTestOwner()
-            let command = Command(delegate: owner, queue: scheduler) { owner, done in owner.keep(done) }
+            let command = Command(isolation: .nonisolated, queue: scheduler) { _, done in owner.keep(done) }
             let spy = CommandSpy(command, streams: [.executing, .outcomes])
             let started = CommandLock(0)
             DispatchQueue.concurrentPerform(iterations: 1000) { _ in
@@ -33,7 +37,7 @@ final class CommandRaceTests: XCTestCase {
         for round in 1...20 {
             let release = DispatchSemaphore(value: 0)
             let bodies = CommandLock(0)
-            let command = Command(handler: {
+            let command = Command(isolation: .nonisolated, handler: {
                 bodies.withLock { $0 += 1 }
                 // Blocks until every other execute has been refused (or a safety-net timeout).
                 _ = release.wait(timeout: .now() + 30)
@@ -57,7 +61,7 @@ final class CommandRaceTests: XCTestCase {
         for round in 1...20 {
             let gate = CommandGate()
             let bodies = CommandLock(0)
-            let command = Command(handler: {
+            let command = Command(isolation: .nonisolated, handler: {
                 bodies.withLock { $0 += 1 }
                 await gate.wait()
             })
@@ -76,7 +80,7 @@ final class CommandRaceTests: XCTestCase {
     func test_racingExecutes_underConcurrentLimit_startExactlyTheLimit() {
         for round in 1...20 {
             let scheduler = TestScheduler()
-            let command = CommandWithParameter<Int>(queue: scheduler, policy: .concurrent(limit: 3)) { _, done in done.succeed() }
+            let command = CommandWithParameter<Int>(isolation: .nonisolated, queue: scheduler, policy: .concurrent(limit: 3)) { _, done in done.succeed() }
             let started = CommandLock(0)
             DispatchQueue.concurrentPerform(iterations: 1000) { index in
                 if command.execute(parameter: index) { started.withLock { $0 += 1 } }
@@ -90,7 +94,7 @@ final class CommandRaceTests: XCTestCase {
     func test_racingExecutes_underCancelRunning_onlyTheLastRunSurvives() {
         let scheduler = TestScheduler()
         let bodies = CommandLock<[Int]>([])
-        let command = CommandWithParameter<Int>(queue: scheduler, policy: .cancelRunning) { value, done in
+        let command = CommandWithParameter<Int>(isolation: .nonisolated, queue: scheduler, policy: .cancelRunning) { value, done in
             bodies.withLock { $0.append(value) }
             done.succeed()
         }
@@ -109,40 +113,52 @@ final class CommandRaceTests: XCTestCase {
 
     /// `cancel()` that sees a run must cancel its task, even when it races the moment the task is
     /// created. Symptom of the bug: the run is marked cancelled (its outcome is `.cancelled`), but
-    /// the task never was, and the body runs to its end.
+    /// its task never was.
+    ///
+    /// The body waits, without being cancellable, for a gate the test opens once both `execute` and
+    /// `cancel()` have returned, then looks at its task: by then a cancel that saw the run has
+    /// cancelled the task, or left the flag that cancels it as it is attached. (No sleep decides
+    /// the order, so a slow thread, under ThreadSanitizer say, cannot fake the symptom.)
     func test_cancelRacingExecute_alwaysCancelsTheTaskOfARunItSaw() {
         var symptoms = 0
+        var cancelledRuns = 0
         for _ in 0..<2000 {
-            let ranToTheEnd = CommandLock(false)
-            let command = Command(handler: {
-                try await Task.sleep(nanoseconds: 5_000_000)
-                ranToTheEnd.withLock { $0 = true }
+            let gate = CommandGate()
+            let taskWasCancelled = CommandLock<Bool?>(nil)
+            let command = Command(isolation: .nonisolated, handler: {
+                await gate.wait()
+                taskWasCancelled.withLock { $0 = Task.isCancelled }
                 throw CommandTestError(31)
             })
             let spy = CommandSpy(command, streams: [.outcomes, .errors])
             DispatchQueue.concurrentPerform(iterations: 2) { thread in
                 if thread == 0 { command.execute() } else { command.cancel() }
             }
+            gate.open()
             spy.recorder.waitForCount(1)
-            if ranToTheEnd.current && spy.outcomes == [.cancelled] { symptoms += 1 }
+            if spy.outcomes == [.cancelled] {
+                cancelledRuns += 1
+                if taskWasCancelled.current == false { symptoms += 1 }
+            }
         }
         XCTAssertEqual(
             symptoms, 0,
-            "cancel() racing an async run's start marked \(symptoms) run(s) cancelled without cancelling"
-                + " their task: the body ran to its end")
+            "cancel() racing an async run's start marked \(symptoms) of \(cancelledRuns) cancelled run(s)"
+                + " cancelled without cancelling their task")
     }
 
-    // MARK: - Lock-free sync runs
+    // MARK: - Sync runs while subscribers come and go
 
-    // Unobserved, a sync run under `.ignoreWhileRunning` or `.concurrent` starts and ends without
-    // the command's lock; a subscriber to the executing state, `canExecute` or outcomes, or a run
-    // that took the lock, sends runs through the lock again. These tests cross that line mid-run.
+    // Subscribers that arrive or leave while a sync run goes on, under `.ignoreWhileRunning` or
+    // `.concurrent`: each sees a consistent history. (These once crossed the line between the
+    // lock-free sync path, taken while nobody observed the command, and the locked one; that path
+    // is gone, and the behaviour they check is the contract.)
 
-    func test_lockFreeSyncRun_subscriberArrivingDuringTheRun_seesItRunningAndThenEnding() {
+    func test_syncRun_subscriberArrivingDuringTheRun_seesItRunningAndThenEnding() {
         let box = CommandLock<CommandWithParameter<Int>?>(nil)
         let spy = CommandLock<CommandSpy<Int>?>(nil)
         let checks = CommandLock<[Bool]>([])
-        let command = CommandWithParameter<Int>(handler: { _ in
+        let command = CommandWithParameter<Int>(isolation: .nonisolated, handler: { _ in
             guard let command = box.current, spy.current == nil else { return }
             checks.withLock { $0 += [command.isExecuting, command.canExecute(parameter: 0)] }
             spy.withLock { $0 = CommandSpy(command, parameter: 0, streams: [.executing, .canExecute, .outcomes]) }
@@ -155,16 +171,16 @@ final class CommandRaceTests: XCTestCase {
         XCTAssertNotNil(spy.current)
         spy.current?.assertEvents([.executing(true), .succeeded, .executing(false), .canExecute(true)])
         XCTAssertFalse(command.isExecuting)
-        XCTAssertTrue(command.execute(parameter: 0), "observed now: the run goes through the lock")
+        XCTAssertTrue(command.execute(parameter: 0), "observed now: the subscriber sees the whole run")
         spy.current?.assertEvents([
             .executing(true), .succeeded, .executing(false), .canExecute(true),
             .executing(true), .canExecute(false), .succeeded, .executing(false), .canExecute(true),
         ])
     }
 
-    func test_lockFreeSyncRun_subscriberLeavingDuringTheRun_theRunEndsUnobserved() {
+    func test_syncRun_subscriberLeavingDuringTheRun_theRunEndsUnobserved() {
         let box = CommandLock<CommandSpy<Int>?>(nil)
-        let command = CommandWithParameter<Int>(handler: { _ in box.current?.stop() })
+        let command = CommandWithParameter<Int>(isolation: .nonisolated, handler: { _ in box.current?.stop() })
         let spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes])
         box.withLock { $0 = spy }
 
@@ -176,9 +192,9 @@ final class CommandRaceTests: XCTestCase {
         spy.assertEvents([.executing(false), .executing(true)])
     }
 
-    func test_lockFreeSyncRun_thatThrows_reportsTheErrorAndEnds() {
-        let command = CommandWithParameter<Int>(handler: { code in throw CommandTestError(code) })
-        let spy = CommandSpy(command, parameter: 0, streams: [.errors])  // errors alone keep runs lock-free
+    func test_syncRun_thatThrows_withOnlyAnErrorsSubscriber_reportsTheErrorAndEnds() {
+        let command = CommandWithParameter<Int>(isolation: .nonisolated, handler: { code in throw CommandTestError(code) })
+        let spy = CommandSpy(command, parameter: 0, streams: [.errors])  // nobody observes the executing state
 
         XCTAssertTrue(command.execute(parameter: 1))
         XCTAssertTrue(command.execute(parameter: 2))
@@ -187,9 +203,9 @@ final class CommandRaceTests: XCTestCase {
         spy.assertEvents([.error(1), .error(2)])
     }
 
-    func test_lockFreeSyncRun_isRefusedWhileBoundWorkGoesOn() {
+    func test_syncRun_isRefusedWhileBoundWorkGoesOn() {
         let bodies = CommandLock(0)
-        let command = CommandWithParameter<Int>(handler: { _ in bodies.withLock { $0 += 1 } })
+        let command = CommandWithParameter<Int>(isolation: .nonisolated, handler: { _ in bodies.withLock { $0 += 1 } })
         let work = CommandLock<CommandRun?>(nil)
         command.useWork { done in work.withLock { $0 = done } }
 
@@ -203,15 +219,15 @@ final class CommandRaceTests: XCTestCase {
     }
 
     /// Runs under `.ignoreWhileRunning` never overlap, and each run sees what the runs before it
-    /// wrote: the start of a run synchronizes with the end of the previous one, with or without the
-    /// lock. (Under ThreadSanitizer, a missing happens-before edge is reported as a race here.)
-    func test_lockFreeSyncRuns_onTwoThreads_seeEachOthersWrites() {
+    /// wrote: the start of a run synchronizes with the end of the previous one. (Under
+    /// ThreadSanitizer, a missing happens-before edge is reported as a race here.)
+    func test_syncRuns_onTwoThreads_seeEachOthersWrites() {
         final class Tally: @unchecked Sendable {
             // @unchecked: written only inside the command's bodies, which never overlap.
             var value = 0
         }
         let tally = Tally()
-        let command = CommandWithParameter<Int>(handler: { _ in tally.value += 1 })
+        let command = CommandWithParameter<Int>(isolation: .nonisolated, handler: { _ in tally.value += 1 })
         let started = CommandLock(0)
         DispatchQueue.concurrentPerform(iterations: 2) { _ in
             var mine = 0
@@ -222,12 +238,12 @@ final class CommandRaceTests: XCTestCase {
         XCTAssertGreaterThan(started.current, 0)
     }
 
-    func test_stress_lockFreeSyncRuns_withSubscribersComingAndGoing_neverExceedTheLimit() {
+    func test_stress_syncRuns_withSubscribersComingAndGoing_neverExceedTheLimit() {
         for limit in [1, 3] {
             let policy: CommandPolicy = limit == 1 ? .ignoreWhileRunning : .concurrent(limit: limit)
             let inBody = CommandLock(0)
             let mostInBody = CommandLock(0)
-            let command = CommandWithParameter<Int>(policy: policy, handler: { _ in
+            let command = CommandWithParameter<Int>(isolation: .nonisolated, policy: policy, handler: { _ in
                 let now = inBody.withLock { $0 += 1; return $0 }
                 mostInBody.withLock { $0 = max($0, now) }
                 inBody.withLock { $0 -= 1 }
@@ -256,7 +272,7 @@ final class CommandRaceTests: XCTestCase {
                     zip(history, history.dropFirst()).allSatisfy { $0 != $1 },
                     "policy \(policy): each subscription's history alternates: \(history)")
             }
-            // A subscriber now sees the runs start and end, through the lock.
+            // A subscriber now sees the runs start and end.
             let spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes])
             XCTAssertTrue(command.execute(parameter: 0))
             spy.assertEvents([.executing(false), .executing(true), .succeeded, .executing(false)], "policy \(policy)")
@@ -284,15 +300,15 @@ final class CommandRaceTests: XCTestCase {
         let command: CommandWithParameter<Int>
         switch kind {
         case .sync:
-            command = CommandWithParameter<Int>(policy: policy, handler: { _ in }, canExecute: { $0 >= 0 })
+            command = CommandWithParameter<Int>(isolation: .nonisolated, policy: policy, handler: { _ in }, canExecute: { $0 >= 0 })
         case .dispatch:
             command = CommandWithParameter<Int>(
-                queue: DispatchQueue.global(), policy: policy,
+                isolation: .nonisolated, queue: DispatchQueue.global(), policy: policy,
                 handler: { _, done in done.isCancelled ? done.fail(CancellationError()) : done.succeed() },
                 canExecute: { $0 >= 0 })
         case .async:
             command = CommandWithParameter<Int>(
-                policy: policy,
+                isolation: .nonisolated, policy: policy,
                 handler: { _ in
                     await Task.yield()
                     try Task.checkCancellation()
@@ -357,5 +373,83 @@ final class CommandRaceTests: XCTestCase {
         XCTAssertTrue(zip(executing, executing.dropFirst()).allSatisfy { $0 != $1 }, "\(context): \(executing.count) values alternate")
         XCTAssertTrue(command.canExecute(parameter: 0), context)
         spy.stop()
+    }
+}
+
+/// A main-actor command executed from several background threads at once: each call hands its
+/// check-and-start to the main queue, where the calls are serialized, so the policy sees them one
+/// at a time, and the bodies run on the main thread. (`async` methods: see ``CommandAsyncTests``.)
+@MainActor
+final class CommandMainActorRaceTests: XCTestCase {
+    /// Calls `execute` from `threads` background threads at once and waits, with the main queue
+    /// turning, until every call has returned and every hop it queued has run.
+    ///
+    /// - Returns: What each call returned.
+    private func executeFromBackgroundThreads(_ command: Command, threads: Int, round: Int) async -> [Bool] {
+        let returned = CommandLock<[Bool]>([])
+        let allReturned = XCTestExpectation(description: "round \(round): every execute returned")
+        DispatchQueue.global().async {
+            DispatchQueue.concurrentPerform(iterations: threads) { _ in
+                let result = command.execute()
+                returned.withLock { $0.append(result) }
+            }
+            allReturned.fulfill()
+        }
+        await fulfillment(of: [allReturned], timeout: 30)
+        // Every hop was queued before this block: once it has run, each call has checked and
+        // started, or been refused, on the main queue.
+        await fulfillment(of: [mainQueueFlushed()], timeout: 30)
+        return returned.current
+    }
+
+    func test_racingExecutesFromBackgroundThreads_startExactlyOneRun_onTheMainThread() async {
+        for round in 1...20 {
+            let gate = CommandGate()
+            let bodies = CommandLock<[Bool]>([])
+            let predicates = CommandLock<[Bool]>([])
+            let command = Command(
+                handler: {
+                    bodies.withLock { $0.append(Thread.isMainThread) }
+                    await gate.wait()
+                },
+                canExecute: {
+                    predicates.withLock { $0.append(Thread.isMainThread) }
+                    return true
+                })
+            let spy = CommandSpy(command, streams: [.executing, .outcomes])
+
+            let returned = await executeFromBackgroundThreads(command, threads: 8, round: round)
+
+            XCTAssertEqual(returned, Array(repeating: true, count: 8), "round \(round): each call was handed to the main queue")
+            XCTAssertEqual(predicates.current, Array(repeating: true, count: 8), "round \(round): every check ran on the main thread")
+            XCTAssertTrue(command.isExecuting, "round \(round)")
+            gate.open()
+            await fulfillment(of: [spy.expectation(events: 4)], timeout: 10)
+            XCTAssertEqual(bodies.current, [true], "round \(round): one run started, and its body ran on the main thread")
+            spy.assertEvents([.executing(false), .executing(true), .succeeded, .executing(false)], "round \(round)")
+            XCTAssertFalse(command.isExecuting, "round \(round)")
+        }
+    }
+
+    func test_racingExecutesFromBackgroundThreads_syncBody_runsOneAfterAnotherOnTheMainThread() async {
+        // A sync body ends before the next hop is taken off the main queue: each call starts a run,
+        // and the runs never overlap.
+        for round in 1...20 {
+            let inBody = CommandLock(0)
+            let runs = CommandLock<[String]>([])
+            let command = Command(handler: {
+                let overlapping = inBody.withLock { $0 += 1; return $0 } > 1
+                runs.withLock { $0.append("main \(Thread.isMainThread), overlapping \(overlapping)") }
+                inBody.withLock { $0 -= 1 }
+            })
+            let spy = CommandSpy(command, streams: [.outcomes])
+
+            let returned = await executeFromBackgroundThreads(command, threads: 8, round: round)
+
+            XCTAssertEqual(returned, Array(repeating: true, count: 8), "round \(round)")
+            XCTAssertEqual(runs.current, Array(repeating: "main true, overlapping false", count: 8), "round \(round)")
+            XCTAssertEqual(spy.outcomes, Array(repeating: .succeeded, count: 8), "round \(round)")
+            XCTAssertFalse(command.isExecuting, "round \(round)")
+        }
     }
 }

@@ -7,8 +7,13 @@ import XCTest
 
 /// `CommandWithResult`: each value a body returns reaches `results`; everything else is the
 /// wrapped command's contract.
+///
+/// Main-actor commands unless a test says otherwise; `async` bodies run on the main actor, so the
+/// tests wait for them with `await fulfillment(of:timeout:)`, which lets the main queue turn.
+/// (`async` methods of a `@MainActor` class: see ``CommandAsyncTests``.)
+@MainActor
 final class CommandResultTests: XCTestCase {
-    func test_syncBody_publishesEachValue_beforeTheRunEnds() {
+    func test_syncBody_publishesEachValue_beforeTheRunEnds() async {
         let command = CommandWithResult<Int, String>(handler: { "value \($0)" })
         let history = EventRecorder<String>()
         let tokens = [
@@ -26,7 +31,7 @@ final class CommandResultTests: XCTestCase {
         tokens.forEach { $0.cancel() }
     }
 
-    func test_ownerBodies_ofEveryKind_publishTheirValue() {
+    func test_ownerBodies_ofEveryKind_publishTheirValue() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
         let sync = CommandWithResult<Int, Int>(delegate: owner, handler: { _, value in value * 10 })
@@ -45,26 +50,29 @@ final class CommandResultTests: XCTestCase {
         scheduler.runAll()
         XCTAssertFalse(dispatch.isExecuting)
         async.execute(parameter: 3)
-        values.waitForCount(3)
+        await fulfillment(of: [values.expectation(count: 3)], timeout: 10)
         values.assertEvents([10, 200, 3000])
         tokens.forEach { $0.cancel() }
     }
 
-    func test_ownerlessBodies_ofEveryKind_publishTheirValue() {
+    func test_ownerlessBodies_ofEveryKind_publishTheirValue() async {
         let scheduler = TestScheduler()
         let dispatch = CommandWithResult<Int, Int>(queue: scheduler) { value, done in done(.success(-value)) }
-        let async = CommandWithResult<Int, Int>(handler: { value in value + 1 })
+        let async = CommandWithResult<Int, Int>(handler: { value in
+            await Task.yield()
+            return value + 1
+        })
         let values = EventRecorder<Int>()
         let tokens = [dispatch, async].map { $0.results.subscribe(on: .synchronous) { values.record($0) } }
         dispatch.execute(parameter: 5)
         scheduler.runAll()
         async.execute(parameter: 7)
-        values.waitForCount(2)
+        await fulfillment(of: [values.expectation(count: 2)], timeout: 10)
         values.assertEvents([-5, 8])
         tokens.forEach { $0.cancel() }
     }
 
-    func test_failedRun_publishesNoValue_andTheErrorReachesErrors() {
+    func test_failedRun_publishesNoValue_andTheErrorReachesErrors() async {
         let command = CommandWithResult<Int, Int>(handler: { value in
             if value < 0 { throw CommandTestError(value) }
             return value
@@ -79,7 +87,7 @@ final class CommandResultTests: XCTestCase {
         token.cancel()
     }
 
-    func test_dispatchRun_onlyTheFirstEndCounts_andAValueAfterAThrowIsDropped() {
+    func test_dispatchRun_onlyTheFirstEndCounts_andAValueAfterAThrowIsDropped() async {
         let scheduler = TestScheduler()
         let runs = CommandLock<[CommandResultRun<Int>]>([])
         let command = CommandWithResult<Int, Int>(queue: scheduler) { value, done in
@@ -103,7 +111,7 @@ final class CommandResultTests: XCTestCase {
         token.cancel()
     }
 
-    func test_cancelledDispatchRun_seesTheCancellation() {
+    func test_cancelledDispatchRun_seesTheCancellation() async {
         let scheduler = TestScheduler()
         let runs = CommandLock<[CommandResultRun<Int>]>([])
         let command = CommandWithResult<Void, Int>(queue: scheduler) { _, done in runs.withLock { $0.append(done) } }
@@ -117,7 +125,7 @@ final class CommandResultTests: XCTestCase {
         spy.assertEvents([.cancelled])
     }
 
-    func test_forwardsTheCommandsState_andWorksThroughCommandType() {
+    func test_forwardsTheCommandsState_andWorksThroughCommandType() async {
         let owner = CommandTestOwner()
         let gate = CommandGate()
         let command = CommandWithResult<Void, Int>(
@@ -138,28 +146,29 @@ final class CommandResultTests: XCTestCase {
         XCTAssertTrue(command.isExecuting)
         XCTAssertFalse(command.execute(), "ignored while running")
         gate.open()
-        spy.recorder.waitForCount(4)
+        await fulfillment(of: [spy.expectation(events: 4)], timeout: 10)
         spy.assertEvents([.executing(false), .executing(true), .succeeded, .executing(false)])
     }
 
-    func test_streams_deliverOnTheMainQueueByDefault() {
-        let command = CommandWithResult<Void, Int>(handler: { _ in 7 })
+    func test_streams_deliverOnTheMainQueueByDefault() async {
+        // A nonisolated command, so that the run, and every event, starts on a background thread.
+        let command = CommandWithResult<Void, Int>(isolation: .nonisolated, handler: { _ in 7 })
         let heard = EventRecorder<String>()
         let tokens = [
             command.results.subscribe { heard.record("result \($0) on main \(Thread.isMainThread)") },
             command.executingChanges.subscribe { heard.record("executing \($0) on main \(Thread.isMainThread)") },
         ]
         DispatchQueue.global().async { command.execute() }
-        wait(for: [heard.expectation(count: 4)], timeout: 10)
+        await fulfillment(of: [heard.expectation(count: 4)], timeout: 10)
         XCTAssertEqual(
             Set(heard.events),
             ["executing false on main true", "executing true on main true", "result 7 on main true"])
         tokens.forEach { $0.cancel() }
     }
 
-    func test_commandWithResult_itsOwnerAndSubscriptions_deallocate() {
+    func test_commandWithResult_itsOwnerAndSubscriptions_deallocate() async {
         let scheduler = TestScheduler()
-        assertDeallocated {
+        await assertDeallocated {
             let owner = CommandTestOwner()
             let command = CommandWithResult<Int, Int>(delegate: owner, queue: scheduler) { _, value, done in
                 done(.success(value))

@@ -88,6 +88,17 @@ enum CommandEvent: Equatable, Sendable, CustomStringConvertible {
     static func error(_ code: Int) -> CommandEvent { .error("CommandTestError(\(code))") }
 }
 
+/// Where a ``CommandSpy`` hears the command: on the main actor (the `subscribe { … }` overload
+/// without a delivery), or on a ``Delivery`` with a `@Sendable` handler.
+enum SpyDelivery: Sendable {
+    case main
+    case delivered(Delivery)
+
+    static var synchronous: SpyDelivery { .delivered(.synchronous) }
+    static func queue(_ queue: DispatchQueue) -> SpyDelivery { .delivered(.queue(queue)) }
+    static func scheduler(_ scheduler: any WorkScheduler) -> SpyDelivery { .delivered(.scheduler(scheduler)) }
+}
+
 /// The state streams of a command.
 enum CommandSpyStream: CaseIterable, Hashable, Sendable {
     case executing, canExecute, errors, outcomes
@@ -104,34 +115,51 @@ final class CommandSpy<Parameter: Sendable>: Sendable {
     /// - Parameters:
     ///   - command: The command to watch.
     ///   - parameter: The parameter `canExecute` is evaluated with when `canExecuteChanges` fires.
+    ///     (Synchronous delivery only: the spy then calls `canExecute` on the thread that publishes,
+    ///     so a main-actor command with a predicate must publish on the main thread.)
     ///   - delivery: Where the spy's handlers run; synchronous unless a test is about delivery.
     ///   - streams: Which streams to record.
     init(
-        _ command: CommandWithParameter<Parameter>, parameter: Parameter, on delivery: Delivery = .synchronous,
+        _ command: CommandWithParameter<Parameter>, parameter: Parameter, on delivery: SpyDelivery = .synchronous,
         streams: Set<Stream> = Set(Stream.allCases)
     ) {
         let recorder = recorder
         var tokens: [SubscriptionToken] = []
         if streams.contains(.executing) {
-            tokens.append(command.executingChanges.subscribe(on: delivery) { recorder.record(.executing($0)) })
+            tokens.append(Self.subscribe(command.executingChanges, on: delivery) { recorder.record(.executing($0)) })
         }
         if streams.contains(.canExecute) {
-            if case .synchronous = delivery {
+            if case .delivered(.synchronous) = delivery {
                 tokens.append(
-                    command.canExecuteChanges.subscribe(on: delivery) { [weak command] in
+                    command.canExecuteChanges.subscribe(on: .synchronous) { [weak command] in
                         recorder.record(.canExecute(command?.canExecute(parameter: parameter) ?? false))
                     })
             } else {
-                tokens.append(command.canExecuteChanges.subscribe(on: delivery) { recorder.record(.canExecuteChanged) })
+                tokens.append(Self.subscribe(command.canExecuteChanges, on: delivery) { recorder.record(.canExecuteChanged) })
             }
         }
         if streams.contains(.errors) {
-            tokens.append(command.errors.subscribe(on: delivery) { recorder.record(.error(String(describing: $0))) })
+            tokens.append(Self.subscribe(command.errors, on: delivery) { recorder.record(.error(String(describing: $0))) })
         }
         if streams.contains(.outcomes) {
-            tokens.append(command.outcomes.subscribe(on: delivery) { recorder.record(.outcome(OutcomeRecord($0))) })
+            tokens.append(Self.subscribe(command.outcomes, on: delivery) { recorder.record(.outcome(OutcomeRecord($0))) })
         }
         self.tokens = tokens
+    }
+
+    /// Subscribes `record` to `stream` where `delivery` says: on the main actor for `.main`.
+    private static func subscribe<Value>(
+        _ stream: EventStream<Value>, on delivery: SpyDelivery, _ record: @escaping @Sendable (Value) -> Void
+    ) -> SubscriptionToken {
+        switch delivery {
+        case .main:
+            return stream.subscribe { @MainActor value in
+                MainActor.assertIsolated("a main-queue subscriber runs on the main actor")
+                record(value)
+            }
+        case .delivered(let delivery):
+            return stream.subscribe(on: delivery, record)
+        }
     }
 
     typealias Stream = CommandSpyStream
@@ -172,7 +200,7 @@ final class CommandSpy<Parameter: Sendable>: Sendable {
 }
 
 extension CommandSpy where Parameter == Void {
-    convenience init(_ command: Command, on delivery: Delivery = .synchronous, streams: Set<Stream> = Set(Stream.allCases)) {
+    convenience init(_ command: Command, on delivery: SpyDelivery = .synchronous, streams: Set<Stream> = Set(Stream.allCases)) {
         self.init(command, parameter: (), on: delivery, streams: streams)
     }
 }
@@ -228,19 +256,36 @@ final class CommandTestOwner: Sendable {
 /// A gate that holds a body until the test opens it: `wait()` from async code, `waitBlocking()`
 /// from a thread.
 final class CommandGate: @unchecked Sendable {
-    // @unchecked: `isOpen` and `waiters` are only touched with `condition` locked.
+    // @unchecked: `isOpen`, `waiters` and `expectations` are only touched with `condition` locked.
     private let condition = NSCondition()
     private var isOpen = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
+    private var expectations: [XCTestExpectation] = []
 
     func open() {
         condition.lock()
         isOpen = true
         let resumed = waiters
+        let fulfilled = expectations
         waiters = []
+        expectations = []
         condition.broadcast()
         condition.unlock()
         for waiter in resumed { waiter.resume() }
+        for expectation in fulfilled { expectation.fulfill() }
+    }
+
+    /// An expectation fulfilled once the gate opens (at once if it is open): await it with
+    /// `fulfillment(of:timeout:)` on the main actor, which lets the main queue run meanwhile, where
+    /// `waitBlocking()` would stop main-actor work from ever opening the gate.
+    func opened(_ description: String = "gate opened") -> XCTestExpectation {
+        let expectation = XCTestExpectation(description: description)
+        condition.lock()
+        let open = isOpen
+        if !open { expectations.append(expectation) }
+        condition.unlock()
+        if open { expectation.fulfill() }
+        return expectation
     }
 
     func wait() async {
@@ -298,6 +343,24 @@ final class DiagnosticsCapture: Sendable {
     /// The unobserved-error diagnostics whose message mentions `text`.
     func unobservedErrors(mentioning text: String) -> [Diagnostic] {
         recorder.events.filter { $0.kind == .unobservedError && $0.message.contains(text) }
+    }
+}
+
+/// Suspends, letting the main queue turn, until `condition` holds; fails the test after `timeout`
+/// seconds, a safety net against a hang rather than a timing assertion. For state that other work
+/// changes without publishing an event to wait for, such as an owner released as a main-actor task
+/// ends.
+@MainActor
+func eventually(
+    until condition: () -> Bool, timeout: TimeInterval = 10, _ message: String = "",
+    file: StaticString = #filePath, line: UInt = #line
+) async {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while !condition() {
+        guard Date() < deadline else {
+            return XCTFail("timed out after \(timeout) s: \(message)", file: file, line: line)
+        }
+        try? await Task.sleep(nanoseconds: 1_000_000)
     }
 }
 

@@ -7,10 +7,15 @@ import XCTest
 
 /// The command contract with synchronous bodies: canExecute, execute, isExecuting, errors,
 /// outcomes, raiseCanExecuteChanged, typed parameters, the owner-less initialisers and useWork.
+///
+/// Main-actor commands (the default), executed on the main thread, where they check and run at
+/// once; the class is `@MainActor` so that their bodies and predicates may touch the test's state
+/// (`async` methods: see ``CommandAsyncTests``).
+@MainActor
 final class CommandTests: XCTestCase {
     // MARK: - execute and isExecuting
 
-    func test_execute_syncBody_runsOnceAndPublishesTheWholeHistory() {
+    func test_execute_syncBody_runsOnceAndPublishesTheWholeHistory() async {
         let owner = CommandTestOwner()
         let command = Command(delegate: owner) { owner in owner.log("body") }
         let spy = CommandSpy(command)
@@ -28,7 +33,7 @@ final class CommandTests: XCTestCase {
         ])
     }
 
-    func test_isExecuting_isTrueInsideTheBodyAndCanExecuteFalse() {
+    func test_isExecuting_isTrueInsideTheBodyAndCanExecuteFalse() async {
         let seen = CommandLock<[String]>([])
         var command: Command!
         command = Command { _ in
@@ -40,7 +45,7 @@ final class CommandTests: XCTestCase {
         spy.assertEvents([.executing(false), .executing(true), .executing(false)])
     }
 
-    func test_executingChanges_replaysTheCurrentStateToNewSubscribers() {
+    func test_executingChanges_replaysTheCurrentStateToNewSubscribers() async {
         let scheduler = TestScheduler()
         let command = Command(queue: scheduler) { _, done in done.succeed() }
         let before = CommandSpy(command, streams: [.executing])
@@ -55,7 +60,7 @@ final class CommandTests: XCTestCase {
 
     // MARK: - canExecute
 
-    func test_canExecute_isThePredicate_andExecuteRefusesWhenItIsFalse() {
+    func test_canExecute_isThePredicate_andExecuteRefusesWhenItIsFalse() async {
         let owner = CommandTestOwner()
         owner.isAllowed = false
         let command = Command(
@@ -75,7 +80,7 @@ final class CommandTests: XCTestCase {
         ])
     }
 
-    func test_canExecute_isFalseWhileExecuting_underIgnoreWhileRunning() {
+    func test_canExecute_isFalseWhileExecuting_underIgnoreWhileRunning() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
         let command = Command(delegate: owner, queue: scheduler) { owner, done in owner.keep(done) }
@@ -90,7 +95,7 @@ final class CommandTests: XCTestCase {
         XCTAssertEqual(owner.keptRuns.count, 1, "one run")
     }
 
-    func test_predicate_isCalledWithTheParameter_andWithoutTheCommandsLock() {
+    func test_predicate_isCalledWithTheParameter_andWithoutTheCommandsLock() async {
         // The predicate may read the command: it runs outside the command's lock.
         var command: CommandWithParameter<Int>!
         let seen = CommandLock<[Int]>([])
@@ -115,7 +120,7 @@ final class CommandTests: XCTestCase {
         var isComplete: Bool { !user.isEmpty && !password.isEmpty }
     }
 
-    func test_commandWithParameter_isTypedEndToEnd_syncBody() {
+    func test_commandWithParameter_isTypedEndToEnd_syncBody() async {
         let owner = CommandTestOwner()
         let received = CommandLock<[Credentials]>([])
         let login = CommandWithParameter<Credentials>(
@@ -142,7 +147,7 @@ final class CommandTests: XCTestCase {
         ])
     }
 
-    func test_commandWithParameter_throughCommandType_genericHelpers() {
+    func test_commandWithParameter_throughCommandType_genericHelpers() async {
         // UI helpers see any command through `CommandType`.
         func run<C: CommandType>(_ command: C, with parameter: C.Parameter) -> (Bool, Bool) {
             (command.canExecute(parameter: parameter), command.execute(parameter: parameter))
@@ -157,7 +162,7 @@ final class CommandTests: XCTestCase {
 
     // MARK: - Errors from sync bodies
 
-    func test_syncBodyThatThrows_publishesTheErrorAndAFailedOutcome() {
+    func test_syncBodyThatThrows_publishesTheErrorAndAFailedOutcome() async {
         let owner = CommandTestOwner()
         let command = Command(delegate: owner) { _ in throw CommandTestError(1) }
         let spy = CommandSpy(command)
@@ -171,7 +176,7 @@ final class CommandTests: XCTestCase {
         ])
     }
 
-    func test_syncBodyThatThrowsCancellationError_endsCancelled_withoutAnError() {
+    func test_syncBodyThatThrowsCancellationError_endsCancelled_withoutAnError() async {
         let command = Command(handler: { throw CancellationError() })
         let spy = CommandSpy(command)
         command.execute()
@@ -183,7 +188,7 @@ final class CommandTests: XCTestCase {
 
     // MARK: - raiseCanExecuteChanged
 
-    func test_raiseCanExecuteChanged_notifiesWithTheNewValue() {
+    func test_raiseCanExecuteChanged_notifiesWithTheNewValue() async {
         let owner = CommandTestOwner()
         let command = Command(delegate: owner, handler: { _ in }, canExecute: { $0.isAllowed })
         let spy = CommandSpy(command, streams: [.canExecute])
@@ -194,7 +199,7 @@ final class CommandTests: XCTestCase {
         spy.assertEvents([.canExecute(false), .canExecute(true)])
     }
 
-    func test_raiseCanExecuteChangedWhenever_followsTheTrigger_untilTheCommandIsGone() {
+    func test_raiseCanExecuteChangedWhenever_followsTheTrigger_untilTheCommandIsGone() async {
         let owner = CommandTestOwner()
         let text = Emitter<String>()
         let recorder = EventRecorder<CommandEvent>()
@@ -219,7 +224,7 @@ final class CommandTests: XCTestCase {
 
     // MARK: - Initialisers without an owner
 
-    func test_ownerlessInitialisers_runEveryKindOfBody() {
+    func test_ownerlessInitialisers_runEveryKindOfBody() async {
         let scheduler = TestScheduler()
         let log = CommandLock<[String]>([])
         let sync = CommandWithParameter<Int>(handler: { value in log.withLock { $0.append("sync \(value)") } })
@@ -237,11 +242,12 @@ final class CommandTests: XCTestCase {
         XCTAssertTrue(dispatch.execute(parameter: 2))
         scheduler.runAll()
         XCTAssertTrue(async.execute(parameter: 3))
-        XCTAssertTrue(gate.waitBlocking())
+        // The async body runs on the main actor: wait with the main queue turning.
+        await fulfillment(of: [gate.opened()], timeout: 30)
         XCTAssertEqual(log.current, ["sync 1", "dispatch 2", "async 3"])
     }
 
-    func test_ownerlessInitialisers_useThePredicate() {
+    func test_ownerlessInitialisers_useThePredicate() async {
         let sync = CommandWithParameter<Int>(handler: { _ in }, canExecute: { $0 > 0 })
         let dispatch = CommandWithParameter<Int>(queue: DispatchQueue.global(), handler: { _, done in done.succeed() }, canExecute: { $0 > 0 })
         let async = CommandWithParameter<Int>(handler: { _ in await Task.yield() }, canExecute: { $0 > 0 })
@@ -254,7 +260,7 @@ final class CommandTests: XCTestCase {
 
     // MARK: - Re-entrancy
 
-    func test_executeFromInsideTheBody_isRefusedWhileRunning() {
+    func test_executeFromInsideTheBody_isRefusedWhileRunning() async {
         let results = CommandLock<[Bool]>([])
         var command: Command!
         command = Command { _ in results.withLock { $0.append(command.execute()) } }
@@ -264,7 +270,7 @@ final class CommandTests: XCTestCase {
         spy.assertEvents([.executing(false), .executing(true), .succeeded, .executing(false)])
     }
 
-    func test_executeFromAnExecutingSubscriber_doesNotDeadlockOrReorder() {
+    func test_executeFromAnExecutingSubscriber_doesNotDeadlockOrReorder() async {
         // A synchronous subscriber that reacts to the end of a run by starting the next one.
         let runs = CommandLock(0)
         let command = Command(handler: { runs.withLock { $0 += 1 } })
@@ -283,7 +289,7 @@ final class CommandTests: XCTestCase {
 
     // MARK: - useWork
 
-    func test_useWork_bindsExternallyStartedWorkToTheExecutingState() {
+    func test_useWork_bindsExternallyStartedWorkToTheExecutingState() async {
         let owner = CommandTestOwner()
         let command = Command(delegate: owner) { _ in }
         let spy = CommandSpy(command)
@@ -303,7 +309,7 @@ final class CommandTests: XCTestCase {
         ], "ending the work twice does nothing the second time")
     }
 
-    func test_useWork_errorsAndCancellationAreReportedLikeARun() {
+    func test_useWork_errorsAndCancellationAreReportedLikeARun() async {
         let command = Command(handler: {})
         let spy = CommandSpy(command, streams: [.errors, .outcomes])
         let runs = CommandLock<[CommandRun]>([])
@@ -318,7 +324,7 @@ final class CommandTests: XCTestCase {
         spy.assertEvents([.error(4), .failed(4), .cancelled])
     }
 
-    func test_useWork_withCompletionOnARealQueue() {
+    func test_useWork_withCompletionOnARealQueue() async {
         let command = Command(handler: {})
         let spy = CommandSpy(command, streams: [.executing, .outcomes])
         let queue = DispatchQueue(label: "CommandTests.useWork")
@@ -330,7 +336,7 @@ final class CommandTests: XCTestCase {
 
     // MARK: - Cancel with nothing running
 
-    func test_cancel_whenIdle_publishesNothing() {
+    func test_cancel_whenIdle_publishesNothing() async {
         let command = Command(handler: {})
         let spy = CommandSpy(command)
         command.cancel()

@@ -5,90 +5,96 @@ import RippleDiff
 import RippleTestSupport
 import XCTest
 
-/// `ObservableCollection` under concurrent mutation, concurrent subscription and re-entrant
-/// mutation from handlers.
-final class ObservableCollectionConcurrencyTests: XCTestCase {
-    /// Elements `0..<floor` are there from the start. Each thread removes by index only as many
-    /// elements as it has inserted, so the collection never holds fewer than `floor` elements and
-    /// every index below `floor` stays valid whatever the other threads do.
-    private static let floor = 16
+/// One thread's share of a stress test of an `ObservableCollection<Int>` (here and in
+/// `ConcurrentReadTests`): a random mix of every index-based mutation and of batches, keeping the
+/// collection at `floor` elements or more.
+///
+/// Elements `0..<floor` are there from the start. Each thread removes by index only as many
+/// elements as it has inserted, so the collection never holds fewer than `floor` elements and
+/// every index below `floor` stays valid whatever the other threads do. Values are never reused:
+/// thread *t* adds values from `(t + 1) * 10_000_000` up, and negative ones for elements it alone
+/// removes again.
+struct FlatMutator {
+    static let floor = 16
 
-    /// One thread's share of the stress test: a random mix of every index-based mutation and of
-    /// batches, keeping the collection at `floor` elements or more.
-    private struct Mutator {
-        let collection: ObservableCollection<Int>
-        let thread: Int
-        var random: SplitMix64
-        /// Elements this thread inserted minus elements it removed by index; never negative.
-        var net = 0
-        var serial = 0
-        var ephemeral = 0
+    let collection: ObservableCollection<Int>
+    let thread: Int
+    var random: SplitMix64
+    /// Elements this thread inserted minus elements it removed by index; never negative.
+    var net = 0
+    var serial = 0
+    var ephemeral = 0
 
-        init(collection: ObservableCollection<Int>, thread: Int) {
-            self.collection = collection
-            self.thread = thread
-            random = SplitMix64(seed: UInt64(thread) &* 7_919 &+ 1)
-        }
+    init(collection: ObservableCollection<Int>, thread: Int) {
+        self.collection = collection
+        self.thread = thread
+        random = SplitMix64(seed: UInt64(thread) &* 7_919 &+ 1)
+    }
 
-        mutating func value() -> Int {
-            serial += 1
-            return (thread + 1) * 10_000_000 + serial
-        }
+    mutating func value() -> Int {
+        serial += 1
+        return (thread + 1) * 10_000_000 + serial
+    }
 
-        mutating func step(inBatch: Bool) {
-            let floor = ObservableCollectionConcurrencyTests.floor
-            var choice = random.int(below: inBatch ? 11 : 12)
-            if net > 8 && choice < 3 { choice = 3 }
-            switch choice {
-            case 0:
-                collection.append(value())
-                net += 1
-            case 1:
-                collection.insert(value(), at: random.int(in: 0...floor))
-                net += 1
-            case 2:
-                collection.insert(contentsOf: [value(), value()], at: random.int(in: 0...floor))
-                net += 2
-            case 3 where net >= 1:
-                collection.remove(at: random.int(below: floor))
-                net -= 1
-            case 4 where net >= 2:
-                let first = random.int(below: floor)
-                collection.remove(atOffsets: [first, (first + 1 + random.int(below: floor - 1)) % floor])
-                net -= 2
-            case 5:
-                collection.move(from: random.int(below: floor), to: random.int(below: floor))
-            case 6:
-                let offsets = (0..<random.int(in: 1...4)).map { _ in random.int(below: floor) }
-                collection.move(fromOffsets: offsets, toOffset: random.int(in: 0...floor))
-            case 7:
-                collection[random.int(below: floor)] = value()
-            case 8:
-                // Ephemeral elements are negative; only their owner removes them by value, which
-                // keeps the floor whatever the index-based removals of other threads took.
-                ephemeral += 1
-                collection.append(-((thread + 1) * 10_000_000 + ephemeral))
-            case 9:
-                let low = -((thread + 1) * 10_000_000 + ephemeral)
-                let high = -((thread + 1) * 10_000_000)
-                collection.removeAll { $0 >= low && $0 < high }
-            case 10:
-                collection.move(from: random.int(below: floor), to: random.int(below: floor))
-            default:
-                let steps = random.int(in: 1...5)
-                collection.performBatchUpdates {
-                    for _ in 0..<steps { step(inBatch: true) }
-                }
+    mutating func step(inBatch: Bool) {
+        let floor = Self.floor
+        var choice = random.int(below: inBatch ? 11 : 12)
+        if net > 8 && choice < 3 { choice = 3 }
+        switch choice {
+        case 0:
+            collection.append(value())
+            net += 1
+        case 1:
+            collection.insert(value(), at: random.int(in: 0...floor))
+            net += 1
+        case 2:
+            collection.insert(contentsOf: [value(), value()], at: random.int(in: 0...floor))
+            net += 2
+        case 3 where net >= 1:
+            collection.remove(at: random.int(below: floor))
+            net -= 1
+        case 4 where net >= 2:
+            let first = random.int(below: floor)
+            collection.remove(atOffsets: [first, (first + 1 + random.int(below: floor - 1)) % floor])
+            net -= 2
+        case 5:
+            collection.move(from: random.int(below: floor), to: random.int(below: floor))
+        case 6:
+            let offsets = (0..<random.int(in: 1...4)).map { _ in random.int(below: floor) }
+            collection.move(fromOffsets: offsets, toOffset: random.int(in: 0...floor))
+        case 7:
+            collection[random.int(below: floor)] = value()
+        case 8:
+            // Ephemeral elements are negative; only their owner removes them by value, which
+            // keeps the floor whatever the index-based removals of other threads took.
+            ephemeral += 1
+            collection.append(-((thread + 1) * 10_000_000 + ephemeral))
+        case 9:
+            let low = -((thread + 1) * 10_000_000 + ephemeral)
+            let high = -((thread + 1) * 10_000_000)
+            collection.removeAll { $0 >= low && $0 < high }
+        case 10:
+            collection.move(from: random.int(below: floor), to: random.int(below: floor))
+        default:
+            let steps = random.int(in: 1...5)
+            collection.performBatchUpdates {
+                for _ in 0..<steps { step(inBatch: true) }
             }
         }
     }
+}
+
+/// `ObservableCollection` under concurrent mutation, concurrent subscription and re-entrant
+/// mutation from handlers.
+final class ObservableCollectionConcurrencyTests: XCTestCase {
+    private static let floor = FlatMutator.floor
 
     func test_fourThreadsTimesTenThousandMutations_subscriberSeesConsecutiveVersionsAndReplaysToTheEnd() {
         let collection = ObservableCollection(Array(0..<Self.floor))
         let checker = ChangeChecker<Int>(initial: collection.snapshot, light: true)
         let token = collection.subscribe(on: .synchronous, checker.handler)
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
-            var mutator = Mutator(collection: collection, thread: thread)
+            var mutator = FlatMutator(collection: collection, thread: thread)
             for _ in 0..<10_000 { mutator.step(inBatch: false) }
         }
         XCTAssertFalse(collection.isBatching)
@@ -105,7 +111,7 @@ final class ObservableCollectionConcurrencyTests: XCTestCase {
         let checker = ChangeChecker<Int>(expectingInitial: true)
         let token = collection.subscribe(on: .queue(queue), sendingCurrent: true, checker.handler)
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
-            var mutator = Mutator(collection: collection, thread: thread + 10)
+            var mutator = FlatMutator(collection: collection, thread: thread + 10)
             for _ in 0..<1_000 { mutator.step(inBatch: false) }
         }
         queue.sync {}
@@ -179,7 +185,7 @@ final class ObservableCollectionConcurrencyTests: XCTestCase {
             collection.subscribe(on: .synchronous, checker.handler),
         ]
         DispatchQueue.concurrentPerform(iterations: 3) { thread in
-            var mutator = Mutator(collection: collection, thread: thread + 20)
+            var mutator = FlatMutator(collection: collection, thread: thread + 20)
             for _ in 0..<2_000 { mutator.step(inBatch: false) }
         }
         checker.assertConsistent(finalSnapshot: collection.snapshot, finalVersion: collection.version)
@@ -195,7 +201,7 @@ final class ObservableCollectionConcurrencyTests: XCTestCase {
         let running = Locked(true)
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
             if thread < 2 {
-                var mutator = Mutator(collection: collection, thread: thread + 30)
+                var mutator = FlatMutator(collection: collection, thread: thread + 30)
                 for _ in 0..<3_000 { mutator.step(inBatch: false) }
                 running.withLock { $0 = false }
             } else {

@@ -64,8 +64,7 @@ final class ObservableCollectionTests: XCTestCase {
         XCTAssertEqual(collection.version, 0)
         XCTAssertEqual(collection.snapshot, ["a", "b", "c"])
         XCTAssertEqual(collection.count, 3)
-        XCTAssertEqual(collection.startIndex, 0)
-        XCTAssertEqual(collection.endIndex, 3)
+        XCTAssertEqual(collection.indices, 0..<3)
         XCTAssertEqual(collection[1], "b")
         XCTAssertEqual(collection.first, "a")
         XCTAssertEqual(collection.last, "c")
@@ -74,6 +73,51 @@ final class ObservableCollectionTests: XCTestCase {
         XCTAssertFalse(collection.isBatching)
         XCTAssertEqual(collection.subscriberCount, 0)
         XCTAssertTrue(ObservableCollection<Int>().isEmpty)
+    }
+
+    func test_explicitReads_sliceIndicesAndSearches() {
+        let collection = ObservableCollection([5, 6, 7, 6])
+        XCTAssertEqual(collection[1..<3], [6, 7])
+        XCTAssertEqual(collection[1..<3].startIndex, 1, "a slice keeps the collection's offsets")
+        XCTAssertEqual(collection[4..<4], [])
+        XCTAssertEqual(collection.indices, 0..<4)
+        XCTAssertEqual(collection.firstIndex(of: 6), 1)
+        XCTAssertEqual(collection.lastIndex(of: 6), 3)
+        XCTAssertNil(collection.firstIndex(of: 9))
+        XCTAssertEqual(collection.firstIndex { $0 > 5 }, 1)
+        XCTAssertEqual(collection.lastIndex { $0 > 6 }, 2)
+        XCTAssertEqual(collection.last { $0 < 7 }, 6)
+        XCTAssertEqual(collection.first { $0 > 5 }, 6)
+        XCTAssertTrue(collection.contains(7))
+        XCTAssertEqual(collection.reduce(0, +), 24)
+        XCTAssertEqual(collection.sorted(), [5, 6, 6, 7])
+        XCTAssertEqual(collection.withContiguousStorageIfAvailable { Array($0) }, [5, 6, 7, 6])
+        XCTAssertEqual(collection.underestimatedCount, 0, "a higher estimate could be wrong by the time it is used")
+        let empty = ObservableCollection<Int>()
+        XCTAssertNil(empty.first)
+        XCTAssertNil(empty.last)
+        XCTAssertEqual(empty.indices, 0..<0)
+        XCTAssertEqual(Array(empty), [])
+    }
+
+    func test_sequenceAlgorithms_walkOneSnapshot_evenWhileTheListChanges() {
+        let collection = ObservableCollection([1, 2, 3])
+        let mapped = collection.map { element -> Int in
+            if element == 1 { collection.removeAll() }
+            return element * 10
+        }
+        XCTAssertEqual(mapped, [10, 20, 30], "map walks the list as it was when it started")
+        XCTAssertTrue(collection.isEmpty)
+        collection.append(contentsOf: [1, 2])
+        let kept = collection.filter { element in
+            collection.append(element)
+            return true
+        }
+        XCTAssertEqual(kept, [1, 2])
+        XCTAssertEqual(collection.snapshot, [1, 2, 1, 2])
+        var copied: [Int] = []
+        copied.append(contentsOf: collection)
+        XCTAssertEqual(copied, [1, 2, 1, 2])
     }
 
     func test_iteration_walksTheSnapshotTakenWhenItStarts() {
@@ -496,6 +540,8 @@ final class ObservableCollectionTests: XCTestCase {
         switch name {
         case "subscriptGet": _ = collection[3]
         case "subscriptSet": collection[-1] = 0
+        case "subscriptBounds": _ = collection[2..<4]
+        case "subscriptBoundsNegative": _ = collection[-1..<1]
         case "insert": collection.insert(9, at: 4)
         case "insertContents": collection.insert(contentsOf: [9], at: -1)
         case "removeAt": collection.remove(at: 3)
@@ -521,6 +567,8 @@ final class ObservableCollectionTests: XCTestCase {
         let expected: [String: String] = [
             "subscriptGet": "ObservableCollection.subscript: index 3 is out of range 0..<3",
             "subscriptSet": "ObservableCollection.subscript: index -1 is out of range 0..<3",
+            "subscriptBounds": "ObservableCollection.subscript(bounds:): range 2..<4 is out of range 0...3",
+            "subscriptBoundsNegative": "ObservableCollection.subscript(bounds:): range -1..<1 is out of range 0...3",
             "insert": "ObservableCollection.insert(_:at:): index 4 is out of range 0...3",
             "insertContents": "ObservableCollection.insert(contentsOf:at:): index -1 is out of range 0...3",
             "removeAt": "ObservableCollection.remove(at:): index 3 is out of range 0..<3",

@@ -405,6 +405,8 @@ final class SectionedCollectionTests: XCTestCase {
         case "insertItem": collection.insertItem(TestItem(id: 3), at: ElementPath(item: 3, section: 0))
         case "removeItem": collection.removeItem(at: ElementPath(item: 0, section: 1))
         case "subscript": _ = collection[ElementPath(item: 2, section: 0)]
+        case "subscriptSection": _ = collection[ElementPath(item: 0, section: 2)]
+        case "numberOfItems": _ = collection.numberOfItems(inSection: -1)
         case "moveItem": collection.moveItem(from: ElementPath(item: 0, section: 0), to: ElementPath(item: 1, section: 1))
         case "endUpdates": collection.endUpdates()
         default: return
@@ -422,6 +424,8 @@ final class SectionedCollectionTests: XCTestCase {
             "insertItem": "SectionedCollection.insertItem(_:at:): item path (0 - 3) is out of range: section 0 takes items 0...2",
             "removeItem": "SectionedCollection.removeItem(at:): item path (1 - 0) is out of range: section 1 takes items 0..<0",
             "subscript": "SectionedCollection.subscript: item path (0 - 2) is out of range: section 0 takes items 0..<2",
+            "subscriptSection": "SectionedCollection.subscript: section 2 is out of range 0..<2",
+            "numberOfItems": "SectionedCollection.numberOfItems(inSection:): section -1 is out of range 0..<2",
             "moveItem": "SectionedCollection.moveItem(from:to:): item path (1 - 1) is out of range: section 1 takes items 0...0",
             "endUpdates": "SectionedCollection.endUpdates(): called without a matching beginUpdates()",
         ]

@@ -38,9 +38,18 @@ import RippleDiff
 /// main actor for `subscribe { … }`, or on the ``Delivery`` it chose. A subscriber that mutates the collection from
 /// its handler has its change published after the current event, never re-entrantly.
 ///
-/// Reading through the `Collection` API reads the live list one call at a time; for a consistent
-/// view while other threads mutate, read ``snapshot`` once. Iteration (`for … in`) already walks a
-/// snapshot.
+/// # Reading
+/// Reads never trap because another thread changed the list. The collection is a `Sequence`:
+/// iteration and every `Sequence` algorithm (`map`, `filter`, `contains`, `reduce`, `Array(…)`)
+/// walk one snapshot. ``count``, ``isEmpty``, ``first``, ``last`` and ``indices`` are each one read
+/// under the lock, exact at that moment and live: two of them may see different lists. For several
+/// reads of one list, read ``snapshot`` once. Only an offset that is out of range at the moment of
+/// the read traps (`collection[i]`, `collection[a..<b]`), with a message that names the offset and
+/// the range.
+///
+/// It is not a `RandomAccessCollection` on purpose: the standard library's index-based algorithms
+/// read the count and then the elements one call at a time, which a list changed by other threads
+/// cannot support.
 ///
 /// # Lifetimes
 /// Removed and replaced elements, and cancelled handlers with everything they capture, are released
@@ -226,24 +235,94 @@ extension ObservableCollection.State {
     }
 }
 
-extension ObservableCollection: RandomAccessCollection {
-    /// The position of the first element: always 0.
-    @inlinable
-    public var startIndex: Int { 0 }
+// MARK: - Reading (why a `Sequence` and not a `RandomAccessCollection`: see the type's "Reading")
 
-    /// The number of elements now.
-    @inlinable
-    public var endIndex: Int { state.withLock { $0.elements.count } }
-
+extension ObservableCollection: Sequence {
     /// Iterates over a snapshot taken when iteration starts.
+    ///
+    /// Every `Sequence` algorithm (`for … in`, `map`, `filter`, `reduce`, `forEach`, `contains`,
+    /// `first(where:)`, `min()`, `sorted()`, `Array(collection)` and the rest) reads this one
+    /// snapshot, so mutations by other threads meanwhile neither trap nor show up half-way.
+    ///
+    /// - Complexity: O(1) to start.
     @inlinable
     public func makeIterator() -> IndexingIterator<[Element]> {
         snapshot.makeIterator()
     }
 
+    /// Always 0: another thread may remove elements between this read and the iteration that
+    /// follows it, and the standard library traps when this number turns out too high.
+    ///
+    /// - Complexity: O(1).
+    @inlinable
+    public var underestimatedCount: Int { 0 }
+
+    /// Calls `body` with the elements of one snapshot, in contiguous storage.
+    ///
+    /// - Parameter body: Reads the elements; it runs without the lock held.
+    /// - Returns: What `body` returns, or `nil` if the snapshot has no contiguous storage.
+    /// - Complexity: O(1), plus `body`.
+    @inlinable
+    public func withContiguousStorageIfAvailable<Result>(
+        _ body: (UnsafeBufferPointer<Element>) throws -> Result
+    ) rethrows -> Result? {
+        try snapshot.withContiguousStorageIfAvailable(body)
+    }
+
+    /// One snapshot as a `ContiguousArray`; what `Array(collection)`, `sorted()` and their
+    /// kind use to copy a sequence.
+    ///
+    /// - Complexity: O(1): the snapshot's storage is shared.
+    @inlinable
+    public func _copyToContiguousArray() -> ContiguousArray<Element> {
+        ContiguousArray(snapshot)
+    }
+}
+
+extension ObservableCollection {
+    /// The number of elements now.
+    ///
+    /// Read once under the lock: it is exact at that moment, and another thread may change it
+    /// right after.
+    ///
+    /// - Complexity: O(1).
+    @inlinable
+    public var count: Int { state.withLock { $0.elements.count } }
+
+    /// Whether the collection holds no element now; read once under the lock.
+    ///
+    /// - Complexity: O(1).
+    @inlinable
+    public var isEmpty: Bool { state.withLock { $0.elements.isEmpty } }
+
+    /// The first element now, or `nil` when the collection is empty; read once under the lock.
+    ///
+    /// - Complexity: O(1).
+    @inlinable
+    public var first: Element? { state.withLock { $0.elements.first } }
+
+    /// The last element now, or `nil` when the collection is empty; read once under the lock.
+    ///
+    /// - Complexity: O(1).
+    @inlinable
+    public var last: Element? { state.withLock { $0.elements.last } }
+
+    /// The valid offsets now, `0..<count`; read once under the lock.
+    ///
+    /// Another thread may shrink the collection right after: to visit the elements, iterate (which
+    /// walks one snapshot) or read ``snapshot``.
+    ///
+    /// - Complexity: O(1).
+    @inlinable
+    public var indices: Range<Int> { 0..<count }
+
     /// Reads or replaces the element at `position`. Replacing it publishes an update.
     ///
+    /// The read and the range check happen under one lock: a `position` that another thread has
+    /// made invalid traps with a message naming the index and the range at that moment.
+    ///
     /// - Parameter position: An offset in `0..<count`.
+    /// - Complexity: O(1).
     @inlinable
     public subscript(position: Int) -> Element {
         get {
@@ -276,6 +355,76 @@ extension ObservableCollection: RandomAccessCollection {
             }
         }
     }
+
+    /// The elements at `bounds` now, as a slice of one snapshot (its indices are the collection's
+    /// offsets).
+    ///
+    /// The read and the range check happen under one lock: bounds that another thread has made
+    /// invalid trap with a message naming them and the range at that moment.
+    ///
+    /// - Parameter bounds: Offsets within `0...count`.
+    /// - Complexity: O(1).
+    @inlinable
+    public subscript(bounds: Range<Int>) -> ArraySlice<Element> {
+        state.withLock { state in
+            guard bounds.lowerBound >= 0 && bounds.upperBound <= state.elements.count else {
+                ObservableCollection.outOfRange("subscript(bounds:)", bounds, state.elements.count)
+            }
+            return state.elements[bounds]
+        }
+    }
+
+    /// The offset of the first element that satisfies `predicate`, in one snapshot.
+    ///
+    /// - Parameter predicate: Runs on the snapshot, without the lock held.
+    /// - Returns: The offset in the snapshot, or `nil`. Another thread may move the element after.
+    /// - Complexity: O(*n*).
+    @inlinable
+    public func firstIndex(where predicate: (Element) throws -> Bool) rethrows -> Int? {
+        try snapshot.firstIndex(where: predicate)
+    }
+
+    /// The offset of the last element that satisfies `predicate`, in one snapshot.
+    ///
+    /// - Parameter predicate: Runs on the snapshot, without the lock held.
+    /// - Returns: The offset in the snapshot, or `nil`. Another thread may move the element after.
+    /// - Complexity: O(*n*).
+    @inlinable
+    public func lastIndex(where predicate: (Element) throws -> Bool) rethrows -> Int? {
+        try snapshot.lastIndex(where: predicate)
+    }
+
+    /// The last element that satisfies `predicate`, in one snapshot.
+    ///
+    /// - Parameter predicate: Runs on the snapshot, without the lock held.
+    /// - Returns: The element, or `nil`.
+    /// - Complexity: O(*n*).
+    @inlinable
+    public func last(where predicate: (Element) throws -> Bool) rethrows -> Element? {
+        try snapshot.last(where: predicate)
+    }
+}
+
+extension ObservableCollection where Element: Equatable {
+    /// The offset of the first element equal to `element`, in one snapshot.
+    ///
+    /// - Parameter element: The element to look for.
+    /// - Returns: The offset in the snapshot, or `nil`. Another thread may move the element after.
+    /// - Complexity: O(*n*).
+    @inlinable
+    public func firstIndex(of element: Element) -> Int? {
+        snapshot.firstIndex(of: element)
+    }
+
+    /// The offset of the last element equal to `element`, in one snapshot.
+    ///
+    /// - Parameter element: The element to look for.
+    /// - Returns: The offset in the snapshot, or `nil`. Another thread may move the element after.
+    /// - Complexity: O(*n*).
+    @inlinable
+    public func lastIndex(of element: Element) -> Int? {
+        snapshot.lastIndex(of: element)
+    }
 }
 
 extension ObservableCollection {
@@ -284,5 +433,12 @@ extension ObservableCollection {
     static func outOfRange(_ method: String, _ index: Int, _ count: Int, endInclusive: Bool = false) -> Never {
         let range = endInclusive ? "0...\(count)" : "0..<\(count)"
         preconditionFailure("ObservableCollection.\(method): index \(index) is out of range \(range)")
+    }
+
+    /// Traps for a range of offsets that does not fit `0...count`, naming the method, the range
+    /// and the valid range.
+    @usableFromInline
+    static func outOfRange(_ method: String, _ bounds: Range<Int>, _ count: Int) -> Never {
+        preconditionFailure("ObservableCollection.\(method): range \(bounds) is out of range 0...\(count)")
     }
 }

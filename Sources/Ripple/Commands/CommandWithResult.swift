@@ -270,13 +270,19 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
 
     /// Whether `execute(parameter:)` would start a run now.
     ///
+    /// A main-actor command with a predicate evaluates it on the main actor, so call this on the
+    /// main thread; called from another thread it traps.
+    ///
     /// - Parameter parameter: The value the run would get.
     public func canExecute(parameter: Parameter) -> Bool { command.canExecute(parameter: parameter) }
 
     /// Starts a run if the command can execute; atomically with respect to other `execute` calls.
+    /// As ``CommandWithParameter/execute(parameter:)``: a main-actor command called off the main
+    /// thread hands the call to the main queue.
     ///
     /// - Parameter parameter: The value the run gets.
-    /// - Returns: Whether a run started, or, under `.enqueue`, was queued.
+    /// - Returns: Whether a run started, or, under `.enqueue`, was queued (or, called off the main
+    ///   thread on a main-actor command, was handed to the main queue).
     @discardableResult
     public func execute(parameter: Parameter) -> Bool { command.execute(parameter: parameter) }
 
@@ -307,12 +313,14 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
 }
 
 extension CommandWithResult where Parameter == Void {
-    /// Whether `execute()` would start a run now.
+    /// Whether `execute()` would start a run now; on the main thread for a main-actor command with
+    /// a predicate.
     public func canExecute() -> Bool { command.canExecute(parameter: ()) }
 
     /// Starts a run if the command can execute.
     ///
-    /// - Returns: Whether a run started, or, under `.enqueue`, was queued.
+    /// - Returns: Whether a run started, or, under `.enqueue`, was queued (or, called off the main
+    ///   thread on a main-actor command, was handed to the main queue).
     @discardableResult
     public func execute() -> Bool { command.execute(parameter: ()) }
 }

@@ -22,7 +22,7 @@ public protocol PresenterType: AnyObject {
 ///     func showEmptyState(_ isEmpty: Bool)
 /// }
 ///
-/// final class BookListPresenter: Presenter<any BookListView> {
+/// final class BookListPresenter: Presenter<any BookListView> {   // @MainActor, as its base
 ///     let books = ObservableCollection<BookPresenter>()
 ///
 ///     override func viewCreated() {
@@ -46,9 +46,9 @@ public protocol PresenterType: AnyObject {
 ///
 /// # Thread Safety
 /// A presenter lives on the main actor, like the view it drives, and so is `Sendable`: it can be
-/// an element of an ``ObservableCollection`` (a cell presenter) and be captured by handlers, which
-/// Ripple calls on the main queue by default. Work that finishes elsewhere hops back to the main
-/// actor before it touches the presenter.
+/// an element of an ``ObservableCollection`` (a cell presenter), a command's owner, and be
+/// captured by the `@MainActor` handlers of `subscribe { … }`. Work that finishes elsewhere hops
+/// back to the main actor before it touches the presenter; the compiler checks that it does.
 @MainActor
 open class Presenter<View>: PresenterType, ViewAttaching {
     private weak var viewObject: AnyObject?

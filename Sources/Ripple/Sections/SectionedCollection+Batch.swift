@@ -129,7 +129,7 @@ extension SectionedCollection {
     public func beginUpdates() {
         state.withLock { state in
             if state.batch == nil {
-                state.batch = SectionedBatchRecorder(itemCounts: state.itemCounts)
+                state.batch = SectionedBatchRecorder(itemCounts: state.recordedItemCounts)
             } else {
                 state.batch!.depth += 1
             }

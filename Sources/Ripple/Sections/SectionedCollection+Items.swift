@@ -15,7 +15,7 @@ extension SectionedCollection {
             guard section >= 0 && section < state.entries.count else {
                 Self.sectionOutOfRange(method, section, state.entries.count)
             }
-            let inner = state.withEntry(section) { $0.data.items }
+            let inner = state.items(section)
             var mustDrain = false
             let (innerMustDrain, result) = inner.state.withLock { innerState -> (Bool, Result) in
                 let inSync = state.isInSync(section, with: innerState)
@@ -38,6 +38,10 @@ extension SectionedCollection {
 
     /// Reads or replaces the item at `path`. Replacing it publishes an update.
     ///
+    /// Reads the section's `items` as they are now, as ``numberOfItems(inSection:)`` and the item
+    /// mutations do. A path that is out of range at the moment of the read traps with a message
+    /// naming the path and the range.
+    ///
     /// - Parameter path: A path to an item: a section in `0..<numberOfSections` and an item
     ///   offset inside that section.
     /// - Complexity: O(1) to read; O(*s*) to replace, for *s* sections.
@@ -47,11 +51,12 @@ extension SectionedCollection {
                 guard path.section >= 0 && path.section < state.entries.count else {
                     Self.sectionOutOfRange("subscript", path.section, state.entries.count)
                 }
-                let items = state.entries[path.section].items
-                guard path.item >= 0 && path.item < items.count else {
-                    Self.itemOutOfRange("subscript", path, items.count)
+                return state.items(path.section).state.withLock { inner in
+                    guard path.item >= 0 && path.item < inner.elements.count else {
+                        Self.itemOutOfRange("subscript", path, inner.elements.count)
+                    }
+                    return inner.elements[path.item]
                 }
-                return items[path.item]
             }
         }
         set {
@@ -131,9 +136,10 @@ extension SectionedCollection {
     ///   - destination: The item's path afterwards: inside the same section, an offset in
     ///     `0..<count`; in another section, an offset in `0...count` of that section as it is now.
     /// - Complexity: O(*s* + *m*) for *s* sections and *m* items in the sections involved.
-    /// - Note: When either section's own items collection is inside a batch of its own, or is
-    ///   being changed from another thread at the same moment, the item is removed from one and
-    ///   inserted into the other separately, and the event may show a delete and an insert.
+    /// - Note: When either section's own items collection is inside a batch of its own, or has
+    ///   events on their way here from another thread, the events show a delete and an insert,
+    ///   each published when that section's change reaches this collection. Reads show the move at
+    ///   once.
     public func moveItem(from source: ElementPath, to destination: ElementPath) {
         let method = "moveItem(from:to:)"
         if source.section == destination.section {
@@ -159,8 +165,8 @@ extension SectionedCollection {
             for section in [source.section, destination.section] where section < 0 || section >= count {
                 Self.sectionOutOfRange(method, section, count)
             }
-            let from = state.withEntry(source.section) { $0.data.items }
-            let to = state.withEntry(destination.section) { $0.data.items }
+            let from = state.items(source.section)
+            let to = state.items(destination.section)
             var mustDrain = false
             var drains: [ObservableCollection<Item>] = []
             // Check both paths before changing anything.
@@ -180,7 +186,7 @@ extension SectionedCollection {
                     drains.append(from)
                 }
                 if inSync {
-                    state.entries[source.section].items.remove(at: source.item)
+                    state.entries[source.section].recorded.remove(at: source.item)
                     state.entries[source.section].innerVersion = inner.version
                 }
                 return (item, inSync)
@@ -194,7 +200,7 @@ extension SectionedCollection {
                     drains.append(to)
                 }
                 if inSync {
-                    state.entries[destination.section].items.insert(item, at: target)
+                    state.entries[destination.section].recorded.insert(item, at: target)
                     state.entries[destination.section].innerVersion = inner.version
                 }
                 return (target, inSync)
@@ -204,7 +210,7 @@ extension SectionedCollection {
             case (true, true):
                 if state.recordMove(from: source, to: landed) { mustDrain = true }
             case (true, false):
-                let count = state.entries[source.section].items.count
+                let count = state.entries[source.section].recorded.count
                 if state.recordItems(
                     Changeset(sourceCount: count + 1, targetCount: count, deletes: [source.item]),
                     inSection: source.section)
@@ -212,7 +218,7 @@ extension SectionedCollection {
                     mustDrain = true
                 }
             case (false, true):
-                let count = state.entries[destination.section].items.count
+                let count = state.entries[destination.section].recorded.count
                 if state.recordItems(
                     Changeset(sourceCount: count - 1, targetCount: count, inserts: [target]),
                     inSection: destination.section)
@@ -239,16 +245,17 @@ extension SectionedCollection.State {
     mutating func follow(_ changes: Changeset, inSection section: Int, elements: [Item]) {
         let (deletes, inserts, moves, updates) = (changes.deletes, changes.inserts, changes.moves, changes.updates)
         if deletes.isEmpty && moves.isEmpty && updates.isEmpty {
-            for offset in inserts { entries[section].items.insert(elements[offset], at: offset) }
+            for offset in inserts { entries[section].recorded.insert(elements[offset], at: offset) }
         } else if deletes.count == 1 && inserts.isEmpty && moves.isEmpty && updates.isEmpty {
-            entries[section].items.remove(at: deletes[0])
+            entries[section].recorded.remove(at: deletes[0])
         } else if moves.count == 1 && deletes.isEmpty && inserts.isEmpty && updates.isEmpty {
-            entries[section].items.insert(entries[section].items.remove(at: moves[0].source), at: moves[0].target)
+            entries[section].recorded.insert(
+                entries[section].recorded.remove(at: moves[0].source), at: moves[0].target)
         } else if deletes.isEmpty && inserts.isEmpty && moves.isEmpty {
-            for update in updates { entries[section].items[update.target] = elements[update.target] }
+            for update in updates { entries[section].recorded[update.target] = elements[update.target] }
         } else {
-            trash.append(entries[section].items)
-            entries[section].items = elements
+            trash.append(entries[section].recorded)
+            entries[section].recorded = elements
         }
     }
 }

@@ -159,7 +159,7 @@ extension SectionedCollection {
         diff: ([SectionSnapshot<Section, Item>], [SectionSnapshot<Section, Item>]) -> SectionedChangeset
     ) {
         while true {
-            let (current, mutations) = state.withLock { ($0.current, $0.mutations) }
+            let (current, mutations) = state.withLock { ($0.recorded, $0.mutations) }
             let changes = diff(current, target)
             var drains: [ObservableCollection<Item>] = []
             let outcome = withState { state -> Bool? in
@@ -294,8 +294,8 @@ extension SectionedCollection {
                 return mustDrain
             }
             if innerMustDrain { drains.append(inner) }
-            state.trash.append(entry.items)
-            entry.items = items
+            state.trash.append(entry.recorded)
+            entry.recorded = items
             entries.append(entry)
         }
         for s in plan.targetOf.indices where plan.targetOf[s] < 0 { Self.detach(state.entries[s]) }

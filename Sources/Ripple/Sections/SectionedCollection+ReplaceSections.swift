@@ -151,7 +151,7 @@ extension SectionedCollection {
         diff: ([SectionSnapshot<Section, Item>], [SectionSnapshot<Section, Item>]) -> SectionedChangeset
     ) {
         while true {
-            let (current, mutations) = state.withLock { ($0.current, $0.mutations) }
+            let (current, mutations) = state.withLock { ($0.recorded, $0.mutations) }
             let reads = target.map { data in data.items.state.withLock { ($0.published, $0.version) } }
             let shown = zip(target, reads).map { SectionSnapshot(section: $0.section, items: $1.0) }
             let changes = diff(current, shown)
@@ -196,9 +196,9 @@ extension SectionedCollection {
                 // Same items collection: keep following it, from the items the diff saw.
                 var entry = state.entries[s]
                 state.trash.append(entry.data)
-                state.trash.append(entry.items)
+                state.trash.append(entry.recorded)
                 entry.data = target[t]
-                entry.items = reads[t].items
+                entry.recorded = reads[t].items
                 entry.innerVersion = reads[t].version
                 entry.needsResync = false
                 kept[s] = true
@@ -208,8 +208,8 @@ extension SectionedCollection {
             var entry = attach(target[t], state: &state)
             if entry.innerVersion != reads[t].version {
                 // Changed since it was read: show the items the diff saw, then the ones attached.
-                behind.append((t, entry.items))
-                entry.items = reads[t].items
+                behind.append((t, entry.recorded))
+                entry.recorded = reads[t].items
             }
             entries.append(entry)
         }
@@ -218,9 +218,9 @@ extension SectionedCollection {
         state.entries = entries
         var mustDrain = record(changes, plan, in: &state)
         for (t, attached) in behind {
-            let old = state.entries[t].items
+            let old = state.entries[t].recorded
             state.trash.append(old)
-            state.entries[t].items = attached
+            state.entries[t].recorded = attached
             let wholesale = Changeset(
                 sourceCount: old.count, targetCount: attached.count,
                 deletes: Array(old.indices), inserts: Array(attached.indices))

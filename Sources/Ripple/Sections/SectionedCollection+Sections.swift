@@ -12,7 +12,7 @@ extension SectionedCollection {
             state.mutations &+= 1
             guard let (sections, counts) = change else { return false }
             return state.publish(
-                SectionedChangeset(sections: sections, sourceItemCounts: counts, targetItemCounts: state.itemCounts))
+                SectionedChangeset(sections: sections, sourceItemCounts: counts, targetItemCounts: state.recordedItemCounts))
         }
         if mustDrain { drain() }
     }
@@ -46,12 +46,12 @@ extension SectionedCollection {
             guard position >= 0 && position <= count else {
                 Self.sectionOutOfRange(method, position, count, endInclusive: true)
             }
-            let before = state.itemCounts
+            let before = state.recordedItemCounts
             let entry = attach(data, state: &state)
             state.entries.insert(entry, at: position)
             if state.batch != nil {
                 state.batch!.sectionOrigins.insert(-1, at: position)
-                state.batch!.itemOrigins.insert([Int](repeating: -1, count: entry.items.count), at: position)
+                state.batch!.itemOrigins.insert([Int](repeating: -1, count: entry.recorded.count), at: position)
                 return nil
             }
             return (Changeset(sourceCount: count, targetCount: count + 1, inserts: [position]), before)
@@ -74,7 +74,7 @@ extension SectionedCollection {
             guard position >= 0 && position < count else {
                 Self.sectionOutOfRange("removeSection(at:)", position, count)
             }
-            let before = state.itemCounts
+            let before = state.recordedItemCounts
             let entry = state.entries.remove(at: position)
             Self.detach(entry)
             removed = entry
@@ -95,7 +95,7 @@ extension SectionedCollection {
         mutateSections { state in
             let count = state.entries.count
             guard count > 0 else { return nil }
-            let before = state.itemCounts
+            let before = state.recordedItemCounts
             for entry in state.entries { Self.detach(entry) }
             state.trash.append(state.entries)
             state.entries.removeAll()
@@ -125,7 +125,7 @@ extension SectionedCollection {
                 Self.sectionOutOfRange("moveSection(from:to:)", destination, count)
             }
             guard source != destination else { return nil }
-            let before = state.itemCounts
+            let before = state.recordedItemCounts
             state.entries.insert(state.entries.remove(at: source), at: destination)
             if state.batch != nil {
                 state.batch!.sectionOrigins.insert(state.batch!.sectionOrigins.remove(at: source), at: destination)
@@ -157,7 +157,7 @@ extension SectionedCollection {
             guard position >= 0 && position < count else {
                 Self.sectionOutOfRange("replaceSection(at:with:)", position, count)
             }
-            let before = state.itemCounts
+            let before = state.recordedItemCounts
             let pair = Changeset.OffsetPair(source: position, target: position)
             if state.entries[position].data.items === data.items {
                 state.trash.append(state.entries[position].data)
@@ -175,7 +175,7 @@ extension SectionedCollection {
             state.entries[position] = entry
             if state.batch != nil {
                 state.batch!.sectionOrigins[position] = -1
-                state.batch!.itemOrigins[position] = [Int](repeating: -1, count: entry.items.count)
+                state.batch!.itemOrigins[position] = [Int](repeating: -1, count: entry.recorded.count)
                 return nil
             }
             return (

@@ -41,8 +41,8 @@ import RippleDiff
 /// # Thread Safety
 /// Mutations are safe from any thread. The sectioned collection keeps its state under one lock and
 /// publishes in the order its state changed; handlers run after the lock is released. Each
-/// subscriber receives every event exactly once, in version order, on the ``Delivery`` it chose
-/// (the main queue by default). A subscriber that mutates the collection, or one of its sections,
+/// subscriber receives every event exactly once, in version order: on the main actor for
+/// `subscribe { … }`, or on the ``Delivery`` it chose. A subscriber that mutates the collection, or one of its sections,
 /// from its handler has its change published after the current event.
 ///
 /// A section's own `items` collection publishes to its own subscribers as usual. The sectioned
@@ -51,6 +51,18 @@ import RippleDiff
 ///
 /// While a section's `items` collection is inside a batch of its own, item mutations of that
 /// section made through this collection join that batch and are published here when it ends.
+///
+/// # Reading
+/// Reads answer from the sections' own `items` as they are now, and so do the checks of the item
+/// mutations: ``numberOfItems(inSection:)``, the `subscript`, ``snapshot`` and `sections[i].items`
+/// always agree, however the section was changed (by path, through its `items`, inside a batch of
+/// either, on any thread). Reading a count and then removing or moving an item never traps unless
+/// another thread removed from that section meanwhile. Only a path out of range at the moment of
+/// the read traps, with a message naming it and the range.
+///
+/// Events are the published history, and may be older than the reads: a change made through a
+/// section's own `items` is published here when that collection publishes it (when its batch ends,
+/// or when the thread delivering its events reaches this collection).
 ///
 /// # Performance
 /// Single mutations cost what the section's `ObservableCollection` mutation costs, plus O(*s*) for
@@ -62,16 +74,23 @@ public final class SectionedCollection<Item: Sendable, Section: Sendable>: Senda
     /// The sectioned list a snapshot or event carries.
     typealias Snapshot = [SectionSnapshot<Section, Item>]
 
-    /// One attached section: its data, the items as this collection last saw them, and the
+    /// One attached section: its data, the items as this collection has recorded them, and the
     /// subscription that follows its `items` collection.
     struct Entry {
         var data: SectionData<Item, Section>
-        /// The section's items as of `innerVersion` of its `items` collection.
-        var items: [Item]
-        /// The version of the section's `items` collection that `items` reflects. Events up to it
-        /// are already absorbed and are ignored when they arrive.
+        /// The section's items as this collection has recorded them in its events (published, or
+        /// folded into the open batch): normally those of version `innerVersion` of its `items`
+        /// collection.
+        ///
+        /// Only events are built from it. It falls behind the live items while the section's
+        /// `items` collection is inside a batch of its own or has events on the way here, so no
+        /// read and no check of a mutation uses it: they all read `data.items`.
+        var recorded: [Item]
+        /// The version of the section's `items` collection that `recorded` reflects. Events up to
+        /// it are already absorbed and are ignored when they arrive.
         var innerVersion: Int
-        /// When set, the next event of the section's `items` collection replaces `items` wholesale.
+        /// When set, the next event of the section's `items` collection replaces `recorded`
+        /// wholesale.
         var needsResync = false
         /// Tells this attachment apart from others of the same section.
         let link: Int
@@ -106,7 +125,7 @@ public final class SectionedCollection<Item: Sendable, Section: Sendable>: Senda
         state = LockedState(State())
         state.withLock { state in
             for data in sections { state.entries.append(attach(data, state: &state)) }
-            state.published = state.current
+            state.published = state.recorded
         }
     }
 
@@ -124,10 +143,17 @@ public final class SectionedCollection<Item: Sendable, Section: Sendable>: Senda
         for entry in entries { Self.detach(entry) }
     }
 
-    /// The sections and their items now.
+    /// The sections and their items now: each section's `items` as that collection holds them.
+    ///
+    /// The list of sections is read at one moment, under this collection's lock, which every
+    /// mutation made through this collection (by path, of sections, `replace`) also holds: none
+    /// shows half done. Each section's items are then read under their own lock, one section after
+    /// the other, so a change made directly on a section's `items` on another thread meanwhile
+    /// shows in some sections' reads and not in others'. For a list that is one moment of the
+    /// published history, take an event's snapshot.
     ///
     /// - Complexity: O(*s*) for *s* sections; the item arrays are shared, not copied.
-    public var snapshot: [SectionSnapshot<Section, Item>] { state.withLock { $0.current } }
+    public var snapshot: [SectionSnapshot<Section, Item>] { state.withLock { $0.live } }
 
     /// The sections now.
     ///
@@ -137,16 +163,21 @@ public final class SectionedCollection<Item: Sendable, Section: Sendable>: Senda
     /// The number of sections now.
     public var numberOfSections: Int { state.withLock { $0.entries.count } }
 
-    /// The number of items in a section now.
+    /// The number of items in a section now: the count of the section's `items`, read once.
+    ///
+    /// It agrees with the checks of the item mutations, which read the same list: a caller that
+    /// reads it and then removes or moves an item, with no other thread removing from the section,
+    /// never traps, even while the section's `items` is inside a batch of its own.
     ///
     /// - Parameter section: A section offset in `0..<numberOfSections`.
     /// - Returns: The number of items in the section.
+    /// - Complexity: O(1).
     public func numberOfItems(inSection section: Int) -> Int {
         state.withLock { state in
             guard section >= 0 && section < state.entries.count else {
                 Self.sectionOutOfRange("numberOfItems(inSection:)", section, state.entries.count)
             }
-            return state.entries[section].items.count
+            return state.items(section).count
         }
     }
 
@@ -263,7 +294,7 @@ extension SectionedCollection {
             return (inner.published, inner.version, id)
         }
         return Entry(
-            data: data, items: items, innerVersion: version, link: link, subscriberID: id,
+            data: data, recorded: items, innerVersion: version, link: link, subscriberID: id,
             subscriberState: subscriberState)
     }
 
@@ -286,18 +317,39 @@ extension SectionedCollection {
 }
 
 extension SectionedCollection.State {
-    /// The sectioned list now.
+    /// The sectioned list as recorded in this collection's events: what the next event starts
+    /// from.
     ///
     /// - Complexity: O(*s*) for *s* sections; entries are read in place and item arrays shared.
-    var current: [SectionSnapshot<Section, Item>] {
+    var recorded: [SectionSnapshot<Section, Item>] {
         entries.withUnsafeBufferPointer { entries in
             var snapshot: [SectionSnapshot<Section, Item>] = []
             snapshot.reserveCapacity(entries.count)
             for index in entries.indices {
-                snapshot.append(SectionSnapshot(section: entries[index].data.section, items: entries[index].items))
+                snapshot.append(SectionSnapshot(section: entries[index].data.section, items: entries[index].recorded))
             }
             return snapshot
         }
+    }
+
+    /// The sectioned list now: each section's live items, read under that collection's lock, one
+    /// section after the other (the caller holds this collection's lock).
+    ///
+    /// - Complexity: O(*s*) for *s* sections; item arrays are shared.
+    var live: [SectionSnapshot<Section, Item>] {
+        var snapshot: [SectionSnapshot<Section, Item>] = []
+        snapshot.reserveCapacity(entries.count)
+        for index in entries.indices {
+            let data = withEntry(index) { $0.data }
+            snapshot.append(SectionSnapshot(section: data.section, items: data.items.snapshot))
+        }
+        return snapshot
+    }
+
+    /// The live items collection of the section at `index`: where every read and every check of
+    /// an item mutation goes.
+    func items(_ index: Int) -> ObservableCollection<Item> {
+        withEntry(index) { $0.data.items }
     }
 
     /// The position of the section attached as `link`, or `nil` once it has been removed.
@@ -318,9 +370,9 @@ extension SectionedCollection.State {
         entries.withUnsafeBufferPointer { read($0[index]) }
     }
 
-    /// The number of items in each section now.
-    var itemCounts: [Int] {
-        entries.withUnsafeBufferPointer { entries in entries.indices.map { entries[$0].items.count } }
+    /// The number of items in each section as recorded.
+    var recordedItemCounts: [Int] {
+        entries.withUnsafeBufferPointer { entries in entries.indices.map { entries[$0].recorded.count } }
     }
 
     /// Applies an event of the items collection of the section at `index`, and records it.
@@ -332,13 +384,13 @@ extension SectionedCollection.State {
     ///   gap is left for later.
     /// - Returns: Whether the caller must drain after unlocking.
     mutating func absorb(_ change: CollectionChange<Item>, at index: Int, resyncing: Bool) -> Bool {
-        let (innerVersion, needsResync, old) = withEntry(index) { ($0.innerVersion, $0.needsResync, $0.items) }
+        let (innerVersion, needsResync, old) = withEntry(index) { ($0.innerVersion, $0.needsResync, $0.recorded) }
         guard !change.isInitial, change.version > innerVersion else { return false }
         let next = change.version == innerVersion + 1 && !needsResync
             && change.changeset.sourceCount == old.count
         guard next || resyncing else { return false }
         trash.append(old)
-        entries[index].items = change.snapshot
+        entries[index].recorded = change.snapshot
         entries[index].innerVersion = change.version
         if next { return recordItems(change.changeset, inSection: index) }
         entries[index].needsResync = false
@@ -365,7 +417,7 @@ extension SectionedCollection.State {
             return false
         }
         guard !changes.isEmpty else { return false }
-        var sourceCounts = itemCounts
+        var sourceCounts = recordedItemCounts
         sourceCounts[section] = changes.sourceCount
         let path = { (item: Int) in ElementPath(item: item, section: section) }
         let pair = { (pair: Changeset.OffsetPair) in
@@ -374,7 +426,7 @@ extension SectionedCollection.State {
         return publish(
             SectionedChangeset(
                 sections: .unchanged(count: entries.count), sourceItemCounts: sourceCounts,
-                targetItemCounts: itemCounts, itemDeletes: changes.deletes.map(path),
+                targetItemCounts: recordedItemCounts, itemDeletes: changes.deletes.map(path),
                 itemInserts: changes.inserts.map(path), itemMoves: changes.moves.map(pair),
                 itemUpdates: changes.updates.map(pair)))
     }
@@ -390,13 +442,13 @@ extension SectionedCollection.State {
             batch!.itemOrigins[target.section].insert(origin, at: target.item)
             return false
         }
-        var sourceCounts = itemCounts
+        var sourceCounts = recordedItemCounts
         sourceCounts[source.section] += 1
         sourceCounts[target.section] -= 1
         return publish(
             SectionedChangeset(
                 sections: .unchanged(count: entries.count), sourceItemCounts: sourceCounts,
-                targetItemCounts: itemCounts,
+                targetItemCounts: recordedItemCounts,
                 itemMoves: [SectionedChangeset.PathPair(source: source, target: target)]))
     }
 
@@ -406,7 +458,7 @@ extension SectionedCollection.State {
     mutating func publish(_ changeset: SectionedChangeset) -> Bool {
         guard batch == nil, !changeset.isEmpty else { return false }
         version &+= 1
-        let snapshot = current
+        let snapshot = recorded
         trash.append(published)
         published = snapshot
         return core.enqueue(SectionedCollectionChange(changeset: changeset, snapshot: snapshot, version: version))

@@ -70,6 +70,14 @@ public final class HeadlessSequentialTableView<Row> {
     /// Every violation so far, oldest first.
     public private(set) var violations: [SequentialUpdateViolation] = []
 
+    /// The list source that adopted the view as its data source and delegate (through a
+    /// `SequentialListView`), held weakly as AppKit holds a data source; `nil` before any did.
+    public internal(set) weak var adoptedSource: AnyObject?
+
+    /// How many times a list source adopted the view: once when it starts driving it, and once
+    /// more each time its forwarding delegate changes.
+    public internal(set) var adoptionCount = 0
+
     /// Creates a table view that reads its rows from a closure.
     ///
     /// - Parameter rows: Returns the values to show, as the data source's `numberOfRows(in:)` and

@@ -60,6 +60,7 @@ public func assertDeallocated(
     line: UInt = #line,
     _ scope: () throws -> [WeakReference]
 ) rethrows {
+    registerXCTestLeakRoots()
     let references = try scope()
     let deadline = Date(timeIntervalSinceNow: timeout)
     var alive = references.filter { $0.object != nil }

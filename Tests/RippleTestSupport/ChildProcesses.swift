@@ -27,7 +27,10 @@ public let isDebugBuild = false
 public let childCaseVariable = "RIPPLE_CHILD_CASE"
 
 /// The case a child-process entry test should run, or `nil` in the normal test run.
-public var childCase: String? { ProcessInfo.processInfo.environment[childCaseVariable] }
+public var childCase: String? {
+    registerXCTestLeakRoots()
+    return ProcessInfo.processInfo.environment[childCaseVariable]
+}
 
 /// Runs the test `testName` (such as `"RippleTests.Class/method"`) of this test binary in child processes,
 /// once per case (each with `RIPPLE_CHILD_CASE` set to it), all at the same time, and returns how
@@ -36,6 +39,7 @@ public var childCase: String? { ProcessInfo.processInfo.environment[childCaseVar
 /// Linux only: there `swift test` runs the tests from an executable that takes a test name. On Apple
 /// platforms the bundle is hosted by `xctest`, so the calling test is skipped.
 public func runChildTests(_ testName: String, cases: [String]) throws -> [String: ChildOutcome] {
+    registerXCTestLeakRoots()
     #if !os(Linux)
     try XCTSkipIf(true, "child-process tests run on Linux only")
     #endif

@@ -30,7 +30,9 @@ public final class EventRecorder<Event: Sendable>: @unchecked Sendable {
     private var waiting: [(count: Int, expectation: XCTestExpectation)] = []
 
     /// Creates an empty recorder.
-    public init() {}
+    public init() {
+        registerXCTestLeakRoots()
+    }
 
     /// Records one event, wakes blocked waiters and fulfills the expectations it satisfies.
     ///

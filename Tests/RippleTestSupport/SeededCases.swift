@@ -14,6 +14,7 @@ public func forEachSeed(
     line: UInt = #line,
     _ body: (_ seed: UInt64, _ random: inout SplitMix64) throws -> String?
 ) rethrows {
+    registerXCTestLeakRoots()
     var failures = 0
     for seed in seeds {
         var random = SplitMix64(seed: seed)

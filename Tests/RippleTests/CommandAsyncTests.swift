@@ -22,6 +22,7 @@ final class CommandAsyncTests: XCTestCase {
         let owner = CommandTestOwner()
         let gate = CommandGate()
         var command: Command!
+        defer { command = nil }  // the body captures `command`: break the cycle when the test ends
         command = Command(delegate: owner) { owner in
             owner.log("started, executing=\(command.isExecuting)")
             await gate.wait()

@@ -133,6 +133,7 @@ final class CommandPolicyTests: XCTestCase {
     func test_enqueue_syncBody_runsRunsQueuedFromInsideTheBodyInOrder() async {
         let log = CommandLock<[Int]>([])
         var command: CommandWithParameter<Int>!
+        defer { command = nil }  // the body captures `command`: break the cycle when the test ends
         command = CommandWithParameter<Int>(policy: .enqueue) { value in
             log.withLock { $0.append(value) }
             if value == 1 {

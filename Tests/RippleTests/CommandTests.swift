@@ -36,6 +36,7 @@ final class CommandTests: XCTestCase {
     func test_isExecuting_isTrueInsideTheBodyAndCanExecuteFalse() async {
         let seen = CommandLock<[String]>([])
         var command: Command!
+        defer { command = nil }  // the body captures `command`: break the cycle when the test ends
         command = Command { _ in
             seen.withLock { $0.append("executing=\(command.isExecuting) canExecute=\(command.canExecute())") }
         }
@@ -98,6 +99,7 @@ final class CommandTests: XCTestCase {
     func test_predicate_isCalledWithTheParameter_andWithoutTheCommandsLock() async {
         // The predicate may read the command: it runs outside the command's lock.
         var command: CommandWithParameter<Int>!
+        defer { command = nil }  // the body captures `command`: break the cycle when the test ends
         let seen = CommandLock<[Int]>([])
         command = CommandWithParameter<Int>(
             handler: { _ in },
@@ -263,6 +265,7 @@ final class CommandTests: XCTestCase {
     func test_executeFromInsideTheBody_isRefusedWhileRunning() async {
         let results = CommandLock<[Bool]>([])
         var command: Command!
+        defer { command = nil }  // the body captures `command`: break the cycle when the test ends
         command = Command { _ in results.withLock { $0.append(command.execute()) } }
         let spy = CommandSpy(command, streams: [.executing, .outcomes])
         XCTAssertTrue(command.execute())

@@ -196,6 +196,16 @@ final class ListSourceTests: XCTestCase {
         }
     }
 
+    func test_countMismatchOfManySections_isDescribedOnOneShortLine() {
+        // Issue 13: diagnostics cap their lists, whatever the number of sections.
+        let reason = ListReloadReason.countMismatch(
+            view: [Int](repeating: 1, count: 1_000), expected: [Int](repeating: 2, count: 1_001))
+        XCTAssertEqual(
+            reason.description,
+            "the view shows item counts [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, … 980 more], "
+                + "the change expects [2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, … 981 more]")
+    }
+
     func test_viewNotInAWindow_reloads_withoutReporting() {
         let diagnostics = diagnostics
         MainActor.assumeIsolated {

@@ -581,7 +581,8 @@ final class ObservableCollectionTests: XCTestCase {
             "insideBatch": "ObservableCollection.remove(at:): index 7 is out of range 0..<3",
             "endUpdates": "ObservableCollection.endUpdates(): called without a matching beginUpdates()",
             "stagedFromAStaleList":
-                "StagedChangeset(changeset:source:target:): the lists have 1 → 2 elements, but the change-set goes 3 → 2",
+                "CollectionChange.staged(from:): the rendered list's count is 1, but the change goes 3 → 2; "
+                + "pass the previous event's snapshot",
         ]
         try assertChildCasesTrap("RippleTests.ObservableCollectionTests/test_childProcessEntry", expected: expected)
     }

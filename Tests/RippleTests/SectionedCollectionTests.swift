@@ -409,6 +409,13 @@ final class SectionedCollectionTests: XCTestCase {
         case "numberOfItems": _ = collection.numberOfItems(inSection: -1)
         case "moveItem": collection.moveItem(from: ElementPath(item: 0, section: 0), to: ElementPath(item: 1, section: 1))
         case "endUpdates": collection.endUpdates()
+        case "stagedFromAStaleList":
+            // Issue 13: staging from a list the change does not start from names `staged(from:)`.
+            let events = EventRecorder<SectionedCollectionChange<TestItem, TestHeader>>()
+            let token = collection.subscribe(on: .synchronous, events.handler)
+            collection.appendItem(TestItem(id: 3), toSection: 1)
+            _ = events.events.last?.staged(from: makeSectionedList([(1, [1, 2]), (2, [3])]))
+            token.cancel()
         default: return
         }
         print("the case did not trap")
@@ -428,6 +435,9 @@ final class SectionedCollectionTests: XCTestCase {
             "numberOfItems": "SectionedCollection.numberOfItems(inSection:): section -1 is out of range 0..<2",
             "moveItem": "SectionedCollection.moveItem(from:to:): item path (1 - 1) is out of range: section 1 takes items 0...0",
             "endUpdates": "SectionedCollection.endUpdates(): called without a matching beginUpdates()",
+            "stagedFromAStaleList":
+                "SectionedCollectionChange.staged(from:): the rendered sections hold [2, 1] items, but the change "
+                + "starts from [2, 0]; pass the previous event's snapshot",
         ]
         try assertChildCasesTrap("RippleTests.SectionedCollectionTests/test_childProcessEntry", expected: expected)
     }

@@ -42,9 +42,15 @@ public final class CollectionChange<Element: Sendable>: Sendable {
     ///
     /// - Parameter rendered: The list the view shows, which must be the previous event's snapshot.
     /// - Returns: The stages to apply in order.
+    /// - Precondition: `rendered` has as many elements as the change starts from; otherwise the call
+    ///   traps with a message naming both counts (the view missed an event, or shows other data).
     /// - Complexity: O(*n* + *m*) at most; see ``StagedChangeset/init(changeset:source:target:)``.
     @inlinable
     public func staged(from rendered: [Element]) -> StagedChangeset<Element> {
-        StagedChangeset(changeset: changeset, source: rendered, target: snapshot)
+        precondition(
+            rendered.count == changeset.sourceCount,
+            "CollectionChange.staged(from:): the rendered list's count is \(rendered.count), but the change "
+                + "goes \(changeset.sourceCount) → \(changeset.targetCount); pass the previous event's snapshot")
+        return StagedChangeset(changeset: changeset, source: rendered, target: snapshot)
     }
 }

@@ -36,14 +36,15 @@ public enum ListReloadReason: Sendable, Hashable, CustomStringConvertible {
     /// is. Not reported: concurrent changes make it happen.
     case interruptedMove
 
-    /// A short description, such as `the view shows [3] items, the change expects [4]`.
+    /// A short description, such as `the view shows item counts [3], the change expects [4]`. Lists of
+    /// more than 20 counts show the first 20 and how many more there are.
     public var description: String {
         switch self {
         case .initial: "initial state"
         case .notInWindow: "the view is not in a window"
         case .overThreshold(let changes): "\(changes) changes are over the reload threshold"
         case .countMismatch(let view, let expected):
-            "the view shows item counts \(view), the change expects \(expected)"
+            "the view shows item counts \(_cappedList(view)), the change expects \(_cappedList(expected))"
         case .versionGap(let rendered, let received):
             "version \(received) arrived after version \(rendered)"
         case .interruptedMove: "the user's move was not the collection's next change"

@@ -47,9 +47,17 @@ public final class SectionedCollectionChange<Item: Sendable, Section: Sendable>:
     ///
     /// - Parameter rendered: The list the view shows, which must be the previous event's snapshot.
     /// - Returns: The stages to apply in order, each in its own batch.
+    /// - Precondition: `rendered` has the sections and item counts the change starts from; otherwise
+    ///   the call traps with a message naming both (the view missed an event, or shows other data).
     /// - Complexity: O(*s* + *t* + *c* log *c*) for *s* and *t* sections and *c* changes; see
     ///   `StagedSectionedChangeset.init(changeset:source:target:)`.
     public func staged(from rendered: [SectionSnapshot<Section, Item>]) -> StagedSectionedChangeset<Section, Item> {
-        StagedSectionedChangeset(changeset: changeset, source: rendered, target: snapshot)
+        let counts = rendered.map(\.items.count)
+        precondition(
+            counts == changeset.sourceItemCounts,
+            "SectionedCollectionChange.staged(from:): the rendered sections hold \(_cappedList(counts)) items, "
+                + "but the change starts from \(_cappedList(changeset.sourceItemCounts)); pass the previous "
+                + "event's snapshot")
+        return StagedSectionedChangeset(changeset: changeset, source: rendered, target: snapshot)
     }
 }

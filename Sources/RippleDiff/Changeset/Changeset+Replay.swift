@@ -188,13 +188,13 @@ extension Changeset {
 ///   - parenthesized: Whether keys print in parentheses, as paths do.
 /// - Complexity: O(*n*) for *n* values.
 func _orderFailure<Value, Key: Comparable>(
-    of name: String, _ values: [Value], by key: KeyPath<Value, Key>, keyName: String? = nil,
+    of name: String, _ values: [Value], by key: (Value) -> Key, keyName: String? = nil,
     parenthesized: Bool = false
 ) -> String? {
     var index = 1
     while index < values.count {
-        let previous = values[index - 1][keyPath: key]
-        let current = values[index][keyPath: key]
+        let previous = key(values[index - 1])
+        let current = key(values[index])
         if current < previous {
             let (now, before) = parenthesized ? ("(\(current))", "(\(previous))") : ("\(current)", "\(previous)")
             return "\(name) must be ascending\(keyName.map { " by \($0)" } ?? ""): \(now) follows \(before)"

@@ -109,8 +109,9 @@ public struct Changeset: Hashable, Sendable {
 
     /// Creates a change-set from its parts.
     ///
-    /// The parts must describe a valid batch: offsets in range, no offset named twice on one side,
-    /// and `sourceCount - deletes - moves == targetCount - inserts - moves`. Use
+    /// The parts must describe a valid batch: offsets in range, each list in the order given
+    /// below, no offset named twice on one side, and
+    /// `sourceCount - deletes - moves == targetCount - inserts - moves`. Use
     /// ``validationFailure()`` to check a hand-made change-set.
     ///
     /// - Parameters:

@@ -233,7 +233,8 @@ internal func _planSectionedStages(_ changes: SectionedChangeset) -> _SectionedS
         if !arrives { inserts.append(move.target) }
     }
     // The reload check below sweeps these lists in order. Sorting is linear on a diff's sorted
-    // lists (plus a sorted tail of rewrites); a hand-made change-set may list them in any order.
+    // lists (plus a sorted tail of rewrites); a hand-made change-set out of its documented order is
+    // invalid, but is staged as if it were sorted.
     if rewritten || !_isAscending(deletes) { deletes.sort() }
     if rewritten || !_isAscending(inserts) { inserts.sort() }
     if !_isAscending(moves, by: { $0.target < $1.target }) { moves.sort { $0.target < $1.target } }

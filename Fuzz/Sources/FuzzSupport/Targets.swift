@@ -1,0 +1,64 @@
+// The fuzz targets: one C-callable function each, which libFuzzer calls once per input through the
+// `LLVMFuzzerTestOneInput` of the target's `main.c`.
+
+import RippleDiff
+
+/// Runs `body` on one input; libFuzzer expects 0.
+private func withInput(_ data: UnsafePointer<UInt8>?, _ size: Int, _ body: (inout FuzzBytes) -> Void) -> Int32 {
+    var bytes = FuzzBytes(data, size)
+    body(&bytes)
+    return 0
+}
+
+/// Flat diff and staging: pairs of lists, with repeated identifiers or as edits of unique ones.
+@_cdecl("ripple_fuzz_flat")
+public func fuzzFlat(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    withInput(data, size) { bytes in
+        let (source, target) = bytes.flatPair()
+        checkFlat(source, target)
+    }
+}
+
+/// Sectioned diff and staging: pairs of sectioned lists, with repeated identifiers at both levels
+/// or as edits of unique ones.
+@_cdecl("ripple_fuzz_sectioned")
+public func fuzzSectioned(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    withInput(data, size) { bytes in
+        let (source, target) = bytes.sectionedPair()
+        checkSectioned(source, target)
+    }
+}
+
+/// Raw, possibly invalid batches of table and collection view calls, for the validator and the
+/// headless views.
+@_cdecl("ripple_fuzz_batch")
+public func fuzzBatch(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    withInput(data, size) { bytes in
+        let calls = bytes.rawBatch()
+        // Counts a view could show (small), or any Int for the validator alone.
+        let realCounts = bytes.byte() < 192
+        func counts(_ bytes: inout FuzzBytes) -> [Int] {
+            (0..<bytes.int(below: 4)).map { _ in realCounts ? bytes.int(below: 6) : bytes.extremeOrSmall() }
+        }
+        let before = counts(&bytes)
+        let after = counts(&bytes)
+        checkRawBatch(calls, before: before, after: after, countsFromViews: realCounts)
+    }
+}
+
+/// `SequentialChangeset`: raw change-sets (mostly invalid), change-sets folded from origins, and
+/// diffs, turned into sequential calls.
+@_cdecl("ripple_fuzz_sequential")
+public func fuzzSequential(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    withInput(data, size) { bytes in
+        switch bytes.int(below: 3) {
+        case 0:
+            checkRawChangeset(bytes.rawChangeset())
+        case 1:
+            checkRawChangeset(bytes.originsChangeset(), mustBeValid: true)
+        default:
+            let (source, target) = bytes.flatPair()
+            checkSequential(Changeset(from: source, to: target), from: source, to: target)
+        }
+    }
+}

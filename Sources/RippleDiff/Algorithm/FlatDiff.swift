@@ -103,46 +103,52 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
 ) {
     let oldCount = source.count
     let newCount = target.count
-    let capacity = _tableCapacity(forKeys: oldCount &+ newCount)
-    let mask = capacity &- 1
-    let slots = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: capacity)
-    slots.initialize(repeating: 0)
+    // Sized for the source's identifiers and a few new ones; it doubles if more come.
+    var table = _SlotTable(forKeys: oldCount &+ newCount / 8)
+    let seed = _hashSeed
     let nextSame = UnsafeMutableBufferPointer<Int32>.allocate(capacity: Swift.max(oldCount, 1))
     let sourceToTarget = UnsafeMutableBufferPointer<Int32>.allocate(capacity: Swift.max(oldCount, 1))
     sourceToTarget.initialize(repeating: -1)
+    // The matched source offset, or -1 for an identifier the source lacks, or -2 - s when every
+    // source element with the identifier is taken and `s` is one of them.
     let targetToSource = UnsafeMutableBufferPointer<Int32>.allocate(capacity: Swift.max(newCount, 1))
+    // The offsets whose identifier occurred earlier on the same side, as bits; allocated at the
+    // first repeat.
+    var sourceRepeats = _OffsetBits()
+    var targetRepeats = _OffsetBits()
     defer {
-        slots.deallocate()
+        table.deallocate()
         nextSame.deallocate()
         sourceToTarget.deallocate()
         targetToSource.deallocate()
+        sourceRepeats.deallocate()
+        targetRepeats.deallocate()
     }
-    var duplicateSource: [Int] = []
-    var duplicateTarget: [Int] = []
 
     // 2. Source identifiers, last to first, so each chain lists its offsets in ascending order.
     @inline(__always)
     func insertSource(_ old: Int, hash: Int) {
         let tag = _SlotBits.tag(hash)
-        var bucket = hash & mask
+        var bucket = table.bucket(hash)
         while true {
-            let slot = slots[bucket]
+            let slot = table.slots[bucket]
             if slot == 0 {
-                slots[bucket] = tag | UInt64(truncatingIfNeeded: old &+ 1)
+                table.slots[bucket] = tag | UInt64(truncatingIfNeeded: old &+ 1)
+                table.count &+= 1
                 nextSame[old] = -1
                 return
             }
             if slot & _SlotBits.tagMask == tag {
-                let ref = Int(truncatingIfNeeded: slot & _SlotBits.refMask) &- 1
+                let ref = Int(truncatingIfNeeded: slot & _SlotBits.offsetMask) &- 1
                 if identity.sameIdentity(source[ref], source[old]) {
                     // `ref` is the chain's head; `old` comes before it and becomes the new head.
-                    duplicateSource.append(offset &+ ref)
+                    sourceRepeats.insert(ref, capacity: oldCount)
                     nextSame[old] = Int32(truncatingIfNeeded: ref)
-                    slots[bucket] = tag | UInt64(truncatingIfNeeded: old &+ 1)
+                    table.slots[bucket] = tag | UInt64(truncatingIfNeeded: old &+ 1)
                     return
                 }
             }
-            bucket = (bucket &+ 1) & mask
+            bucket = table.after(bucket)
         }
     }
 
@@ -153,56 +159,70 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
     @inline(__always)
     func probeTarget(_ new: Int, id: Identity.Identifier, hash: Int) {
         let tag = _SlotBits.tag(hash)
-        var bucket = hash & mask
+        var bucket = table.bucket(hash)
         while true {
-            let slot = slots[bucket]
+            let slot = table.slots[bucket]
             if slot == 0 {
-                slots[bucket] = tag | _SlotBits.seenInTarget | UInt64(truncatingIfNeeded: oldCount &+ new &+ 1)
+                if table.count == table.limit {
+                    // Full: double, then look for a free slot from the identifier's new bucket.
+                    table.grow()
+                    bucket = table.bucket(hash)
+                    while table.slots[bucket] != 0 { bucket = table.after(bucket) }
+                }
+                table.slots[bucket] = tag | _SlotBits.seenInTarget | UInt64(truncatingIfNeeded: oldCount &+ new &+ 1)
+                table.count &+= 1
                 targetToSource[new] = -1
                 return
             }
             if slot & _SlotBits.tagMask == tag {
-                let ref = Int(truncatingIfNeeded: slot & _SlotBits.refMask) &- 1
+                let ref = Int(truncatingIfNeeded: slot & _SlotBits.offsetMask) &- 1
                 let same =
                     ref < oldCount
                     ? identity.element(source[ref], has: id) : identity.element(target[ref &- oldCount], has: id)
                 if same {
-                    var updated = slot | _SlotBits.seenInTarget
-                    if slot & _SlotBits.seenInTarget != 0 { duplicateTarget.append(offset &+ new) }
-                    if ref < oldCount {
+                    if slot & _SlotBits.seenInTarget != 0 { targetRepeats.insert(new, capacity: newCount) }
+                    if ref >= oldCount {
+                        // An identifier only the target has.
+                        targetToSource[new] = -1
+                        table.slots[bucket] = slot | _SlotBits.seenInTarget
+                    } else if slot & _SlotBits.usedUp != 0 {
+                        // Every source element with this identifier is taken; `ref` is one of them.
+                        targetToSource[new] = -2 &- Int32(truncatingIfNeeded: ref)
+                    } else {
                         // `ref` is the first unmatched source element with this identifier.
-                        let head = Int32(truncatingIfNeeded: ref)
+                        let taken = ref
+                        let next = Int(nextSame[ref])
+                        let head = Int32(truncatingIfNeeded: taken)
                         targetToSource[new] = head
-                        sourceToTarget[ref] = Int32(truncatingIfNeeded: new)
+                        sourceToTarget[taken] = Int32(truncatingIfNeeded: new)
                         matched &+= 1
                         if head < lastMatched { inOrder = false }
                         lastMatched = head
-                        // The slot now refers to the next unmatched source element, or, once the
-                        // chain is used up, to this target element (same identifier).
-                        let next = Int(nextSame[ref])
-                        let nextRef = next >= 0 ? next : oldCount &+ new
-                        updated = (updated & ~_SlotBits.refMask) | UInt64(truncatingIfNeeded: nextRef &+ 1)
-                    } else {
-                        targetToSource[new] = -1
+                        // The slot now refers to the next unmatched source element or, once the
+                        // chain is used up, stays on this one, marked as used up.
+                        table.slots[bucket] =
+                            next >= 0
+                            ? (slot & ~_SlotBits.offsetMask) | _SlotBits.seenInTarget | UInt64(truncatingIfNeeded: next &+ 1)
+                            : (slot & ~_SlotBits.offsetMask) | _SlotBits.seenInTarget | _SlotBits.usedUp
+                                | UInt64(truncatingIfNeeded: taken &+ 1)
                     }
-                    slots[bucket] = updated
                     return
                 }
             }
-            bucket = (bucket &+ 1) & mask
+            bucket = table.after(bucket)
         }
     }
 
-    if capacity < touchingCapacity {
+    if table.slots.count < touchingCapacity {
         // The table fits in the processor's caches: one identifier after another.
         var old = oldCount
         while old > 0 {
             old &-= 1
-            insertSource(old, hash: identity.hashValue(of: source[old]))
+            insertSource(old, hash: identity.hash(of: source[old], seed: seed))
         }
         for new in 0..<newCount {
             let id = identity.identifier(of: target[new])
-            probeTarget(new, id: id, hash: id.hashValue)
+            probeTarget(new, id: id, hash: _diffHash(id, seed: seed))
         }
     } else {
         // A large table: identifiers go in by blocks. Hash the block, touch the slots it will probe
@@ -214,8 +234,8 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
         var old = oldCount
         while old > 0 {
             let low = Swift.max(old &- _tableBlock, 0)
-            for index in low..<old { hashes[index &- low] = identity.hashValue(of: source[index]) }
-            _touch(slots, hashes, count: old &- low, mask: mask)
+            for index in low..<old { hashes[index &- low] = identity.hash(of: source[index], seed: seed) }
+            _touch(table, hashes, count: old &- low)
             while old > low {
                 old &-= 1
                 insertSource(old, hash: hashes[old &- low])
@@ -224,8 +244,8 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
         var low = 0
         while low < newCount {
             let high = Swift.min(low &+ _tableBlock, newCount)
-            for index in low..<high { hashes[index &- low] = identity.hashValue(of: target[index]) }
-            _touch(slots, hashes, count: high &- low, mask: mask)
+            for index in low..<high { hashes[index &- low] = identity.hash(of: target[index], seed: seed) }
+            _touch(table, hashes, count: high &- low)
             for new in low..<high {
                 probeTarget(new, id: identity.identifier(of: target[new]), hash: hashes[new &- low])
             }
@@ -233,55 +253,75 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
         }
     }
 
+    // From here on, the table's memory is scratch space: 8 bytes per slot, at least 12 per source
+    // element.
+    let scratch = UnsafeMutableRawPointer(table.slots.baseAddress.unsafelyUnwrapped)
+    let scratchBytes = 8 &* table.slots.count
+
     // 4. Moves: everything matched outside one longest increasing run.
     if !inOrder {
-        let sequence = UnsafeMutableBufferPointer<Int32>.allocate(capacity: matched)
-        let keep = UnsafeMutableBufferPointer<Bool>.allocate(capacity: matched)
+        // sequence: 4 bytes per pair, then the run's 12, then keep: 1; in the table's memory when
+        // it is large enough.
+        let needed = 17 &* matched
+        let memory =
+            needed <= scratchBytes
+            ? scratch : UnsafeMutableRawPointer.allocate(byteCount: needed, alignment: MemoryLayout<Int32>.alignment)
+        defer { if needed > scratchBytes { memory.deallocate() } }
+        let sequence = UnsafeMutableBufferPointer(
+            start: memory.bindMemory(to: Int32.self, capacity: matched), count: matched)
+        let lisScratch = memory + 4 &* matched
+        let keep = UnsafeMutableBufferPointer(
+            start: (lisScratch + _longestIncreasingSubsequenceScratch(matched)).bindMemory(
+                to: Bool.self, capacity: matched),
+            count: matched)
         keep.initialize(repeating: false)
-        defer {
-            sequence.deallocate()
-            keep.deallocate()
-        }
         var position = 0
         for new in 0..<newCount where targetToSource[new] >= 0 {
             sequence[position] = targetToSource[new]
             position &+= 1
         }
-        let stay = _markLongestIncreasingSubsequence(UnsafeBufferPointer(sequence), keep: keep)
-        var moves: [Changeset.OffsetPair] = []
-        moves.reserveCapacity(matched &- stay)
-        position = 0
-        for new in 0..<newCount where targetToSource[new] >= 0 {
-            if !keep[position] {
-                moves.append(
-                    Changeset.OffsetPair(source: offset &+ Int(targetToSource[new]), target: offset &+ new))
+        let stay = _markLongestIncreasingSubsequence(UnsafeBufferPointer(sequence), keep: keep, scratch: lisScratch)
+        changes.moves = Array(unsafeUninitializedCapacity: matched &- stay) { moves, initialized in
+            var position = 0
+            var written = 0
+            for new in 0..<newCount where targetToSource[new] >= 0 {
+                if !keep[position] {
+                    (moves.baseAddress.unsafelyUnwrapped + written).initialize(
+                        to: Changeset.OffsetPair(source: offset &+ Int(targetToSource[new]), target: offset &+ new))
+                    written &+= 1
+                }
+                position &+= 1
             }
-            position &+= 1
+            initialized = written
         }
-        changes.moves = moves
     }
 
     // 5. Deletes and updates in source order, inserts in target order.
-    var deletes: [Int] = []
-    deletes.reserveCapacity(oldCount &- matched)
-    for old in 0..<oldCount {
-        let new = Int(sourceToTarget[old])
-        if new < 0 {
-            deletes.append(offset &+ old)
-        } else if !identity.sameContent(source[old], target[new]) {
-            updates.append(Changeset.OffsetPair(source: offset &+ old, target: offset &+ new))
+    changes.deletes = Array(unsafeUninitializedCapacity: oldCount &- matched) { deletes, initialized in
+        var written = 0
+        for old in 0..<oldCount {
+            let new = Int(sourceToTarget[old])
+            if new < 0 {
+                deletes[written] = offset &+ old
+                written &+= 1
+            } else if !identity.sameContent(source[old], target[new]) {
+                updates.append(Changeset.OffsetPair(source: offset &+ old, target: offset &+ new))
+            }
         }
+        initialized = written
     }
-    var inserts: [Int] = []
-    inserts.reserveCapacity(newCount &- matched)
-    for new in 0..<newCount where targetToSource[new] < 0 {
-        inserts.append(offset &+ new)
+    changes.inserts = Array(unsafeUninitializedCapacity: newCount &- matched) { inserts, initialized in
+        var written = 0
+        for new in 0..<newCount where targetToSource[new] < 0 {
+            inserts[written] = offset &+ new
+            written &+= 1
+        }
+        initialized = written
     }
-    changes.deletes = deletes
-    changes.inserts = inserts
-    if !duplicateSource.isEmpty || !duplicateTarget.isEmpty {
+    if !sourceRepeats.isEmpty || !targetRepeats.isEmpty {
         changes.duplicates = Changeset.Duplicates(
-            sourceOffsets: duplicateSource.sorted(), targetOffsets: duplicateTarget)
+            sourceOffsets: sourceRepeats.offsets(shiftedBy: offset),
+            targetOffsets: targetRepeats.offsets(shiftedBy: offset))
     }
 }
 
@@ -294,4 +334,50 @@ package func _flatDiff<Value: Hashable>(from source: [Value], to target: [Value]
             _flatDiff(old, new, identity: _HashableIdentity<Value>(), touchingCapacity: touchingCapacity)
         }
     }
+}
+
+/// A set of offsets as bits, allocated at the first insertion; the flat diff's record of repeated
+/// identifiers.
+@usableFromInline
+internal struct _OffsetBits {
+    @usableFromInline var words: UnsafeMutableBufferPointer<UInt64>? = nil
+    @usableFromInline var count = 0
+
+    @inlinable init() {}
+
+    @inlinable
+    var isEmpty: Bool { count == 0 }
+
+    /// Adds `offset`, which must be new and below `capacity`.
+    @inlinable @inline(__always)
+    mutating func insert(_ offset: Int, capacity: Int) {
+        if words == nil {
+            let buffer = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: (capacity &+ 63) >> 6)
+            buffer.initialize(repeating: 0)
+            words = buffer
+        }
+        words.unsafelyUnwrapped[offset >> 6] |= 1 &<< UInt64(truncatingIfNeeded: offset & 63)
+        count &+= 1
+    }
+
+    /// The offsets, ascending, each plus `shift`.
+    @inlinable
+    func offsets(shiftedBy shift: Int) -> [Int] {
+        guard let words else { return [] }
+        return Array(unsafeUninitializedCapacity: count) { offsets, initialized in
+            var written = 0
+            for index in 0..<words.count {
+                var word = words[index]
+                while word != 0 {
+                    offsets[written] = shift &+ (index &<< 6) &+ word.trailingZeroBitCount
+                    written &+= 1
+                    word &= word &- 1
+                }
+            }
+            initialized = written
+        }
+    }
+
+    @inlinable
+    func deallocate() { words?.deallocate() }
 }

@@ -5,11 +5,23 @@
 // 2. Put the identifiers of the remaining source elements in a flat open-addressing table, chaining
 //    duplicates in source order.
 // 3. Look up each remaining target identifier: it takes the first unmatched source element with the
-//    same identifier, or becomes an insert. Identifiers first seen in the target are added to the
-//    table too, so that repeats in the target are reported.
+//    same identifier, or becomes an insert. When the source repeats identifiers, it takes the one
+//    near its own place instead, and the leftovers pair afterwards (`DuplicatePairing.swift`).
+//    Identifiers first seen in the target are added to the table too, so that repeats in the
+//    target are reported.
 // 4. If the matched source offsets are not increasing in target order, keep a longest increasing
 //    subsequence in place and move the rest.
 // 5. One pass over each side yields deletes, updates and inserts.
+
+/// How the flat diff pairs repeated identifiers between the common prefix and suffix.
+@usableFromInline
+internal enum _DuplicatePairing {
+    /// Strictly in order: each target occurrence takes the first unmatched source occurrence.
+    case inOrder
+    /// By place when the source repeats identifiers (see `DuplicatePairing.swift`), otherwise in
+    /// order.
+    case keepingOrder
+}
 
 /// Computes the change-set from `source` to `target`.
 ///
@@ -40,6 +52,7 @@ internal func _flatDiff<Identity: _DiffIdentity>(
     _ source: UnsafeBufferPointer<Identity.Element>,
     _ target: UnsafeBufferPointer<Identity.Element>,
     identity: Identity,
+    duplicatePairing: _DuplicatePairing = .inOrder,
     touchingCapacity: Int = _touchingCapacity
 ) -> Changeset {
     let sourceCount = source.count
@@ -80,6 +93,7 @@ internal func _flatDiff<Identity: _DiffIdentity>(
             target: UnsafeBufferPointer(rebasing: target[prefix..<(prefix + newCount)]),
             offset: prefix,
             identity: identity,
+            duplicatePairing: duplicatePairing,
             touchingCapacity: touchingCapacity,
             into: &changes,
             updates: &updates)
@@ -97,6 +111,7 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
     target: UnsafeBufferPointer<Identity.Element>,
     offset: Int,
     identity: Identity,
+    duplicatePairing: _DuplicatePairing,
     touchingCapacity: Int,
     into changes: inout Changeset,
     updates: inout [Changeset.OffsetPair]
@@ -116,7 +131,11 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
     // first repeat.
     var sourceRepeats = _OffsetBits()
     var targetRepeats = _OffsetBits()
+    // For each source element that repeats later, the last source offset with its identifier;
+    // allocated at the first repeat.
+    var lastSame: UnsafeMutableBufferPointer<Int32>? = nil
     defer {
+        lastSame?.deallocate()
         table.deallocate()
         nextSame.deallocate()
         sourceToTarget.deallocate()
@@ -143,6 +162,9 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
                 if identity.sameIdentity(source[ref], source[old]) {
                     // `ref` is the chain's head; `old` comes before it and becomes the new head.
                     sourceRepeats.insert(ref, capacity: oldCount)
+                    if lastSame == nil { lastSame = .allocate(capacity: oldCount) }
+                    lastSame.unsafelyUnwrapped[old] =
+                        nextSame[ref] < 0 ? Int32(truncatingIfNeeded: ref) : lastSame.unsafelyUnwrapped[ref]
                     nextSame[old] = Int32(truncatingIfNeeded: ref)
                     table.slots[bucket] = tag | UInt64(truncatingIfNeeded: old &+ 1)
                     return
@@ -152,10 +174,14 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
         }
     }
 
-    // 3. Target identifiers, first to last.
+    // 3. Target identifiers, first to last. With repeated identifiers in the source, by place (see
+    //    `DuplicatePairing.swift`).
     var matched = 0
     var inOrder = true
     var lastMatched: Int32 = -1
+    var choosesNearest = false
+    var leftovers = false
+    var drift = _Drift()
     @inline(__always)
     func probeTarget(_ new: Int, id: Identity.Identifier, hash: Int) {
         let tag = _SlotBits.tag(hash)
@@ -190,8 +216,28 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
                         targetToSource[new] = -2 &- Int32(truncatingIfNeeded: ref)
                     } else {
                         // `ref` is the first unmatched source element with this identifier.
-                        let taken = ref
-                        let next = Int(nextSame[ref])
+                        var taken = ref
+                        var next = Int(nextSame[ref])
+                        if choosesNearest {
+                            // Take the first within the window around the expected offset, passing
+                            // over (at most 8) before it; if it is not there, wait.
+                            let expected = new &+ drift.offset
+                            var scanned = 0
+                            while next >= 0 && taken < expected &- _nearWindow && scanned < _nearScan {
+                                taken = next
+                                next = Int(nextSame[next])
+                                scanned &+= 1
+                            }
+                            if _distance(taken, expected) > _nearWindow {
+                                drift.wait(taken &- new)
+                                targetToSource[new] = -2 &- Int32(truncatingIfNeeded: ref)
+                                table.slots[bucket] = slot | _SlotBits.seenInTarget
+                                leftovers = true
+                                return
+                            }
+                            drift.take(taken &- new)
+                            if scanned > 0 { leftovers = true }
+                        }
                         let head = Int32(truncatingIfNeeded: taken)
                         targetToSource[new] = head
                         sourceToTarget[taken] = Int32(truncatingIfNeeded: new)
@@ -220,6 +266,7 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
             old &-= 1
             insertSource(old, hash: identity.hash(of: source[old], seed: seed))
         }
+        if case .keepingOrder = duplicatePairing, !sourceRepeats.isEmpty { choosesNearest = true }
         for new in 0..<newCount {
             let id = identity.identifier(of: target[new])
             probeTarget(new, id: id, hash: _diffHash(id, seed: seed))
@@ -241,6 +288,7 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
                 insertSource(old, hash: hashes[old &- low])
             }
         }
+        if case .keepingOrder = duplicatePairing, !sourceRepeats.isEmpty { choosesNearest = true }
         var low = 0
         while low < newCount {
             let high = Swift.min(low &+ _tableBlock, newCount)
@@ -257,6 +305,18 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
     // element.
     let scratch = UnsafeMutableRawPointer(table.slots.baseAddress.unsafelyUnwrapped)
     let scratchBytes = 8 &* table.slots.count
+
+    if leftovers {
+        // Occurrences left over by the pairing by place: one left on each side pairs.
+        let paired = _pairLeftovers(
+            sourceCount: oldCount, targetCount: newCount, nextSame: nextSame,
+            lastSame: lastSame.unsafelyUnwrapped, sourceToTarget: sourceToTarget,
+            targetToSource: targetToSource, scratch: scratch)
+        if paired > 0 {
+            matched &+= paired
+            inOrder = false
+        }
+    }
 
     // 4. Moves: everything matched outside one longest increasing run.
     if !inOrder {
@@ -326,15 +386,76 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
 }
 
 /// The flat diff of two lists of hashable values, touching the table by blocks from
-/// `touchingCapacity` slots up (`0`: always): lets tests run the path that large lists take on
-/// small ones.
-package func _flatDiff<Value: Hashable>(from source: [Value], to target: [Value], touchingCapacity: Int) -> Changeset {
+/// `touchingCapacity` slots up (`0`: always), with repeated identifiers paired by place
+/// (`keepingOrder`, as the public diffs do) or in order: lets tests run the path that large lists
+/// take on small ones, and compare with the in-order pairing.
+package func _flatDiff<Value: Hashable>(
+    from source: [Value], to target: [Value], touchingCapacity: Int = _touchingCapacity,
+    keepingOrder: Bool = true
+) -> Changeset {
     source.withUnsafeBufferPointer { old in
         target.withUnsafeBufferPointer { new in
-            _flatDiff(old, new, identity: _HashableIdentity<Value>(), touchingCapacity: touchingCapacity)
+            _flatDiff(
+                old, new, identity: _HashableIdentity<Value>(),
+                duplicatePairing: keepingOrder ? .keepingOrder : .inOrder,
+                touchingCapacity: touchingCapacity)
         }
     }
 }
+
+/// The distance between two offsets.
+@inlinable @inline(__always)
+internal func _distance(_ a: Int, _ b: Int) -> Int { a > b ? a &- b : b &- a }
+
+/// The offset between source and target partners that the pairing by place expects (see
+/// `DuplicatePairing.swift`).
+@usableFromInline
+internal struct _Drift {
+    /// The expected source offset minus the target offset.
+    @usableFromInline var offset = 0
+    /// Target elements that waited since the last pair or the last shift, and the hints of the
+    /// last three.
+    @usableFromInline var waited = 0
+    @usableFromInline var a = 0
+    @usableFromInline var b = 0
+    @usableFromInline var c = 0
+
+    @inlinable init() {}
+
+    /// A pair was taken at `offset`.
+    @inlinable @inline(__always)
+    mutating func take(_ offset: Int) {
+        self.offset = offset
+        waited = 0
+    }
+
+    /// A target element waited; `offset` is its hint, the offset of the occurrence it looked at.
+    /// When it agrees (within the window) with the hint of one of the two elements that waited
+    /// before it, the drift moves there: the lists have shifted.
+    @inlinable @inline(__always)
+    mutating func wait(_ offset: Int) {
+        a = b
+        b = c
+        c = offset
+        waited &+= 1
+        if waited >= 2
+            && (_distance(b, c) <= _nearWindow || (waited >= 3 && _distance(a, c) <= _nearWindow))
+        {
+            self.offset = c
+            waited = 0
+        }
+    }
+}
+
+/// How far from its expected source offset an occurrence of a repeated identifier pairs (see
+/// `DuplicatePairing.swift`).
+@inlinable
+internal var _nearWindow: Int { 4 }
+
+/// How many unmatched occurrences before the window an occurrence of a repeated identifier passes
+/// over at most (see `DuplicatePairing.swift`).
+@inlinable
+internal var _nearScan: Int { 8 }
 
 /// A set of offsets as bits, allocated at the first insertion; the flat diff's record of repeated
 /// identifiers.

@@ -35,27 +35,28 @@
 ///
 /// `nextSame` chains the source offsets of each identifier in ascending order (-1 ends a chain).
 /// `targetToSource[t]` is -2 - s for a target element whose identifier the source has, but that is
-/// unmatched, where `s` is a source occurrence of the identifier; other unmatched elements are -1.
+/// unmatched (one of `unmatched`), where `s` is a source occurrence of the identifier; other
+/// unmatched elements are -1.
 ///
 /// - Parameters:
 ///   - sourceCount: The number of source elements in the middle.
-///   - targetCount: The number of target elements in the middle.
 ///   - nextSame: The chains of repeated identifiers in the source.
 ///   - lastSame: For each source offset whose identifier repeats later, the last source offset
 ///     with the identifier.
 ///   - sourceToTarget: For each source offset, its target partner or -1; updated.
 ///   - targetToSource: For each target offset, its source partner or a negative value; updated.
+///   - unmatched: The target offsets of the unmatched elements whose identifier the source has.
 ///   - scratch: At least 5 × `sourceCount` bytes of memory aligned for `Int32`, overwritten.
 /// - Returns: The number of new pairs.
-/// - Complexity: O(*n* + *m*) for *n* source and *m* target elements.
+/// - Complexity: O(*n* + *u*) for *n* source elements and *u* unmatched target elements.
 @inlinable
 internal func _pairLeftovers(
     sourceCount: Int,
-    targetCount: Int,
     nextSame: UnsafeMutableBufferPointer<Int32>,
     lastSame: UnsafeMutableBufferPointer<Int32>,
     sourceToTarget: UnsafeMutableBufferPointer<Int32>,
     targetToSource: UnsafeMutableBufferPointer<Int32>,
+    unmatched: [Int32],
     scratch: UnsafeMutableRawPointer
 ) -> Int {
     // An identifier is known by the last source offset of its chain.
@@ -73,24 +74,21 @@ internal func _pairLeftovers(
         if counts[key] & 0x3 < 2 { counts[key] &+= 1 }
         someSource[key] = Int32(truncatingIfNeeded: old)
     }
-    var waiting = false
-    for new in 0..<targetCount where targetToSource[new] <= -2 {
-        let key = last(Int(-2 &- targetToSource[new]))
+    for new in unmatched {
+        let key = last(Int(-2 &- targetToSource[Int(new)]))
         if counts[key] & 0xC < 0x8 { counts[key] &+= 0x4 }
-        targetToSource[new] = -2 &- Int32(truncatingIfNeeded: key)
-        waiting = true
+        targetToSource[Int(new)] = -2 &- Int32(truncatingIfNeeded: key)
     }
     var paired = 0
-    if !waiting { return 0 }
-    for new in 0..<targetCount where targetToSource[new] <= -2 {
-        let key = Int(-2 &- targetToSource[new])
+    for new in unmatched {
+        let key = Int(-2 &- targetToSource[Int(new)])
         if counts[key] == 0x5 {
             let old = someSource[key]
-            targetToSource[new] = old
-            sourceToTarget[Int(old)] = Int32(truncatingIfNeeded: new)
+            targetToSource[Int(new)] = old
+            sourceToTarget[Int(old)] = new
             paired &+= 1
         } else {
-            targetToSource[new] = -1
+            targetToSource[Int(new)] = -1
         }
     }
     return paired

@@ -118,8 +118,9 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
 ) {
     let oldCount = source.count
     let newCount = target.count
-    // Sized for the source's identifiers and a few new ones; it doubles if more come.
-    var table = _SlotTable(forKeys: oldCount &+ newCount / 8)
+    // Sized for the source's identifiers; it doubles if new ones come. (Its memory serves as the
+    // scratch space of steps 3 and 4, 12 bytes per source element.)
+    var table = _SlotTable(forKeys: Swift.max(oldCount, 1))
     let seed = _hashSeed
     let nextSame = UnsafeMutableBufferPointer<Int32>.allocate(capacity: Swift.max(oldCount, 1))
     let sourceToTarget = UnsafeMutableBufferPointer<Int32>.allocate(capacity: Swift.max(oldCount, 1))
@@ -180,7 +181,9 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
     var inOrder = true
     var lastMatched: Int32 = -1
     var choosesNearest = false
-    var leftovers = false
+    // With `choosesNearest`, the target elements left unmatched although the source has their
+    // identifier, in target order.
+    var unmatched: [Int32] = []
     var drift = _Drift()
     @inline(__always)
     func probeTarget(_ new: Int, id: Identity.Identifier, hash: Int) {
@@ -214,6 +217,7 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
                     } else if slot & _SlotBits.usedUp != 0 {
                         // Every source element with this identifier is taken; `ref` is one of them.
                         targetToSource[new] = -2 &- Int32(truncatingIfNeeded: ref)
+                        if choosesNearest { unmatched.append(Int32(truncatingIfNeeded: new)) }
                     } else {
                         // `ref` is the first unmatched source element with this identifier.
                         var taken = ref
@@ -232,11 +236,10 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
                                 drift.wait(taken &- new)
                                 targetToSource[new] = -2 &- Int32(truncatingIfNeeded: ref)
                                 table.slots[bucket] = slot | _SlotBits.seenInTarget
-                                leftovers = true
+                                unmatched.append(Int32(truncatingIfNeeded: new))
                                 return
                             }
                             drift.take(taken &- new)
-                            if scanned > 0 { leftovers = true }
                         }
                         let head = Int32(truncatingIfNeeded: taken)
                         targetToSource[new] = head
@@ -302,61 +305,61 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
     }
 
     // From here on, the table's memory is scratch space: 8 bytes per slot, at least 12 per source
-    // element.
+    // element (the table is at most two-thirds full), enough for steps 3 and 4.
     let scratch = UnsafeMutableRawPointer(table.slots.baseAddress.unsafelyUnwrapped)
-    let scratchBytes = 8 &* table.slots.count
 
-    if leftovers {
+    if !unmatched.isEmpty {
         // Occurrences left over by the pairing by place: one left on each side pairs.
         let paired = _pairLeftovers(
-            sourceCount: oldCount, targetCount: newCount, nextSame: nextSame,
+            sourceCount: oldCount, nextSame: nextSame,
             lastSame: lastSame.unsafelyUnwrapped, sourceToTarget: sourceToTarget,
-            targetToSource: targetToSource, scratch: scratch)
+            targetToSource: targetToSource, unmatched: unmatched, scratch: scratch)
         if paired > 0 {
             matched &+= paired
             inOrder = false
         }
     }
 
-    // 4. Moves: everything matched outside one longest increasing run.
-    if !inOrder {
-        // sequence: 4 bytes per pair, then the run's 12, then keep: 1; in the table's memory when
-        // it is large enough.
-        let needed = 17 &* matched
-        let memory =
-            needed <= scratchBytes
-            ? scratch : UnsafeMutableRawPointer.allocate(byteCount: needed, alignment: MemoryLayout<Int32>.alignment)
-        defer { if needed > scratchBytes { memory.deallocate() } }
-        let sequence = UnsafeMutableBufferPointer(
-            start: memory.bindMemory(to: Int32.self, capacity: matched), count: matched)
-        let lisScratch = memory + 4 &* matched
-        let keep = UnsafeMutableBufferPointer(
-            start: (lisScratch + _longestIncreasingSubsequenceScratch(matched)).bindMemory(
-                to: Bool.self, capacity: matched),
-            count: matched)
-        keep.initialize(repeating: false)
-        var position = 0
-        for new in 0..<newCount where targetToSource[new] >= 0 {
-            sequence[position] = targetToSource[new]
-            position &+= 1
-        }
-        let stay = _markLongestIncreasingSubsequence(UnsafeBufferPointer(sequence), keep: keep, scratch: lisScratch)
-        changes.moves = Array(unsafeUninitializedCapacity: matched &- stay) { moves, initialized in
-            var position = 0
+    // 4. Moves: everything matched outside one longest increasing run; inserts in the same pass.
+    if inOrder {
+        changes.inserts = Array(unsafeUninitializedCapacity: newCount &- matched) { inserts, initialized in
             var written = 0
-            for new in 0..<newCount where targetToSource[new] >= 0 {
-                if !keep[position] {
-                    (moves.baseAddress.unsafelyUnwrapped + written).initialize(
-                        to: Changeset.OffsetPair(source: offset &+ Int(targetToSource[new]), target: offset &+ new))
-                    written &+= 1
-                }
-                position &+= 1
+            for new in 0..<newCount where targetToSource[new] < 0 {
+                inserts[written] = offset &+ new
+                written &+= 1
             }
             initialized = written
         }
+    } else {
+        let (marks, stay) = _markLongestIncreasingRun(targetToSource, matched: matched, scratch: scratch)
+        var moves: [Changeset.OffsetPair] = []
+        changes.inserts = Array(unsafeUninitializedCapacity: newCount &- matched) { inserts, insertCount in
+            moves = Array(unsafeUninitializedCapacity: matched &- stay) { moves, moveCount in
+                var position = 0
+                var movesWritten = 0
+                var insertsWritten = 0
+                for new in 0..<newCount {
+                    let old = targetToSource[new]
+                    if old < 0 {
+                        inserts[insertsWritten] = offset &+ new
+                        insertsWritten &+= 1
+                        continue
+                    }
+                    if marks[position] != _stays {
+                        (moves.baseAddress.unsafelyUnwrapped + movesWritten).initialize(
+                            to: Changeset.OffsetPair(source: offset &+ Int(old), target: offset &+ new))
+                        movesWritten &+= 1
+                    }
+                    position &+= 1
+                }
+                moveCount = movesWritten
+                insertCount = insertsWritten
+            }
+        }
+        changes.moves = moves
     }
 
-    // 5. Deletes and updates in source order, inserts in target order.
+    // 5. Deletes and updates in source order.
     changes.deletes = Array(unsafeUninitializedCapacity: oldCount &- matched) { deletes, initialized in
         var written = 0
         for old in 0..<oldCount {
@@ -367,14 +370,6 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
             } else if !identity.sameContent(source[old], target[new]) {
                 updates.append(Changeset.OffsetPair(source: offset &+ old, target: offset &+ new))
             }
-        }
-        initialized = written
-    }
-    changes.inserts = Array(unsafeUninitializedCapacity: newCount &- matched) { inserts, initialized in
-        var written = 0
-        for new in 0..<newCount where targetToSource[new] < 0 {
-            inserts[written] = offset &+ new
-            written &+= 1
         }
         initialized = written
     }

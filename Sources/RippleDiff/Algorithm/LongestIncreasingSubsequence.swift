@@ -24,37 +24,18 @@ internal func _markLongestIncreasingSubsequence(
     _ values: UnsafeBufferPointer<Int32>,
     keep: UnsafeMutableBufferPointer<Bool>
 ) -> Int {
-    let scratch = UnsafeMutableRawPointer.allocate(
-        byteCount: Swift.max(_longestIncreasingSubsequenceScratch(values.count), 1),
-        alignment: MemoryLayout<Int32>.alignment)
-    defer { scratch.deallocate() }
-    return _markLongestIncreasingSubsequence(values, keep: keep, scratch: scratch)
-}
-
-/// The bytes of scratch memory ``_markLongestIncreasingSubsequence(_:keep:scratch:)`` needs for
-/// `count` values.
-@inlinable
-internal func _longestIncreasingSubsequenceScratch(_ count: Int) -> Int {
-    3 &* MemoryLayout<Int32>.stride &* count
-}
-
-/// Marks the elements of a longest strictly increasing subsequence of `values`, working in
-/// `scratch`: at least ``_longestIncreasingSubsequenceScratch(_:)`` bytes, aligned for `Int32`,
-/// whose contents it overwrites.
-@inlinable
-internal func _markLongestIncreasingSubsequence(
-    _ values: UnsafeBufferPointer<Int32>,
-    keep: UnsafeMutableBufferPointer<Bool>,
-    scratch: UnsafeMutableRawPointer
-) -> Int {
     let count = values.count
     if count == 0 { return 0 }
     // tails[l] = position (in values) of the smallest tail of an increasing run of length l + 1;
     // tailValues[l] = values[tails[l]], kept apart so that the search reads one array.
-    let base = scratch.bindMemory(to: Int32.self, capacity: 3 &* count)
-    let tails = UnsafeMutableBufferPointer(start: base, count: count)
-    let tailValues = UnsafeMutableBufferPointer(start: base + count, count: count)
-    let previous = UnsafeMutableBufferPointer(start: base + 2 &* count, count: count)
+    let tails = UnsafeMutableBufferPointer<Int32>.allocate(capacity: count)
+    let tailValues = UnsafeMutableBufferPointer<Int32>.allocate(capacity: count)
+    let previous = UnsafeMutableBufferPointer<Int32>.allocate(capacity: count)
+    defer {
+        tails.deallocate()
+        tailValues.deallocate()
+        previous.deallocate()
+    }
     var length = 0
     for position in 0..<count {
         let value = values[position]
@@ -89,3 +70,72 @@ internal func _markLongestIncreasingSubsequence(
     }
     return length
 }
+
+/// Marks a longest strictly increasing run among the matched elements of a flat diff, read in
+/// target order straight from `targetToSource` (negative entries are unmatched and skipped), with
+/// the same choice as ``_markLongestIncreasingSubsequence(_:keep:)``.
+///
+/// Works in `scratch`, at least 12 bytes per matched element and aligned for `Int32`; on return its
+/// first `matched` `Int32`s say, for each matched element in target order, whether it stays
+/// (``_stays``).
+///
+/// - Parameters:
+///   - targetToSource: For each target offset, its source partner or a negative value.
+///   - matched: The number of non-negative entries.
+///   - scratch: The working memory.
+/// - Returns: The marks, and the length of the run.
+/// - Complexity: O(*m* + *k* log *k*) for *m* target and *k* matched elements; O(*m*) when they are
+///   mostly in order.
+@inlinable
+internal func _markLongestIncreasingRun(
+    _ targetToSource: UnsafeMutableBufferPointer<Int32>,
+    matched: Int,
+    scratch: UnsafeMutableRawPointer
+) -> (marks: UnsafeMutableBufferPointer<Int32>, length: Int) {
+    let base = scratch.bindMemory(to: Int32.self, capacity: 3 &* matched)
+    // previous[i]: the position of the element before the i-th in the best run ending there.
+    let previous = UnsafeMutableBufferPointer(start: base, count: matched)
+    let tails = UnsafeMutableBufferPointer(start: base + matched, count: matched)
+    let tailValues = UnsafeMutableBufferPointer(start: base + 2 &* matched, count: matched)
+    var length = 0
+    var position = 0
+    for new in 0..<targetToSource.count {
+        let value = targetToSource[new]
+        if value < 0 { continue }
+        if length == 0 || tailValues[length &- 1] < value {
+            previous[position] = length == 0 ? -1 : tails[length &- 1]
+            tails[length] = Int32(truncatingIfNeeded: position)
+            tailValues[length] = value
+            length &+= 1
+        } else {
+            var high = length &- 1
+            var stride = 1
+            while high >= stride && tailValues[high &- stride] >= value {
+                high &-= stride
+                stride &<<= 1
+            }
+            var low = high >= stride ? high &- stride &+ 1 : 0
+            while low < high {
+                let middle = (low &+ high) >> 1
+                if tailValues[middle] < value { low = middle &+ 1 } else { high = middle }
+            }
+            previous[position] = low == 0 ? -1 : tails[low &- 1]
+            tails[low] = Int32(truncatingIfNeeded: position)
+            tailValues[low] = value
+        }
+        position &+= 1
+    }
+    if length > 0 {
+        var position = Int(tails[length &- 1])
+        while position >= 0 {
+            let before = Int(previous[position])
+            previous[position] = _stays
+            position = before
+        }
+    }
+    return (previous, length)
+}
+
+/// The mark of ``_markLongestIncreasingRun(_:matched:scratch:)`` for an element that stays.
+@inlinable
+internal var _stays: Int32 { -2 }

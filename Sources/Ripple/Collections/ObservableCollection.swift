@@ -82,6 +82,11 @@ public final class ObservableCollection<Element: Sendable>: Sendable {
         /// The `edits` of the open batch already counted in `mutations`.
         @usableFromInline var countedBatchEdits = 0
         @usableFromInline var core = EmitterCore<CollectionChange<Element>>()
+        /// One-element arrays for the change-sets of single mutations, reused while no event
+        /// holds them any more (copy-on-write copies them otherwise): a single `append` then
+        /// allocates its event, and no array.
+        @usableFromInline var oneOffset: [Int] = [0]
+        @usableFromInline var onePair: [Changeset.OffsetPair] = [Changeset.OffsetPair(source: 0, target: 0)]
 
         @inlinable
         init(elements: [Element]) {
@@ -211,7 +216,8 @@ extension ObservableCollection.State {
     /// - Returns: Whether the caller must drain after unlocking.
     @inlinable
     mutating func commit(_ changeset: consuming Changeset?) -> Bool {
-        if let edits = batch?.edits {
+        if batch != nil {
+            let edits = batch.unsafelyUnwrapped.edits
             if edits != countedBatchEdits {
                 mutations &+= 1
                 countedBatchEdits = edits
@@ -232,6 +238,20 @@ extension ObservableCollection.State {
         guard !changeset.isEmpty else { return false }
         version &+= 1
         return core.enqueue(CollectionChange(changeset: changeset, snapshot: elements, version: version))
+    }
+
+    /// `[offset]`, in a reused array (see ``oneOffset``).
+    @inlinable
+    mutating func offsets(_ offset: Int) -> [Int] {
+        oneOffset[0] = offset
+        return oneOffset
+    }
+
+    /// `[pair]`, in a reused array (see ``oneOffset``).
+    @inlinable
+    mutating func pairs(_ pair: Changeset.OffsetPair) -> [Changeset.OffsetPair] {
+        onePair[0] = pair
+        return onePair
     }
 }
 
@@ -349,7 +369,7 @@ extension ObservableCollection {
                 return (
                     Changeset(
                         sourceCount: count, targetCount: count,
-                        updates: [Changeset.OffsetPair(source: position, target: position)]),
+                        updates: state.pairs(Changeset.OffsetPair(source: position, target: position))),
                     replaced
                 )
             }

@@ -31,6 +31,8 @@ internal struct EmitterCore<Value: Sendable> {
         @usableFromInline let firstSequence: UInt64
         /// The handler, and where it runs.
         @usableFromInline let handler: EventHandler<Value>
+        /// The handler again when it is synchronous: called directly, without looking into the enum.
+        @usableFromInline let synchronous: (@Sendable (Value) -> Void)?
         /// Checked by asynchronous deliveries right before the handler runs.
         @usableFromInline let state: SubscriberState
 
@@ -39,6 +41,7 @@ internal struct EmitterCore<Value: Sendable> {
             self.id = id
             self.firstSequence = firstSequence
             self.handler = handler
+            if case .synchronous(let body) = handler { synchronous = body } else { synchronous = nil }
             self.state = state
         }
     }
@@ -107,7 +110,18 @@ internal struct EmitterCore<Value: Sendable> {
     mutating func enqueue(_ value: Value) -> Bool {
         sequence &+= 1
         if subscribers.isEmpty { return false }
-        return enqueue(pending: Pending(value: value, sequence: sequence, replayTo: -1))
+        if draining {
+            pending.append(Pending(value: value, sequence: sequence, replayTo: -1))
+            return false
+        }
+        // Nothing is being delivered, so nothing is queued either: start with this value.
+        draining = true
+        current = value
+        currentSequence = sequence
+        currentReplayTo = -1
+        cursor = 0
+        cursorIndex = 0
+        return true
     }
 
     /// Adds a subscriber that receives every value enqueued from now on, after `replay` if given.
@@ -201,6 +215,15 @@ internal struct EmitterCore<Value: Sendable> {
     ///   since the previous handoff.
     @inlinable
     mutating func next() -> Handoff? {
+        if current != nil && currentReplayTo < 0 && cursor == 0 && subscribers.count == 1
+            && subscribers[0].firstSequence <= currentSequence
+        {
+            // The common case: a value for a single subscriber, which is also the last one.
+            let subscriber = subscribers[0]
+            cursor = subscriber.id &+ 1
+            cursorIndex = 1
+            return Handoff(value: takeCurrent(), subscriber: subscriber)
+        }
         while true {
             if current != nil {
                 if currentReplayTo >= 0 {
@@ -254,7 +277,12 @@ extension EmitterCore.Handoff {
 extension EmitterCore.Subscriber {
     @inlinable
     func deliver(_ value: Value) {
-        handler.deliver(value, state: state)
+        if let synchronous {
+            // Picked under the owner's lock: the subscriber was subscribed a moment ago.
+            synchronous(value)
+        } else {
+            handler.deliver(value, state: state)
+        }
     }
 }
 

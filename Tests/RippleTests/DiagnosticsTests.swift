@@ -81,7 +81,7 @@ final class DiagnosticsTests: XCTestCase {
         XCTAssertEqual(diagnostics.count, 1, "one diagnostic per replace, however many repeats")
         XCTAssertEqual(
             diagnostics.events.first?.message,
-            "repeated identifiers at old offsets [2] and new offsets [2]; paired in order")
+            "repeated identifiers at old offsets [2] and new offsets [2]; paired by place")
     }
 
     func test_closureFormAndBatch_reportDuplicatesToo() {

@@ -5,8 +5,8 @@ extension ObservableCollection {
     ///
     /// The event holds inserts, deletes, moves (minimal) and updates, never a blanket reload. The
     /// diff runs on a snapshot without any lock held; if another thread mutates the collection
-    /// meanwhile, it runs again. Repeated identifiers are paired in order and reported to
-    /// ``Diagnostics``.
+    /// meanwhile, it runs again. Repeated identifiers are paired as `docs/diff.md` describes (by
+    /// place when the old elements repeat them, otherwise in order) and reported to ``Diagnostics``.
     ///
     /// ```swift
     /// books.replace(with: fromServer, identifiedBy: { $0.isbn }, contentEquals: { $0.title == $1.title })
@@ -146,7 +146,8 @@ extension ObservableCollection {
                     Diagnostic(
                         kind: .duplicateIdentifiers, source: "ObservableCollection.replace(with:)",
                         message: "repeated identifiers at old offsets \(changeset.duplicates.sourceOffsets) "
-                            + "and new offsets \(changeset.duplicates.targetOffsets); paired in order"))
+                            + "and new offsets \(changeset.duplicates.targetOffsets); "
+                            + (changeset.duplicates.sourceOffsets.isEmpty ? "paired in order" : "paired by place")))
             }
             return
         }

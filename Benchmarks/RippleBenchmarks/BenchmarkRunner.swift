@@ -41,9 +41,9 @@ struct BenchmarkSuite: Sendable {
     var name: String
     /// What the suite measures, printed above its table.
     var summary: String
-    /// Builds the groups for the full or the quick configuration; only those of `scenario` when it
-    /// is given, where a suite can tell before building (the others are filtered afterwards).
-    var makeGroups: @Sendable (_ quick: Bool, _ scenario: String?) -> [BenchmarkGroup]
+    /// Builds the groups for the full or the quick configuration; only those of `scenarios` when
+    /// given, where a suite can tell before building (the others are filtered afterwards).
+    var makeGroups: @Sendable (_ quick: Bool, _ scenarios: Set<String>?) -> [BenchmarkGroup]
     /// Lines computed from the whole suite's results, printed under its table.
     var summarize: @Sendable (_ results: [BenchmarkResult]) -> [String] = { _ in [] }
 }

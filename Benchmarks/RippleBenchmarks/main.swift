@@ -24,16 +24,16 @@ struct Options {
     var chartPath: String?
     var runs = 7
     var threaded = false
-    var scenario: String?
+    var scenarios: Set<String>?
     var engines: Set<String>?
     var elements: Set<String>?
 }
 
 @MainActor func usage() -> String {
     """
-    usage: ripple-bench [--suite NAME] [--scenario NAME] [--engines A,B] [--elements A,B] [--quick] [--json PATH] [--chart PATH] [--runs N] [--threaded]
+    usage: ripple-bench [--suite NAME] [--scenario A,B] [--engines A,B] [--elements A,B] [--quick] [--json PATH] [--chart PATH] [--runs N] [--threaded]
       --suite NAME  run one suite: \(suites.map(\.name).joined(separator: ", "))
-      --scenario NAME  run one scenario of each suite run, e.g. 1m (for profiling)
+      --scenario A,B run only these scenarios of each suite run, e.g. 1m (for profiling)
       --engines A,B run only these engines, e.g. ripple,floor (for profiling)
       --elements A,B run only these element kinds, e.g. int
       --quick       small sizes, for CI
@@ -60,8 +60,8 @@ while let argument = arguments.popFirst() {
         guard suites.contains(where: { $0.name == name }) else { fail("no suite named '\(name)'") }
         options.suite = name
     case "--scenario":
-        guard let name = arguments.popFirst() else { fail("--scenario needs a name") }
-        options.scenario = name
+        guard let names = arguments.popFirst() else { fail("--scenario needs a list of names") }
+        options.scenarios = Set(names.split(separator: ",").map(String.init))
     case "--engines":
         guard let names = arguments.popFirst() else { fail("--engines needs a list of names") }
         options.engines = Set(names.split(separator: ",").map(String.init))
@@ -116,9 +116,9 @@ if options.threaded {
 for suite in suites where options.suite == nil || options.suite == suite.name {
     var results: [BenchmarkResult] = []
     var notes: [String] = []
-    for var group in suite.makeGroups(options.quick, options.scenario) {
-        if let scenario = options.scenario {
-            group.tasks.removeAll { $0.scenario != scenario }
+    for var group in suite.makeGroups(options.quick, options.scenarios) {
+        if let scenarios = options.scenarios {
+            group.tasks.removeAll { !scenarios.contains($0.scenario) }
             if group.tasks.isEmpty { continue }
         }
         if let elements = options.elements {

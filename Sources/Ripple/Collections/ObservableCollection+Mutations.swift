@@ -15,7 +15,7 @@ extension ObservableCollection {
     func mutate<Result>(_ body: (inout State) -> (Changeset?, Result)) -> Result {
         let (handoff, result) = state.withLock { state -> (Handoff?, Result) in
             let (changeset, result) = body(&state)
-            return (state.commit(changeset) ? state.core.next() : nil, result)
+            return (state.commitTakingDelivery(changeset), result)
         }
         if let handoff { deliver(handoff) }
         return result

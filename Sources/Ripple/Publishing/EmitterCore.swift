@@ -31,8 +31,10 @@ internal struct EmitterCore<Value: Sendable> {
         @usableFromInline let firstSequence: UInt64
         /// The handler, and where it runs.
         @usableFromInline let handler: EventHandler<Value>
-        /// The handler again when it is synchronous: called directly, without looking into the enum.
-        @usableFromInline let synchronous: (@Sendable (Value) -> Void)?
+        /// Whether the handler is synchronous; it is then also ``synchronousBody``, called directly,
+        /// without looking into the enum.
+        @usableFromInline let isSynchronous: Bool
+        @usableFromInline let synchronousBody: @Sendable (Value) -> Void
         /// Checked by asynchronous deliveries right before the handler runs.
         @usableFromInline let state: SubscriberState
 
@@ -41,7 +43,13 @@ internal struct EmitterCore<Value: Sendable> {
             self.id = id
             self.firstSequence = firstSequence
             self.handler = handler
-            if case .synchronous(let body) = handler { synchronous = body } else { synchronous = nil }
+            if case .synchronous(let body) = handler {
+                isSynchronous = true
+                synchronousBody = body
+            } else {
+                isSynchronous = false
+                synchronousBody = { _ in }
+            }
             self.state = state
         }
     }
@@ -107,7 +115,7 @@ internal struct EmitterCore<Value: Sendable> {
     /// - Returns: `true` when the caller must drain (no delivery was in progress).
     /// - Complexity: Amortized O(1).
     @inlinable
-    mutating func enqueue(_ value: Value) -> Bool {
+    mutating func enqueue(_ value: consuming Value) -> Bool {
         sequence &+= 1
         if subscribers.isEmpty { return false }
         if draining {
@@ -116,12 +124,31 @@ internal struct EmitterCore<Value: Sendable> {
         }
         // Nothing is being delivered, so nothing is queued either: start with this value.
         draining = true
-        current = value
+        current = consume value
         currentSequence = sequence
         currentReplayTo = -1
         cursor = 0
         cursorIndex = 0
         return true
+    }
+
+    /// Queues `value` for every current subscriber and, when no delivery was in progress, takes its
+    /// first handoff at once: ``enqueue(_:)`` then ``next()``, in one step.
+    ///
+    /// - Returns: The first handoff, for the caller to run after unlocking and then drain; `nil`
+    ///   when there is nothing to deliver now.
+    /// - Complexity: Amortized O(1).
+    @inlinable
+    mutating func send(_ value: consuming Value) -> Handoff? {
+        if !draining && subscribers.count == 1 {
+            // The common case: one subscriber, nothing in progress. The value goes straight into
+            // the handoff, without passing through `current`.
+            sequence &+= 1
+            if subscribers[0].firstSequence > sequence { return nil }
+            draining = true
+            return Handoff(value: consume value, subscriber: subscribers[0])
+        }
+        return enqueue(value) ? next() : nil
     }
 
     /// Adds a subscriber that receives every value enqueued from now on, after `replay` if given.
@@ -277,9 +304,9 @@ extension EmitterCore.Handoff {
 extension EmitterCore.Subscriber {
     @inlinable
     func deliver(_ value: Value) {
-        if let synchronous {
+        if isSynchronous {
             // Picked under the owner's lock: the subscriber was subscribed a moment ago.
-            synchronous(value)
+            synchronousBody(value)
         } else {
             handler.deliver(value, state: state)
         }

@@ -137,7 +137,7 @@ final class ChangesetTests: XCTestCase {
                 "both moved and deleted"
             ),
             (
-                Changeset(sourceCount: 2, targetCount: 2, moves: [Pair(source: 0, target: 1), Pair(source: 0, target: 0)]),
+                Changeset(sourceCount: 2, targetCount: 2, moves: [Pair(source: 0, target: 0), Pair(source: 0, target: 1)]),
                 "moved twice"
             ),
             (
@@ -166,14 +166,36 @@ final class ChangesetTests: XCTestCase {
         }
     }
 
-    func test_validationFailure_doesNotCheckTheOrderOfParts() {
-        // UIKit reads a batch in any order (uikit-batch-rules.md, R2), so validity does not depend
-        // on it; the diff's own output is ordered, which `orderingFailure(of:)` checks.
-        let unordered = Changeset(
-            sourceCount: 4, targetCount: 4, deletes: [2, 0], inserts: [3, 1],
-            moves: [Pair(source: 3, target: 2), Pair(source: 1, target: 0)])
-        XCTAssertNil(unordered.validationFailure())
-        XCTAssertNotNil(orderingFailure(of: unordered))
+    func test_validationFailure_rejectsPartsOutOfTheirDocumentedOrder() {
+        // UIKit reads a batch in any order (uikit-batch-rules.md, R2), but `Changeset` documents
+        // its lists as ascending, and readers such as `SequentialChangeset` rely on it: issue 13's
+        // `deletes: [2, 0]` became `removals: [2, 0]`.
+        let cases: [(Changeset, String)] = [
+            (
+                Changeset(sourceCount: 3, targetCount: 3, deletes: [2, 0], inserts: [2, 0]),
+                "deletes must be ascending: 0 follows 2"
+            ),
+            (Changeset(sourceCount: 3, targetCount: 3, deletes: [0, 2], inserts: [2, 0]), "inserts must be ascending: 0 follows 2"),
+            (
+                Changeset(
+                    sourceCount: 4, targetCount: 4, moves: [Pair(source: 3, target: 2), Pair(source: 1, target: 0)]),
+                "moves must be ascending by target: 0 follows 2"
+            ),
+            (
+                Changeset(
+                    sourceCount: 3, targetCount: 3, updates: [Pair(source: 2, target: 2), Pair(source: 0, target: 0)]),
+                "updates must be ascending by source: 0 follows 2"
+            ),
+            (
+                Changeset(
+                    sourceCount: 3, targetCount: 3, updates: [Pair(source: 1, target: 1), Pair(source: 1, target: 1)]),
+                "source offset 1 is updated twice"
+            ),
+        ]
+        for (changes, expected) in cases {
+            XCTAssertEqual(changes.validationFailure(), expected, "\(changes)")
+            XCTAssertNotNil(orderingFailure(of: changes), "\(changes)")
+        }
     }
 
     func test_validationFailure_rejectsAnUpdateThatNamesTwoDifferentElements() {

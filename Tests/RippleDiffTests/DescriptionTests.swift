@@ -11,6 +11,28 @@ final class DescriptionTests: XCTestCase {
         XCTAssertEqual(changes.description, "Changeset(5 → 6: delete [1], insert [0, 3], move [2→4])")
     }
 
+    func test_longLists_areCutAfterTwentyEntries() {
+        let changes = Changeset(
+            sourceCount: 1_000, targetCount: 980, deletes: Array(0..<20), inserts: Array(0..<21).map { $0 * 2 },
+            duplicates: Changeset.Duplicates(sourceOffsets: Array(100..<1_000)))
+        XCTAssertEqual(
+            changes.description,
+            "Changeset(1000 → 980: delete [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19], "
+                + "insert [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, … 1 more], "
+                + "duplicate source [100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, "
+                + "116, 117, 118, 119, … 880 more])")
+        XCTAssertEqual(
+            changes.duplicates.description,
+            "old offsets [100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, "
+                + "118, 119, … 880 more] and new offsets []")
+        let paths = SectionedChangeset.ItemDuplicates(
+            sourcePaths: [ElementPath(item: 2, section: 0)], targetPaths: (0..<25).map { ElementPath(item: $0, section: 1) })
+        XCTAssertEqual(
+            paths.description,
+            "old paths [0 - 2] and new paths [1 - 0, 1 - 1, 1 - 2, 1 - 3, 1 - 4, 1 - 5, 1 - 6, 1 - 7, 1 - 8, 1 - 9, "
+                + "1 - 10, 1 - 11, 1 - 12, 1 - 13, 1 - 14, 1 - 15, 1 - 16, 1 - 17, 1 - 18, 1 - 19, … 5 more]")
+    }
+
     func test_changeset_withoutChanges() {
         XCTAssertEqual(Changeset.unchanged(count: 5).description, "Changeset(5 → 5: no changes)")
         XCTAssertEqual(Changeset.unchanged(count: 0).description, "Changeset(0 → 0: no changes)")

@@ -161,8 +161,9 @@ func sectionedCheck(
     return nil
 }
 
-/// Per stage: the structural rules, the oracle replay against the stage's data, valid change-set;
-/// overall: at most two stages, a reload stage holds reloads only, the last data is the target.
+/// Per stage: the structural rules, the oracle replay and `applied` against the stage's data, valid
+/// change-set; overall: at most two stages, a reload stage holds reloads only, the last data is the
+/// target.
 func sectionedStagesFailure(
     _ staged: StagedSectionedChangeset<SxSection, SxItem>,
     source: [SxSnapshot],
@@ -187,6 +188,12 @@ func sectionedStagesFailure(
             return "stage \(index) replays to \(result), its data is \(stage.data)"
         case .success: break
         }
+        // RippleDiff's own replay agrees: a stage's item updates are exact, even inside a reloaded
+        // section.
+        let data = stage.data
+        let replayed = changes.applied(
+            to: before, section: { data[$0].section }, item: { data[$0.section].items[$0.item] })
+        if replayed != data { return "stage \(index): applied(to:section:item:) gives \(replayed), its data is \(data)" }
         if staged.count == 2 && index == 0 {
             let structural = changes.sections.deletes.count + changes.sections.inserts.count
                 + changes.sections.moves.count + changes.itemDeletes.count + changes.itemInserts.count

@@ -184,25 +184,45 @@ final class SectionedStagingTests: XCTestCase {
         XCTAssertEqual(staged[0].changeset.itemInserts, [sxPath(2, 1)])
     }
 
-    /// A section reload shows its items' new content: their own reloads are dropped.
-    func testSectionUpdateAbsorbsItemUpdates() {
+    /// A section reload keeps the item updates inside it: UIKit ignores them (the section is read
+    /// again whole), but the stage replays to its data only with them.
+    func testSectionUpdateKeepsItsItemUpdates() {
         var target = sxList([(1, [1, 2])])
         target[0].section.title = 1
         target[0].items[0].content = 1
         let staged = stage(sxList([(1, [1, 2])]), target)
         XCTAssertEqual(staged.count, 1)
         XCTAssertEqual(staged[0].changeset.sections.updates.count, 1)
-        XCTAssertEqual(staged[0].changeset.itemUpdates, [])
+        XCTAssertEqual(staged[0].changeset.itemUpdates, [sxPair((0, 0), (0, 0))])
     }
 
-    /// Two stages: the reload stage refreshes the absorbed items of a reloaded section too.
-    func testReloadStageRefreshesItemsOfReloadedSections() {
+    /// Issue 13: `[S0 a: [1 x]]` → `[S0 b: [1 y]]` lost the item's content when its single stage
+    /// was replayed with `applied(to:section:item:)`.
+    func testReplayingAStageThatReloadsASectionKeepsTheItemChange() {
+        var target = sxList([(0, [1])])
+        target[0].section.title = 1
+        target[0].items[0].content = 1
+        let source = sxList([(0, [1])])
+        let staged = stage(source, target)
+        XCTAssertEqual(
+            "\(staged)",
+            "StagedSectionedChangeset(\n  0: SectionedChangeset(sections 1 → 1: update [0→0]; items 1 → 1: update [(0 - 0)→(0 - 0)])\n)")
+        let stageData = staged[0].data
+        let replayed = staged[0].changeset.applied(
+            to: source, section: { stageData[$0].section }, item: { stageData[$0.section].items[$0.item] })
+        XCTAssertEqual(replayed, target)
+        XCTAssertEqual(stageData, target)
+    }
+
+    /// Two stages: the reload stage reloads the section and lists the item updated inside it.
+    func testReloadStageListsTheItemUpdatesOfReloadedSections() {
         var target = sxList([(2, [2]), (1, [1, 3])])
         target[1].section.title = 1
         target[1].items[0].content = 1
         let staged = stage(sxList([(1, [1, 3]), (2, [2])]), target)
         XCTAssertEqual(staged.count, 2)
-        XCTAssertEqual(staged[0].changeset.itemUpdates, [])
+        XCTAssertEqual(staged[0].changeset.sections.updates, [Changeset.OffsetPair(source: 0, target: 0)])
+        XCTAssertEqual(staged[0].changeset.itemUpdates, [sxPair((0, 0), (0, 0))])
         XCTAssertEqual(staged[0].data[0], SxSnapshot(section: SxSection(id: 1, title: 1), items: [SxItem(id: 1, content: 1), SxItem(id: 3)]))
     }
 
@@ -237,6 +257,8 @@ final class SectionedStagingTests: XCTestCase {
         XCTAssertEqual(staged.changeCount, 2)
     }
 
+    /// An unsorted hand-made change-set is invalid (its lists are documented as ascending), but the
+    /// staging sorts what it reads, so its stages are valid.
     func testStagingAnUnsortedHandMadeChangeset() {
         let source = sxList([(1, [1, 2, 3, 4]), (2, [5])])
         var target = sxList([(1, [2, 3]), (2, [5])])
@@ -246,10 +268,55 @@ final class SectionedStagingTests: XCTestCase {
             sourceItemCounts: [4, 1], targetItemCounts: [2, 1],
             itemDeletes: [sxPath(0, 3), sxPath(0, 0)],
             itemUpdates: [sxPair((0, 2), (0, 1))])
-        XCTAssertNil(changes.validationFailure())
+        XCTAssertEqual(changes.validationFailure(), "item deletes must be ascending: (0 - 0) follows (0 - 3)")
         let staged = StagedSectionedChangeset(changeset: changes, source: source, target: target)
         XCTAssertEqual(staged.count, 1)
         XCTAssertEqual(staged[0].changeset.itemDeletes, [sxPath(0, 0), sxPath(0, 3)])
         XCTAssertNil(sectionedStagesFailure(staged, source: source, target: target))
     }
+
+    // MARK: - Bad input (issue 13), in child processes
+
+    /// The entry point of the child processes; does nothing in a normal run.
+    func test_childProcessEntry() {
+        guard let name = childCase else { return }
+        let source = sxList([(1, [1, 2]), (2, [3])])
+        let target = sxList([(1, [2]), (2, [3, 1])])
+        let changes = SectionedChangeset(from: source, to: target)
+        switch name {
+        case "appliedWithTooFewItemCounts":
+            // Used to trap with `Index out of range` before validation could name the problem.
+            var short = changes
+            short.sourceItemCounts = [2]
+            _ = short.applied(to: source, section: { target[$0].section }, item: { target[$0.section].items[$0.item] })
+        case "appliedToAnotherList":
+            _ = changes.applied(
+                to: sxList([(1, [1, 2]), (2, [3, 4])]), section: { target[$0].section },
+                item: { target[$0.section].items[$0.item] })
+        case "stagedWithAnotherList":
+            _ = StagedSectionedChangeset(changeset: changes, source: sxList([(1, [1, 2]), (2, [3, 4])]), target: target)
+        case "stagedPathOutOfRange":
+            var broken = changes
+            broken.itemDeletes = [sxPath(0, 5)]
+            _ = StagedSectionedChangeset(changeset: broken, source: source, target: target)
+        default: return
+        }
+        print("the case did not trap")
+    }
+
+    func test_changesetAndListsThatDoNotBelongTogether_trapWithAMessage() throws {
+        try assertChildCasesTrap(
+            "RippleDiffTests.SectionedStagingTests/test_childProcessEntry",
+            expected: [
+                "appliedWithTooFewItemCounts":
+                    "SectionedChangeset.applied(to:section:item:): invalid change-set: sourceItemCounts has 1 entries for 2 source sections",
+                "appliedToAnotherList":
+                    "SectionedChangeset.applied(to:section:item:): source section 1 has 2 items, but sourceItemCounts[1] is 1",
+                "stagedWithAnotherList":
+                    "StagedSectionedChangeset(changeset:source:target:): source section 1 has 2 items, but sourceItemCounts[1] is 1",
+                "stagedPathOutOfRange":
+                    "StagedSectionedChangeset(changeset:source:target:): item delete (0 - 5) is out of range: source section 0 has items 0..<2",
+            ])
+    }
 }
+

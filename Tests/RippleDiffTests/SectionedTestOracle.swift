@@ -276,7 +276,9 @@ func sectionedRuleViolation<S, I>(
         if movedPaths.contains(update.source) { return "R3b/M8: item (\(update.source)) reloaded and moved" }
         if !sections.moves.isEmpty { return "R3c: item reload \(update) alongside section moves" }
         if deletedSections.contains(update.source.section) { return "policy: item reload \(update) in a deleted section" }
-        if reloadedSources.contains(update.source.section) { return "policy: item reload \(update) in a reloaded section" }
+        // An item reload inside a reloaded section is dropped with the section's delete (R5); the
+        // stage lists it so that `applied` replays the stage to its data.
+        if reloadedSources.contains(update.source.section) { continue }
         // UIKit's position for the reload: section from section deletes and inserts, item from
         // item deletes and inserts, ignoring moves.
         var section = update.source.section - sections.deletes.filter { $0 < update.source.section }.count

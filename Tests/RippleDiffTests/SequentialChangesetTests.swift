@@ -135,4 +135,24 @@ final class SequentialChangesetTests: XCTestCase {
             return firstMismatch(rows, target)
         }
     }
+
+    // MARK: - Bad input (issue 13), in child processes
+
+    /// The entry point of the child processes; does nothing in a normal run.
+    func test_childProcessEntry() {
+        guard childCase == "unsortedDeletes" else { return }
+        // Used to give `removals: [2, 0]`, which a sequential view reads as two different rows.
+        _ = SequentialChangeset(Changeset(sourceCount: 3, targetCount: 3, deletes: [2, 0], inserts: [2, 0]))
+        print("the case did not trap")
+    }
+
+    func test_anUnsortedChangeset_trapsWithTheValidationMessage() throws {
+        try assertChildCasesTrap(
+            "RippleDiffTests.SequentialChangesetTests/test_childProcessEntry",
+            expected: [
+                "unsortedDeletes":
+                    "SequentialChangeset.init(_:): the change-set is not valid: deletes must be ascending: 0 follows 2"
+            ])
+    }
 }
+

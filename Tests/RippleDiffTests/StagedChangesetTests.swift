@@ -193,4 +193,48 @@ final class StagedChangesetTests: XCTestCase {
             return stagedFailure(staged, for: changes, from: source, to: target).map { "\(changes): \($0)" }
         }
     }
+
+    // MARK: - Bad input (issue 13), in child processes
+
+    /// The entry point of the child processes; does nothing in a normal run.
+    func test_childProcessEntry() {
+        guard let name = childCase else { return }
+        // 3 → 2 elements: 0 is deleted, 2 moves before 1 and changes, so two stages.
+        let source = [TestItem(id: 0), TestItem(id: 1), TestItem(id: 2)]
+        let target = [TestItem(id: 2, content: 1), TestItem(id: 1)]
+        let changes = Changeset(from: source, to: target)
+        switch name {
+        case "otherListsWithUpdates":
+            // Used to trap with `Index out of range` inside the standard library.
+            _ = StagedChangeset(changeset: changes, source: [TestItem(id: 7)], target: target)
+        case "otherListsWithoutUpdates":
+            // Used to return a stage whose data did not fit its change-set.
+            let plain = Changeset(from: source.map(\.id), to: target.map(\.id))
+            _ = StagedChangeset(changeset: plain, source: [7], target: [2, 1])
+        case "updateOutOfRange":
+            let broken = Changeset(
+                sourceCount: 3, targetCount: 2, deletes: [0], moves: [Pair(source: 2, target: 0)],
+                updates: [Pair(source: 9, target: 0)])
+            _ = StagedChangeset(changeset: broken, source: source, target: target)
+        case "landingOffsets":
+            _ = Changeset(sourceCount: 3, targetCount: 3, deletes: [2, 0], inserts: [2, 0]).landingOffsets()
+        default: return
+        }
+        print("the case did not trap")
+    }
+
+    func test_changesetAndListsThatDoNotBelongTogether_trapWithAMessage() throws {
+        try assertChildCasesTrap(
+            "RippleDiffTests.StagedChangesetTests/test_childProcessEntry",
+            expected: [
+                "otherListsWithUpdates":
+                    "StagedChangeset(changeset:source:target:): the lists have 1 → 2 elements, but the change-set goes 3 → 2",
+                "otherListsWithoutUpdates":
+                    "StagedChangeset(changeset:source:target:): the lists have 1 → 2 elements, but the change-set goes 3 → 2",
+                "updateOutOfRange":
+                    "StagedChangeset(changeset:source:target:): update 9→0 is out of range 0..<3 → 0..<2",
+                "landingOffsets":
+                    "Changeset.landingOffsets(): invalid change-set: deletes must be ascending: 0 follows 2",
+            ])
+    }
 }

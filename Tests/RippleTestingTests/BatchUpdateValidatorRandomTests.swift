@@ -79,6 +79,50 @@ final class BatchUpdateValidatorRandomTests: XCTestCase {
         }
     }
 
+    /// Issue 13: batches whose indices and counts are drawn from the extremes of `Int`, mixed with
+    /// small ones. The validator must answer (valid or a violation, never an overflow trap), and a
+    /// headless view fed such a batch must record a violation and show its data source.
+    func testExtremeIndicesAndCountsNeverTrap() {
+        let extremes = [Int.min, Int.min + 1, -2, -1, 0, 1, 2, 3, Int.max - 2, Int.max - 1, Int.max]
+        forEachSeed(0..<3_000) { _, random in
+            func value() -> Int { extremes[random.below(extremes.count)] }
+            func path() -> ElementPath { ElementPath(item: value(), section: random.below(3) == 0 ? value() : random.below(3)) }
+            var batch = BatchUpdate()
+            for _ in 0...random.below(6) {
+                switch random.below(8) {
+                case 0: batch.deleteSections([value()])
+                case 1: batch.insertSections([value()])
+                case 2: batch.reloadSections([value()])
+                case 3: batch.moveSection(value(), toSection: value())
+                case 4: batch.deleteItems(at: [path()])
+                case 5: batch.insertItems(at: [path()])
+                case 6: batch.reloadItems(at: [path()])
+                default: batch.moveItem(at: path(), to: path())
+                }
+            }
+            let before = (0..<random.below(3)).map { _ in random.below(2) == 0 ? value() : random.below(4) }
+            let after = (0..<random.below(3)).map { _ in random.below(2) == 0 ? value() : random.below(4) }
+            for flavor in [BatchUpdateValidator.Flavor.tableView, .collectionView] {
+                for style in [BatchUpdateValidator.CountMismatchStyle.classic, .detailed] {
+                    _ = BatchUpdateValidator(flavor: flavor, countMismatchStyle: style)
+                        .validate(batch, before: before, after: after)
+                }
+            }
+            // A view has real rows, so only the indices can be extreme.
+            var data = before.map { Array(0..<max(0, min($0, 4))) }
+            let tableView = HeadlessTableView { data }
+            tableView.reloadData()
+            tableView.performBatchUpdates {
+                data = after.map { Array(0..<max(0, min($0, 4))) }
+                tableView.apply(batch)
+            }
+            if tableView.rows != data && tableView.violations.isEmpty {
+                return "\(batch) for \(before) → \(after): the table view shows \(tableView.rows) without a violation"
+            }
+            return nil
+        }
+    }
+
     // MARK: - Generator
 
     /// A valid batch over up to 3 sections of up to 4 items, and the after state it describes.

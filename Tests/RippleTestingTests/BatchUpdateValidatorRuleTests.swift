@@ -418,6 +418,49 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
             message: "Invalid update: invalid number of items in section 0.  Attempt to delete more items than exist in section.")
     }
 
+    /// Issue 13: extreme indices and counts crashed the validator on arithmetic overflow. They are
+    /// violations like any other out-of-range value.
+    func testExtremeIndicesAndCountsAreViolationsNotOverflows() {
+        // A reload of row Int.max next to an insert: UIKit's target for it is past Int.max.
+        Kit.assertRejected(
+            Kit.batch {
+                $0.reloadItems(at: [path(0, .max)])
+                $0.insertItems(at: [path(0, 0)])
+            },
+            before: [3], after: [4], by: table, id: .m3, rule: .r3,
+            message: "attempt to delete row 9223372036854775807 from section 0 which only contains 3 rows before the update")
+        // A reload of section Int.max next to a section insert.
+        Kit.assertRejected(
+            Kit.batch {
+                $0.reloadSections([.max])
+                $0.insertSections([0])
+            },
+            before: [1], after: [1, 1], by: collection, id: .m1, rule: .r3,
+            message: "attempt to delete section 9223372036854775807, but there are only 1 sections before the update")
+        // A section of Int.max rows with two inserts: the count check's sum is past Int.max.
+        let result = table.validate(
+            Kit.batch { $0.insertItems(at: [path(0, 0), path(0, 1)]) }, before: [.max], after: [.max])
+        XCTAssertEqual(result.violation?.messageID, .m24)
+        XCTAssertEqual(
+            result.violation?.message,
+            "Invalid update: invalid number of rows in section 0.  The number of rows contained in an existing section "
+                + "after the update (9223372036854775807) must be equal to the number of rows contained in that section "
+                + "before the update (9223372036854775807), plus or minus the number of rows inserted or deleted from "
+                + "that section (2 inserted, 0 deleted) and plus or minus the number of rows moved into or out of that "
+                + "section (0 moved in, 0 moved out).")
+        // Int.min before: a negative count, which no delete or move out can reach.
+        Kit.assertRejected(
+            BatchUpdate(), before: [.min], after: [.min], by: table, id: .m23, rule: .r11,
+            message: "Invalid update: invalid number of rows in section 0.  Attempt to delete more rows than exist in section.")
+        // Int.min and Int.max as indices.
+        Kit.assertRejected(
+            Kit.batch { $0.moveItem(at: path(0, .min), to: path(0, .max)) }, before: [2], after: [2], by: table, id: .m15,
+            message: "attempt to move index path (\(ns(0, .min))) that does not exist - there are only 2 rows in section 0 before the update")
+        Kit.assertRejected(
+            Kit.batch { $0.moveSection(.max, toSection: .min) }, before: [2], after: [2], by: table, id: .m12,
+            message: "attempt to move section 9223372036854775807, but there are only 1 sections before the update")
+    }
+
     // MARK: - R12 moved sections
 
     func testMovesAcrossMovedSectionsCountOnlyWhenTheyChangeSection() {

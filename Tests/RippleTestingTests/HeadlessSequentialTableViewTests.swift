@@ -340,15 +340,26 @@ final class HeadlessSequentialTableViewTests: XCTestCase {
         XCTAssertEqual(violation?.method, "removeRows(_:)")
         XCTAssertEqual(
             violation?.message,
-            "HeadlessSequentialTableView.removeRows(_:): row 1 follows row 2, but rows must be ascending and distinct: it must be in 3..<5 (numberOfRows: 5)."
+            "HeadlessSequentialTableView.removeRows(_:): row 1 follows row 2, but rows must be ascending and distinct: the row after 2 must be in 3..<5 (numberOfRows: 5)."
         )
         XCTAssertNil(violation?.exceptionName)
         XCTAssertEqual(violation?.hasAppKitWording, false)
         tableView.reloadRows([4, 0])
         XCTAssertEqual(
             tableView.lastViolation?.message,
-            "HeadlessSequentialTableView.reloadRows(_:): row 0 follows row 4, but rows must be ascending and distinct: it must be in 5..<5 (numberOfRows: 5)."
+            "HeadlessSequentialTableView.reloadRows(_:): row 0 follows row 4, but rows must be ascending and distinct: no row can follow 4, the last of 0..<5 (numberOfRows: 5)."
         )
+    }
+
+    /// Issue 13: removals `[2, 0]` of 3 rows (from an unsorted change-set) read `it must be in 3..<3`.
+    func testRowsAfterTheLastRowNameNoEmptyRange() {
+        let tableView = makeView(Model(["a", "b", "c"]))
+        tableView.removeRows([2, 0])
+        XCTAssertEqual(
+            tableView.lastViolation?.message,
+            "HeadlessSequentialTableView.removeRows(_:): row 0 follows row 2, but rows must be ascending and distinct: no row can follow 2, the last of 0..<3 (numberOfRows: 3)."
+        )
+        XCTAssertEqual(tableView.rows, ["a", "b", "c"])
     }
 
     func testRowsThatAreNotDistinct() {
@@ -358,12 +369,12 @@ final class HeadlessSequentialTableViewTests: XCTestCase {
         XCTAssertEqual(tableView.lastViolation?.kind, .rowsNotAscending)
         XCTAssertEqual(
             tableView.lastViolation?.message,
-            "HeadlessSequentialTableView.insertRows(_:): row 1 follows row 1, but rows must be ascending and distinct: it must be in 2..<5 (numberOfRows: 4)."
+            "HeadlessSequentialTableView.insertRows(_:): row 1 follows row 1, but rows must be ascending and distinct: the row after 1 must be in 2..<5 (numberOfRows: 4)."
         )
         tableView.reloadRows([0, 0])
         XCTAssertEqual(
             tableView.lastViolation?.message,
-            "HeadlessSequentialTableView.reloadRows(_:): row 0 follows row 0, but rows must be ascending and distinct: it must be in 1..<3 (numberOfRows: 3)."
+            "HeadlessSequentialTableView.reloadRows(_:): row 0 follows row 0, but rows must be ascending and distinct: the row after 0 must be in 1..<3 (numberOfRows: 3)."
         )
         XCTAssertEqual(tableView.violations.count, 2)
     }

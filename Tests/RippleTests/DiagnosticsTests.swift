@@ -97,6 +97,31 @@ final class DiagnosticsTests: XCTestCase {
         XCTAssertEqual(diagnostics.count, 1)
     }
 
+    func test_manyRepeats_areReportedOnOneShortLine() {
+        // Issue 13: 2^20 equal identifiers once gave a 16.6 MB diagnostic. The lists are cut after
+        // 20 offsets, with a count of the rest, whatever the number of repeats.
+        let collection = ObservableCollection([Int](repeating: 7, count: 1 << 16))
+        collection.replace(with: [8] + [Int](repeating: 7, count: 1 << 16) + [8])
+        XCTAssertEqual(diagnostics.count, 1)
+        let message = diagnostics.events.first?.message ?? ""
+        XCTAssertEqual(
+            message,
+            "repeated identifiers at old offsets [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, "
+                + "20, … 65515 more] and new offsets [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, "
+                + "20, 21, … 65516 more]; paired by place")
+
+        let sections = SectionedCollection([SectionSnapshot(section: "a", items: [Int](repeating: 7, count: 1 << 12))])
+        sections.replace(with: [
+            SectionSnapshot(section: "a", items: [8]),
+            SectionSnapshot(section: "a", items: [Int](repeating: 7, count: 1 << 12) + [8]),
+        ])
+        XCTAssertEqual(diagnostics.count, 2)
+        let sectioned = diagnostics.events.last?.message ?? ""
+        XCTAssertTrue(sectioned.hasPrefix("repeated section identifiers at old offsets [] and new offsets [], "), sectioned)
+        XCTAssertTrue(sectioned.contains("0 - 19, 0 - 20, … 4075 more] and new paths [1 - 1,"), sectioned)
+        XCTAssertTrue(sectioned.hasSuffix("1 - 19, 1 - 20, … 4076 more]; paired in order"), sectioned)
+    }
+
     func test_replaceWithUniqueIdentifiers_reportsNothing() {
         _ = publishing([TestItem](ids: [1, 2, 3])) { collection in
             collection.replace(with: [TestItem](ids: [3, 2, 9]))

@@ -65,6 +65,46 @@ final class ListSourceTests: XCTestCase {
     }
 
 
+    // MARK: - Adoption
+
+    /// `TableViewSource(view:…)` and `CollectionViewSource(view:…)` make the source the view's data
+    /// source and delegate, as a `UITableView` needs (it used to stay empty: only the
+    /// `tableView:` initializers installed the UIKit adapter).
+    func test_initWithView_makesTheSourceTheViewsDataSource() {
+        MainActor.assumeIsolated {
+            let collection = ObservableCollection([TestItem](ids: [1]))
+            let table = HeadlessTableView<TestItem> { [[]] }
+            let tableSource = TableViewSource(view: table, collection: collection)
+            XCTAssertTrue(table.adoptedSource === tableSource)
+            XCTAssertEqual(table.adoptionCount, 1)
+            let grid = HeadlessCollectionView<TestItem> { [[]] }
+            let gridSource = CollectionViewSource(view: grid, collection: collection)
+            XCTAssertTrue(grid.adoptedSource === gridSource)
+            XCTAssertEqual(grid.adoptionCount, 1)
+        }
+    }
+
+    /// A new forwarding delegate makes the source adopt its view again (UIKit reads which methods
+    /// a delegate implements only when it is assigned); the source holds the delegate weakly.
+    func test_aNewDelegate_adoptsTheViewAgain_andIsHeldWeakly() {
+        MainActor.assumeIsolated {
+            final class AppDelegate {}
+            let table = HeadlessTableView<TestItem> { [[]] }
+            let source = TableViewSource(view: table, collection: ObservableCollection([TestItem](ids: [1])))
+            var appDelegate: AppDelegate? = AppDelegate()
+            source.delegate = appDelegate
+            XCTAssertEqual(table.adoptionCount, 2)
+            XCTAssertTrue(table.adoptedSource === source)
+            source.delegate = appDelegate
+            XCTAssertEqual(table.adoptionCount, 2, "the same delegate again changes nothing")
+            weak var released: AppDelegate?
+            released = appDelegate
+            appDelegate = nil
+            XCTAssertNil(released, "the source holds its delegate weakly")
+            XCTAssertNil(source.delegate)
+        }
+    }
+
     // MARK: - Rendering
 
     func test_initialState_isShownWithOneReload() {

@@ -52,6 +52,23 @@ final class ListSourceWithSectionTests: XCTestCase {
         layout.map { SectionSnapshot(section: $0.0, items: [TestItem](ids: $0.1)) }
     }
 
+    // MARK: - Adoption
+
+    /// The sectioned sources' `init(view:…)` make the source the view's data source and delegate.
+    func test_initWithView_makesTheSourceTheViewsDataSource() {
+        MainActor.assumeIsolated {
+            let collection = SectionedCollection(Self.sections([("A", [1])]))
+            let table = HeadlessTableView<TestItem> { [] }
+            let tableSource = TableViewSourceWithSection(view: table, collection: collection)
+            XCTAssertTrue(table.adoptedSource === tableSource)
+            XCTAssertEqual(table.adoptionCount, 1)
+            let grid = HeadlessCollectionView<TestItem> { [] }
+            let gridSource = CollectionViewSourceWithSection(view: grid, collection: collection)
+            XCTAssertTrue(grid.adoptedSource === gridSource)
+            XCTAssertEqual(grid.adoptionCount, 1)
+        }
+    }
+
     // MARK: - Rendering
 
     func test_sectionAndItemChanges_animateAsValidBatches() {

@@ -553,6 +553,11 @@ final class ObservableCollectionTests: XCTestCase {
         case "moveOffsetsDestination": collection.move(fromOffsets: [0], toOffset: 4)
         case "insideBatch": collection.performBatchUpdates { _ = collection.remove(at: 7) }
         case "endUpdates": collection.endUpdates()
+        case "stagedFromAStaleList":
+            // Issue 13: a 3 → 2 change staged from a rendered list of 1 used to return stages silently.
+            let change = CollectionChange(
+                changeset: Changeset(from: [1, 2, 3], to: [3, 4]), snapshot: [3, 4], version: 2)
+            _ = change.staged(from: [1])
         default: return
         }
         print("the case did not trap")
@@ -575,6 +580,8 @@ final class ObservableCollectionTests: XCTestCase {
             "moveOffsetsDestination": "ObservableCollection.move(fromOffsets:toOffset:): index 4 is out of range 0...3",
             "insideBatch": "ObservableCollection.remove(at:): index 7 is out of range 0..<3",
             "endUpdates": "ObservableCollection.endUpdates(): called without a matching beginUpdates()",
+            "stagedFromAStaleList":
+                "StagedChangeset(changeset:source:target:): the lists have 1 → 2 elements, but the change-set goes 3 → 2",
         ]
         try assertChildCasesTrap("RippleTests.ObservableCollectionTests/test_childProcessEntry", expected: expected)
     }

@@ -47,20 +47,20 @@ private final class BookListPresenter: Presenter<any Viewable> {
     let scheduler: TestScheduler
     private(set) var opened: [Int] = []
 
-    private(set) lazy var loadMore: Command = {
+    /// Loads the next page on the scheduler, and says whether it was the last.
+    private(set) lazy var loadMore: CommandWithResult<Void, PageLoad> = {
         let books = books
         let pageSize = pageSize
-        return Command(queue: scheduler) { _, done in
+        let total = pageSize * pageCount
+        return CommandWithResult(queue: scheduler) { _, done in
             let start = books.count
             books.append(contentsOf: (start..<(start + pageSize)).map(BookCellPresenter.init(id:)))
-            done.succeed()
+            done(.success(books.count < total ? .morePages : .lastPage))
         }
     }()
 
     private(set) lazy var openBook = CommandWithParameter<BookCellPresenter>(
         delegate: self, handler: { owner, book in owner.opened.append(book.id) })
-
-    var hasMorePages: Bool { books.count < pageSize * pageCount }
 
     init(pageSize: Int, pageCount: Int, scheduler: TestScheduler) {
         self.pageSize = pageSize
@@ -90,7 +90,7 @@ private final class BookListScreen {
         }
         source = TableViewSource(view: tableView, collection: presenter.books, selectItem: presenter.openBook)
         box.source = source
-        source.paginate(with: presenter.loadMore, threshold: 3) { [weak presenter] in presenter?.hasMorePages ?? false }
+        if pageCount > 0 { source.paginate(with: presenter.loadMore, threshold: 3) }
         host = HeadlessCellHost(source: source, visibleRowCount: visibleRows)
         host.register(BookCell.self, forCellReuseIdentifier: "Cell")
         host.register(HeadlessCell<BookCellPresenter>.self, forCellReuseIdentifier: "Loading")

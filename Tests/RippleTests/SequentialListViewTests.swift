@@ -26,9 +26,15 @@ private final class RecordingRowView: SequentialRowView {
     }
     func moveRow(at row: Int, to newRow: Int) { calls.append("move \(row)→\(newRow)") }
     func reloadRows(_ rows: [Int]) { calls.append("reload \(rows)") }
-}
 
-private func path(_ item: Int, _ section: Int = 0) -> ElementPath { ElementPath(item: item, section: section) }
+    var adoptedSources: [AnyObject] = []
+    /// Records the source and returns the list view as the adapter, which keeps it alive, as the
+    /// `NSTableView` adapter does.
+    func adoptDataSource<Source: ListDataSource>(_ source: Source, through rows: SequentialListView) -> AnyObject? {
+        adoptedSources.append(source)
+        return rows
+    }
+}
 
 /// `SequentialListView`: a list source's batches, in UIKit's coordinates, as the calls a sequential
 /// row view (`NSTableView`) reads one after another.
@@ -48,6 +54,24 @@ final class SequentialListViewTests: XCTestCase {
             XCTAssertEqual(rowView.calls, ["begin", "remove [1]", "move 2→3", "insert [0]", "reload [1]", "end"])
             XCTAssertEqual(finished, true)
             XCTAssertEqual(view.numberOfItems(inSection: 0), 5)
+        }
+    }
+
+    /// A source made with `init(view: SequentialListView(rowView), …)` adopts the row view, and the
+    /// adapter the row view returns keeps the list view alive, though the source holds it weakly.
+    func test_aSourceAdoptsTheRowView_whoseAdapterKeepsTheListViewAlive() {
+        MainActor.assumeIsolated {
+            let collection = ObservableCollection([TestItem](ids: [1, 2]))
+            let rowView = RecordingRowView(rows: 0)
+            let source = TableViewSource(view: SequentialListView(rowView), collection: collection)
+            XCTAssertEqual(rowView.adoptedSources.count, 1)
+            XCTAssertTrue(rowView.adoptedSources.first === source)
+            XCTAssertNotNil(source.listView, "the adapter keeps the list view alive")
+
+            let table = HeadlessSequentialTableView<TestItem> { [] }
+            let tableSource = TableViewSource(view: SequentialListView(table), collection: collection)
+            XCTAssertTrue(table.adoptedSource === tableSource)
+            XCTAssertEqual(table.adoptionCount, 1)
         }
     }
 

@@ -145,8 +145,7 @@ extension ObservableCollection {
                 Diagnostics.report(
                     Diagnostic(
                         kind: .duplicateIdentifiers, source: "ObservableCollection.replace(with:)",
-                        message: "repeated identifiers at old offsets \(changeset.duplicates.sourceOffsets) "
-                            + "and new offsets \(changeset.duplicates.targetOffsets); "
+                        message: "repeated identifiers at \(changeset.duplicates); "
                             + (changeset.duplicates.sourceOffsets.isEmpty ? "paired in order" : "paired by place")))
             }
             return

@@ -213,6 +213,10 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, Senda
     /// - Parameter parameter: The value the run gets.
     /// - Returns: Whether a run started, or, under `.enqueue`, was queued (or, called off the main
     ///   thread on a main-actor command, was handed to the main queue).
+    /// - Precondition: Under `.cancelRunning`, at most 64 sync bodies of the command run at once.
+    ///   A sync body cannot be cancelled, so `execute` called from inside its own sync body nests
+    ///   one run deeper each time; the 65th level traps with a message instead of overflowing the
+    ///   stack.
     /// - Complexity: O(1) under every policy but `.cancelRunning`, which is O(*r*) in the *r* runs
     ///   it cancels; plus the body.
     @discardableResult
@@ -254,12 +258,19 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, Senda
     private func admit(_ parameter: Parameter) -> CommandAdmission {
         var toCancel: [CommandRun] = []
         var drains: CommandDrains = []
+        var tooDeep = 0
         let isSync = body.isSync
         let admission = state.withLock { state -> CommandAdmission in
             switch policy {
             case .ignoreWhileRunning, .concurrent:
                 guard state.admitsAnotherRun else { return .refused }
             case .cancelRunning:
+                // A sync body cannot be cancelled, so `execute` from inside it nests one run deeper
+                // each time, without bound: stop before the stack overflows without a message.
+                if isSync && state.syncRunning >= syncRunLimit {
+                    tooDeep = state.syncRunning + 1
+                    return .refused
+                }
                 if !state.running.isEmpty { toCancel = Array(state.running.values) }
             case .enqueue:
                 if state.activeRuns > 0 {
@@ -272,6 +283,12 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, Senda
             let admission = state.start(sync: isSync) { makeRun($0) }
             state.publishChanges(since: before, into: &drains)
             return admission
+        }
+        if tooDeep > 0 {
+            preconditionFailure(
+                "CommandWithParameter.execute(parameter:): sync run \(tooDeep) of this .cancelRunning command is out of "
+                    + "range 1...\(syncRunLimit); is execute called from inside its own body? A sync body cannot be "
+                    + "cancelled, so each such call nests one level deeper until the stack overflows")
         }
         if !drains.isEmpty { drain(drains) }
         for run in toCancel { run.cancel() }
@@ -505,6 +522,13 @@ public final class CommandWithParameter<Parameter: Sendable>: CommandType, Senda
             .store(in: triggers)
     }
 }
+
+/// How many sync bodies of one `.cancelRunning` command may run at once: the depth at which
+/// `execute`, called from inside its own sync body, traps instead of overflowing the stack. Sync
+/// bodies of a nonisolated command running on other threads at the same time count too, so the limit
+/// is far above any real nesting, and far below the depth that would exhaust a 512 KiB secondary
+/// thread's stack.
+let syncRunLimit = 64
 
 /// Thrown into a run whose owner was deallocated before the body could start; reported as
 /// `.cancelled`.

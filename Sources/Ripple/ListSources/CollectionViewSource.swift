@@ -16,7 +16,8 @@
 /// See ``ListSource`` for how it renders, and when it reloads instead.
 @MainActor
 public final class CollectionViewSource<CellPresenter: Sendable>: ListSource<CellPresenter> {
-    /// Creates a source that renders `collection` into `view`.
+    /// Creates a source that renders `collection` into `view`, and makes itself the view's data
+    /// source and delegate (``ListView/adoptDataSource(_:)``).
     ///
     /// - Parameters:
     ///   - view: The collection view (a `UICollectionView`, or RippleTesting's `HeadlessCollectionView`), held

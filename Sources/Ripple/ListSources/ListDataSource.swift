@@ -1,14 +1,24 @@
 import RippleDiff
 
-/// What a list view asks of its source: counts, the cell for each row and the user's events.
+/// What a list view asks of its source: counts, the cell for each row, headers and footers, the
+/// user's events, and what the delegate needs (cell sizes, swipe actions, moves, and the app's own
+/// delegate to forward the rest to).
 ///
-/// ``ListSource`` and ``ListSourceWithSection`` adopt it. Ripple's UIKit adapters answer
-/// `UITableViewDataSource` and `UICollectionViewDataSource` through it, and RippleTesting's
-/// headless cell host drives it as a scrolling view would.
+/// ``ListSource`` and ``ListSourceWithSection`` adopt it. Ripple's UIKit and AppKit adapters
+/// answer the views' data-source and delegate calls through it, and RippleTesting's headless cell
+/// host drives it as a scrolling view would.
 @MainActor
 public protocol ListDataSource: AnyObject {
     /// The type of the items, usually cell presenters.
     associatedtype Item
+
+    /// The type of the section values that headers and footers show, usually section presenters;
+    /// `Never` for a list without sections.
+    associatedtype Section = Never
+
+    /// The app's own delegate, to which the platform adapter forwards what the source does not
+    /// answer itself (``ListSourceBase/delegate``).
+    var delegate: AnyObject? { get }
 
     /// The number of sections to show.
     var numberOfSections: Int { get }
@@ -31,10 +41,75 @@ public protocol ListDataSource: AnyObject {
     ///   - path: The row it shows.
     func configure<Cell: PresentingCell>(_ cell: Cell, at path: ElementPath) where Cell.Item == Item
 
+    /// The reuse identifier of a section's header or footer view, or `nil` when the section has
+    /// none of that kind.
+    ///
+    /// - Parameters:
+    ///   - kind: A header or a footer.
+    ///   - section: A section on screen.
+    func supplementaryIdentifier(_ kind: SupplementaryKind, inSection section: Int) -> String?
+
+    /// Hands a section's value to a dequeued header or footer view.
+    ///
+    /// - Parameters:
+    ///   - view: A view dequeued with ``supplementaryIdentifier(_:inSection:)``.
+    ///   - section: The section it shows.
+    func configureSupplementary<View: PresentingCell>(_ view: View, inSection section: Int) where View.Item == Section
+
+    /// The size of the cell at `path` from its presenter, or `nil` for the view's own size.
+    ///
+    /// - Parameters:
+    ///   - path: A row on screen.
+    ///   - bounds: The size of the list view's bounds.
+    func cellSize(at path: ElementPath, in bounds: LayoutSize) -> LayoutSize?
+
+    /// The swipe actions of the cell at `path`, from its presenter; none shows the view's default.
+    ///
+    /// - Parameters:
+    ///   - edge: The edge the swipe starts from.
+    ///   - path: A row on screen.
+    func swipeActions(_ edge: SwipeEdge, at path: ElementPath) -> [SwipeAction]
+
+    /// Whether the user may drag the item at `path` to reorder it.
+    ///
+    /// - Parameter path: A row on screen.
+    func canMoveItem(at path: ElementPath) -> Bool
+
+    /// Where an item dragged from `source` lands when dropped at `proposed`.
+    ///
+    /// - Parameters:
+    ///   - source: The dragged item's path.
+    ///   - proposed: Where the view proposes to drop it.
+    func targetPath(forMovingItemFrom source: ElementPath, proposed: ElementPath) -> ElementPath
+
+    /// Takes the user's move of an item, which the view shows already.
+    ///
+    /// - Parameters:
+    ///   - source: The item's path before the move.
+    ///   - destination: Its path after the move.
+    func moveItem(from source: ElementPath, to destination: ElementPath)
+
     /// Forwards an event of the row at `path`.
     ///
     /// - Parameters:
     ///   - event: What happened.
     ///   - path: The row, in the coordinates of what the view shows.
     func handle(_ event: ListItemEvent, at path: ElementPath)
+}
+
+extension ListDataSource {
+    /// `nil`: a list without sections has no headers or footers.
+    ///
+    /// - Parameters:
+    ///   - kind: A header or a footer.
+    ///   - section: A section on screen.
+    public func supplementaryIdentifier(_ kind: SupplementaryKind, inSection section: Int) -> String? { nil }
+
+    /// Does nothing: a list without sections has no headers or footers.
+    ///
+    /// - Parameters:
+    ///   - view: A header or footer view.
+    ///   - section: The section it shows.
+    public func configureSupplementary<View: PresentingCell>(_ view: View, inSection section: Int)
+    where View.Item == Section {}
 }

@@ -31,6 +31,10 @@ public enum ListReloadReason: Sendable, Hashable, CustomStringConvertible {
     /// An event was missing: the source saw version `received` after `rendered`. Reported to
     /// ``Diagnostics``.
     case versionGap(rendered: Int, received: Int)
+    /// The user moved an item while another change was on its way, or the collection's next change
+    /// was not that move: the view, which already showed the move, reloads to show the list as it
+    /// is. Not reported: concurrent changes make it happen.
+    case interruptedMove
 
     /// A short description, such as `the view shows [3] items, the change expects [4]`.
     public var description: String {
@@ -42,6 +46,7 @@ public enum ListReloadReason: Sendable, Hashable, CustomStringConvertible {
             "the view shows item counts \(view), the change expects \(expected)"
         case .versionGap(let rendered, let received):
             "version \(received) arrived after version \(rendered)"
+        case .interruptedMove: "the user's move was not the collection's next change"
         }
     }
 }

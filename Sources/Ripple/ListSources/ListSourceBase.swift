@@ -1,10 +1,11 @@
 import RippleDiff
 
-/// What every list source shares: the view it drives, the rendering state and its fallbacks, and
-/// the selection and item-event hooks.
+/// What every list source shares: the view it drives, the rendering state and its fallbacks, the
+/// data-source answers, pagination, and the selection and item-event hooks.
 ///
 /// Use ``ListSource`` (flat) and ``ListSourceWithSection`` (sectioned), through their table and
-/// collection faces; this base only holds their common state.
+/// collection faces; this base holds everything they have in common. The flat and sectioned
+/// sources differ only in how they read their collection's events and where their items are.
 ///
 /// # Thread Safety
 /// A list source lives on the main actor, as its view does.
@@ -14,9 +15,11 @@ public class ListSourceBase<Item: Sendable, Rendered> {
     let renderer: ListRenderer<Rendered>
     /// The subscription to the collection.
     var token: SubscriptionToken?
-    /// The platform's data-source and delegate object (UIKit glue), kept alive by the source
-    /// because the view holds it weakly.
+    /// The platform's data-source and delegate object (UIKit and AppKit glue), kept alive by the
+    /// source because the view holds it weakly.
     var platformAdapter: AnyObject?
+    /// The pagination, once `paginate(with:threshold:showsLoadingRow:)` was called.
+    var pagination: Pagination?
 
     /// The view the source drives, held weakly: a view that goes away ends the rendering.
     public var listView: (any ListView)? { renderer.view }
@@ -43,26 +46,212 @@ public class ListSourceBase<Item: Sendable, Rendered> {
     /// Called with every item event, its item and its path.
     public var onItemEvent: ((ListItemEvent, Item, ElementPath) -> Void)?
 
-    /// The reuse identifier of the cell for an item; one per kind of presenter for heterogeneous
-    /// lists. By default every row uses `"Cell"`.
+    /// The reuse identifier of the cell for an item whose type has none of its own
+    /// (``setCellIdentifier(_:for:)``). By default every such row uses `"Cell"`.
     public var cellIdentifier: (Item) -> String = { _ in "Cell" }
+
+    /// The reuse identifiers set per type of item, by the item type's identity.
+    private var cellIdentifiersByType: [ObjectIdentifier: String] = [:]
+
+    /// The reuse identifier of the loading row shown while a pagination command loads a page.
+    public var loadingCellIdentifier = "Loading"
+
+    /// Whether the user may drag items to reorder them (``moveItem(from:to:)``). `false` by
+    /// default: a table in editing mode shows no reorder controls.
+    public var allowsReordering = false
+
+    /// The app's own delegate for the view, held weakly: it gets every delegate and data-source
+    /// method that the source does not implement, and may override those it does.
+    ///
+    /// On UIKit and AppKit, the source's adapter is the view's delegate and data source, and
+    /// forwards to this object:
+    /// - a method the adapter does not implement (scroll callbacks, context menus, estimated
+    ///   heights, editing, drag and drop…) goes to the app's delegate when it implements it;
+    /// - a notification the adapter implements (`didSelectRowAt`, `willDisplay`, `moveRowAt`…)
+    ///   runs the source's logic first, then the app's delegate's method;
+    /// - a method that returns a value (a row height, an item size, a header view, swipe actions,
+    ///   a move's target…) returns the app's delegate's answer when it implements it, the source's
+    ///   otherwise;
+    /// - the counts and the cells are the source's alone: they must match what it renders.
+    ///
+    /// The delegate must declare its conformance (`UITableViewDelegate`, …) for the last two
+    /// rules. Setting it makes the source adopt its view again, because UIKit and AppKit read
+    /// which methods a delegate implements only when it is assigned.
+    public weak var delegate: AnyObject? {
+        didSet {
+            if delegate !== oldValue { adoptView() }
+        }
+    }
 
     init(renderer: ListRenderer<Rendered>, selectItem: CommandWithParameter<Item>?) {
         self.renderer = renderer
         self.selectItem = selectItem
     }
 
-    /// Stops rendering: the source unsubscribes from its collection. The view keeps what it shows.
+    /// Makes the source its view's data source and delegate (``ListView/adoptDataSource(_:)``).
+    /// The subclasses, which are the data sources, override it.
+    func adoptView() {}
+
+    /// The item rendered at `path`, or `nil` when `path` names no rendered item (the loading row,
+    /// or a late callback). The subclasses override it.
+    ///
+    /// - Parameter path: A path in the rendered list.
+    func renderedItem(at path: ElementPath) -> Item? { nil }
+
+    /// The rendered data with the item at `source` moved to `destination`, both valid. The
+    /// subclasses override it.
+    func renderedData(movingItemFrom source: ElementPath, to destination: ElementPath) -> Rendered? { nil }
+
+    /// Moves the item in the collection, if the collection is at the rendered version (no change
+    /// on its way that would make the paths name other items). The subclasses override it.
+    ///
+    /// - Returns: Whether the collection moved the item.
+    func moveInCollection(from source: ElementPath, to destination: ElementPath) -> Bool { false }
+
+    /// Called after each event is rendered: stops when the view is gone, and loads an empty list's
+    /// first page.
+    ///
+    /// - Parameter alive: What the renderer returned: `false` once the view is gone.
+    func didRender(alive: Bool) {
+        if !alive { return stop() }
+        loadMoreIfEmpty()
+    }
+
+    /// Stops rendering: the source unsubscribes from its collection and from its pagination
+    /// command. The view keeps what it shows.
     public func stop() {
         token?.cancel()
         token = nil
+        pagination?.stop()
+        pagination = nil
     }
 
-    /// Forwards an item event; a selection also executes ``selectItem``.
-    func forward(_ event: ListItemEvent, item: Item, at path: ElementPath) {
+    // MARK: - Data source
+
+    /// The number of sections to show: 1 for a flat list, the rendered sections for a sectioned
+    /// one.
+    public var numberOfSections: Int { renderer.renderedCounts.count }
+
+    /// The number of rows to show in a section: its rendered items, plus the loading row at the
+    /// end of the last section while a page loads.
+    ///
+    /// - Parameter section: A section.
+    /// - Returns: The number of rows, or 0 for a section that is not rendered.
+    public func numberOfItems(inSection section: Int) -> Int {
+        let counts = renderer.displayedCounts
+        return section >= 0 && section < counts.count ? counts[section] : 0
+    }
+
+    /// The item shown at `path`.
+    ///
+    /// - Parameter path: A path that names a rendered item (not the loading row).
+    /// - Returns: The rendered item.
+    /// - Precondition: `path` names a rendered item.
+    public func element(at path: ElementPath) -> Item {
+        guard let item = renderedItem(at: path) else {
+            let counts = renderer.renderedCounts
+            let range =
+                path.section >= 0 && path.section < counts.count
+                ? "items 0..<\(counts[path.section]) in section \(path.section)"
+                : "sections 0..<\(counts.count)"
+            preconditionFailure("\(renderer.sourceName).element(at:): path \(path) is out of range: \(range)")
+        }
+        return item
+    }
+
+    /// Whether `path` is the loading row.
+    ///
+    /// - Parameter path: A path on screen.
+    public func isLoadingRow(_ path: ElementPath) -> Bool {
+        renderer.loadingRowPath == path
+    }
+
+    /// Shows the items of type `itemType` in cells with the reuse identifier `identifier`: one
+    /// identifier per kind of presenter, for heterogeneous lists (GenericCellPresenters'
+    /// registration per presenter). The UIKit glue's `register(_:for:)` also registers the cell
+    /// class with the view.
+    ///
+    /// ```swift
+    /// source.setCellIdentifier("Book", for: BookCellPresenter.self)
+    /// source.setCellIdentifier("Ad", for: AdCellPresenter.self)
+    /// ```
+    ///
+    /// An item's exact dynamic type is looked up (not its superclasses); items of a type without an
+    /// identifier of its own use ``cellIdentifier``.
+    ///
+    /// - Parameters:
+    ///   - identifier: The reuse identifier its cells are registered with.
+    ///   - itemType: The type of the items, usually a cell presenter class.
+    /// - Complexity: O(1).
+    public func setCellIdentifier(_ identifier: String, for itemType: Any.Type) {
+        cellIdentifiersByType[ObjectIdentifier(itemType)] = identifier
+    }
+
+    /// The reuse identifier of the cell for the row at `path`: the one set for its item's type
+    /// (``setCellIdentifier(_:for:)``), else ``cellIdentifier`` of the item, or
+    /// ``loadingCellIdentifier`` for the loading row.
+    ///
+    /// - Parameter path: A row on screen.
+    public func cellIdentifier(at path: ElementPath) -> String {
+        guard !isLoadingRow(path) else { return loadingCellIdentifier }
+        let item = element(at: path)
+        return cellIdentifiersByType[ObjectIdentifier(type(of: item as Any))] ?? cellIdentifier(item)
+    }
+
+    /// Hands the row's item to a dequeued cell, or none for the loading row.
+    ///
+    /// - Parameters:
+    ///   - cell: A cell dequeued with ``cellIdentifier(at:)``.
+    ///   - path: The row it shows.
+    public func configure<Cell: PresentingCell>(_ cell: Cell, at path: ElementPath) where Cell.Item == Item {
+        if isLoadingRow(path) {
+            cell.prepareItemForReuse()
+        } else {
+            cell.show(element(at: path))
+        }
+    }
+
+    // MARK: - Delegate
+
+    /// Forwards an item event with the item: to its presenter when it is a
+    /// ``SelectableCellPresenter`` (selection and deselection), then to ``onItemEvent``; a
+    /// selection then executes ``selectItem``, and a row about to be displayed near the end loads
+    /// the next page.
+    ///
+    /// A path that no longer names a rendered item (a late callback) is ignored.
+    ///
+    /// - Parameters:
+    ///   - event: What happened.
+    ///   - path: The item's path in the rendered list.
+    public func handle(_ event: ListItemEvent, at path: ElementPath) {
+        if event == .willDisplay { loadMoreIfNeeded(displaying: path) }
+        guard let item = renderedItem(at: path) else { return }
+        tellPresenter(of: item, about: event)
         onItemEvent?(event, item, path)
         if event == .selected, let selectItem, selectItem.canExecute(parameter: item) {
             selectItem.execute(parameter: item)
         }
+    }
+}
+
+/// Counters of what a list source did to its view.
+public struct ListSourceStatistics: Sendable, Hashable {
+    /// `performBatchUpdates` calls, one per stage.
+    public var batches = 0
+    /// `reloadData` calls.
+    public var reloads = 0
+    /// Moves the user made on screen whose event the source adopted without a batch.
+    public var userMoves = 0
+
+    /// Creates counters.
+    ///
+    /// - Parameters:
+    ///   - batches: `performBatchUpdates` calls.
+    ///   - reloads: `reloadData` calls.
+    ///   - userMoves: Moves the user made on screen, adopted without a batch.
+    public init(batches: Int = 0, reloads: Int = 0, userMoves: Int = 0) {
+        self.batches = batches
+        self.reloads = reloads
+        self.userMoves = userMoves
     }
 }

@@ -7,7 +7,8 @@ import RippleDiff
 ///
 /// Use its two faces, ``TableViewSourceWithSection`` and ``CollectionViewSourceWithSection``. It
 /// renders and falls back exactly as ``ListSource`` does, with the stages of a
-/// ``StagedSectionedChangeset``.
+/// ``StagedSectionedChangeset``, and paginates as it does, with the loading row at the end of the
+/// last section.
 ///
 /// # Thread Safety
 /// A list source lives on the main actor, as its view does. Its collection may be mutated from
@@ -16,6 +17,9 @@ import RippleDiff
 public class ListSourceWithSection<Item: Sendable, Section: Sendable>:
     ListSourceBase<Item, [SectionSnapshot<Section, Item>]>, ListDataSource
 {
+    /// The collection, for the user's moves.
+    private let collection: SectionedCollection<Item, Section>
+
     /// The sections the view shows, as of the last event rendered.
     public var renderedSections: [SectionSnapshot<Section, Item>] { renderer.rendered }
 
@@ -32,40 +36,66 @@ public class ListSourceWithSection<Item: Sendable, Section: Sendable>:
         view: any ListView, collection: SectionedCollection<Item, Section>,
         selectItem: CommandWithParameter<Item>?, reloadThreshold: Int?, name: String
     ) {
+        self.collection = collection
         super.init(
             renderer: ListRenderer(
                 view: view, empty: [], reloadThreshold: reloadThreshold, sourceName: name,
                 itemCounts: { $0.map(\.items.count) }),
             selectItem: selectItem)
+        adoptView()
         token = collection.subscribe(sendingCurrent: true) { [weak self] change in
             self?.render(change)
         }
     }
 
+    override func adoptView() {
+        platformAdapter = listView?.adoptDataSource(self)
+    }
+
     private func render(_ change: SectionedCollectionChange<Item, Section>) {
         let alive = renderer.render(
             version: change.version, isInitial: change.isInitial, snapshot: change.snapshot,
-            beforeCounts: change.changeset.sourceItemCounts, changeCount: change.changeset.changeCount
+            beforeCounts: change.changeset.sourceItemCounts, changeCount: change.changeset.changeCount,
+            isMove: { source, target in
+                change.changeset.changeCount == 1 && change.changeset.itemMoves.count == 1
+                    && change.changeset.itemMoves[0].source == source && change.changeset.itemMoves[0].target == target
+            }
         ) { rendered in
             change.staged(from: rendered).map { stage in
-                ListRenderer.Stage(data: stage.data) { $0.apply(stage.changeset) }
+                let sections = stage.changeset.sections
+                return ListRenderer.Stage(
+                    data: stage.data,
+                    movesSections: !(sections.inserts.isEmpty && sections.deletes.isEmpty && sections.moves.isEmpty)
+                ) { $0.apply(stage.changeset) }
             }
         }
-        if !alive { stop() }
+        didRender(alive: alive)
     }
 
-    // MARK: - Data source
-
-    /// The number of sections to show.
-    public var numberOfSections: Int { renderedSections.count }
-
-    /// The number of items to show in a section.
-    ///
-    /// - Parameter section: A rendered section.
-    /// - Returns: The number of its items, or 0 for a section that is not rendered.
-    public func numberOfItems(inSection section: Int) -> Int {
-        section >= 0 && section < renderedSections.count ? renderedSections[section].items.count : 0
+    override func renderedItem(at path: ElementPath) -> Item? {
+        let sections = renderedSections
+        guard path.section >= 0, path.section < sections.count else { return nil }
+        let items = sections[path.section].items
+        guard path.item >= 0, path.item < items.count else { return nil }
+        return items[path.item]
     }
+
+    override func renderedData(
+        movingItemFrom source: ElementPath, to destination: ElementPath
+    ) -> [SectionSnapshot<Section, Item>]? {
+        var sections = renderedSections
+        let item = sections[source.section].items.remove(at: source.item)
+        sections[destination.section].items.insert(item, at: destination.item)
+        return sections
+    }
+
+    override func moveInCollection(from source: ElementPath, to destination: ElementPath) -> Bool {
+        guard collection.version == renderedVersion else { return false }
+        collection.moveItem(from: source, to: destination)
+        return true
+    }
+
+    // MARK: - Sections
 
     /// The section value (its header presenter or model) of a rendered section.
     ///
@@ -78,45 +108,6 @@ public class ListSourceWithSection<Item: Sendable, Section: Sendable>:
                 "\(renderer.sourceName).section(at:): section \(section) is out of range 0..<\(renderedSections.count)")
         }
         return renderedSections[section].section
-    }
-
-    /// The item shown at `path`.
-    ///
-    /// - Parameter path: A rendered path.
-    /// - Returns: The item.
-    /// - Precondition: `path` names a rendered item.
-    public func element(at path: ElementPath) -> Item {
-        guard let item = renderedItem(at: path) else {
-            let range =
-                path.section >= 0 && path.section < renderedSections.count
-                ? "items 0..<\(renderedSections[path.section].items.count) in section \(path.section)"
-                : "sections 0..<\(renderedSections.count)"
-            preconditionFailure("\(renderer.sourceName).element(at:): path \(path) is out of range: \(range)")
-        }
-        return item
-    }
-
-    private func renderedItem(at path: ElementPath) -> Item? {
-        guard path.section >= 0, path.section < renderedSections.count else { return nil }
-        let items = renderedSections[path.section].items
-        guard path.item >= 0, path.item < items.count else { return nil }
-        return items[path.item]
-    }
-
-    /// The reuse identifier of the cell for the row at `path`.
-    ///
-    /// - Parameter path: A rendered path.
-    public func cellIdentifier(at path: ElementPath) -> String {
-        cellIdentifier(element(at: path))
-    }
-
-    /// Hands the row's item to a dequeued cell.
-    ///
-    /// - Parameters:
-    ///   - cell: A cell dequeued with ``cellIdentifier(at:)``.
-    ///   - path: The row it shows.
-    public func configure<Cell: PresentingCell>(_ cell: Cell, at path: ElementPath) where Cell.Item == Item {
-        cell.show(element(at: path))
     }
 
     /// The reuse identifier of a supplementary view of a rendered section, or `nil` when the
@@ -139,20 +130,6 @@ public class ListSourceWithSection<Item: Sendable, Section: Sendable>:
     where View.Item == Section {
         view.show(self.section(at: section))
     }
-
-    // MARK: - Delegate
-
-    /// Forwards an item event with the item; a selection also executes ``selectItem``.
-    ///
-    /// A path that no longer names a rendered item (a late callback) is ignored.
-    ///
-    /// - Parameters:
-    ///   - event: What happened.
-    ///   - path: The item's path in the rendered sections.
-    public func handle(_ event: ListItemEvent, at path: ElementPath) {
-        guard let item = renderedItem(at: path) else { return }
-        forward(event, item: item, at: path)
-    }
 }
 
 /// The kind of a section's supplementary view.
@@ -171,7 +148,8 @@ public enum SupplementaryKind: String, Sendable, Hashable {
 public final class TableViewSourceWithSection<CellPresenter: Sendable, SectionPresenter: Sendable>:
     ListSourceWithSection<CellPresenter, SectionPresenter>
 {
-    /// Creates a source that renders `collection` into `view`.
+    /// Creates a source that renders `collection` into `view`, and makes itself the view's data
+    /// source and delegate (``ListView/adoptDataSource(_:)``).
     ///
     /// - Parameters:
     ///   - view: The table view (a `UITableView`, or RippleTesting's `HeadlessTableView`), held
@@ -197,7 +175,8 @@ public final class TableViewSourceWithSection<CellPresenter: Sendable, SectionPr
 public final class CollectionViewSourceWithSection<CellPresenter: Sendable, SectionPresenter: Sendable>:
     ListSourceWithSection<CellPresenter, SectionPresenter>
 {
-    /// Creates a source that renders `collection` into `view`.
+    /// Creates a source that renders `collection` into `view`, and makes itself the view's data
+    /// source and delegate (``ListView/adoptDataSource(_:)``).
     ///
     /// - Parameters:
     ///   - view: The collection view (a `UICollectionView`, or RippleTesting's

@@ -51,6 +51,27 @@ public protocol ListView: AnyObject {
     func reloadItems(at paths: [ElementPath])
     /// Moves an item from its before path to its after path.
     func moveItem(at path: ElementPath, to newPath: ElementPath)
+
+    /// Makes `source` answer the view's data-source and delegate questions.
+    ///
+    /// A list source calls it when it starts driving the view, and again when the app's forwarding
+    /// delegate changes, because UIKit and AppKit read which methods a delegate implements only
+    /// when it is assigned. `UITableView`, `UICollectionView` and
+    /// `NSCollectionView` install an adapter that answers through `source`; RippleTesting's headless
+    /// views record the call. The default does nothing: a view that reads its data some other way.
+    ///
+    /// - Parameter source: The list source that drives the view.
+    /// - Returns: An object the source must keep alive while it drives the view (the adapter, which
+    ///   the view holds weakly), or `nil`.
+    func adoptDataSource<Source: ListDataSource>(_ source: Source) -> AnyObject?
+}
+
+extension ListView {
+    /// Does nothing: the view reads its data some other way. Returns `nil`.
+    ///
+    /// - Parameter source: The list source that drives the view.
+    /// - Returns: `nil`.
+    public func adoptDataSource<Source: ListDataSource>(_ source: Source) -> AnyObject? { nil }
 }
 
 extension ListView {

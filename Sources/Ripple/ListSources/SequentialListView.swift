@@ -9,6 +9,9 @@ import RippleDiff
 /// let source = TableViewSource(view: rows, collection: presenter.books)
 /// ```
 ///
+/// With an `NSTableView`, the source makes the table's adapter its data source and delegate, and
+/// the adapter keeps this list view alive (the source holds its view weakly).
+///
 /// Each batch becomes one `beginUpdates()`/`endUpdates()` pair: the rows the batch deletes are
 /// removed at once, moved rows move one at a time (``SequentialChangeset``), inserted rows are
 /// inserted, and reloaded rows reload where they end up. Calls made outside `performBatchUpdates`
@@ -58,6 +61,16 @@ public final class SequentialListView: ListView {
 
     /// Reloads the view.
     public func reloadData() { rowView?.reloadData() }
+
+    /// Makes `source` the row view's data source and delegate
+    /// (``SequentialRowView/adoptDataSource(_:through:)``).
+    ///
+    /// - Parameter source: The list source that drives the view.
+    /// - Returns: What the row view returns: for `NSTableView`, its adapter, which also keeps this
+    ///   list view alive.
+    public func adoptDataSource<Source: ListDataSource>(_ source: Source) -> AnyObject? {
+        rowView?.adoptDataSource(source, through: self)
+    }
 
     /// Records the calls `updates` makes, then makes the sequential calls that describe them.
     ///

@@ -47,4 +47,26 @@ public protocol SequentialRowView: AnyObject {
     ///
     /// - Parameter rows: Ascending and distinct, naming rows as they are now.
     func reloadRows(_ rows: [Int])
+
+    /// Makes `source` answer the view's data-source and delegate questions; see
+    /// ``ListView/adoptDataSource(_:)``, which ``SequentialListView`` forwards here.
+    ///
+    /// - Parameters:
+    ///   - source: The list source that drives the view.
+    ///   - rows: The list view the source drives this view through; the adapter keeps it alive,
+    ///     since the source holds its view weakly.
+    /// - Returns: An object the source must keep alive while it drives the view, or `nil`.
+    func adoptDataSource<Source: ListDataSource>(_ source: Source, through rows: SequentialListView) -> AnyObject?
+}
+
+extension SequentialRowView {
+    /// Does nothing: the view reads its data some other way. Returns `nil`.
+    ///
+    /// - Parameters:
+    ///   - source: The list source that drives the view.
+    ///   - rows: The list view the source drives this view through.
+    /// - Returns: `nil`.
+    public func adoptDataSource<Source: ListDataSource>(_ source: Source, through rows: SequentialListView) -> AnyObject? {
+        nil
+    }
 }

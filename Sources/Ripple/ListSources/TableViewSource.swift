@@ -16,7 +16,8 @@
 /// See ``ListSource`` for how it renders, and when it reloads instead.
 @MainActor
 public final class TableViewSource<CellPresenter: Sendable>: ListSource<CellPresenter> {
-    /// Creates a source that renders `collection` into `view`.
+    /// Creates a source that renders `collection` into `view`, and makes itself the view's data
+    /// source and delegate (``ListView/adoptDataSource(_:)``).
     ///
     /// - Parameters:
     ///   - view: The table view (a `UITableView`, or RippleTesting's `HeadlessTableView`), held

@@ -5,8 +5,8 @@ import RippleDiff
 // Thin glue: `NSTableView` is a `SequentialRowView` (its updates apply one after another, which
 // `SequentialListView` turns a source's batches into), `NSCollectionView` is a `ListView` (its
 // batches read like UIKit's), and one adapter per view kind answers AppKit's data-source and
-// delegate calls through `ListDataSource`. Every decision lives in platform-independent code tested
-// on Linux. `NSTableView` has no sections, so the sectioned sources drive `NSCollectionView` only.
+// delegate calls through `ListDataSource`, forwarding the rest to the app's delegate
+// (`ListViewAdapter`). Every decision lives in platform-independent code tested on Linux. `NSTableView` has no sections, so the sectioned sources drive `NSCollectionView` only.
 
 extension IndexPath {
     /// The AppKit index path of a Ripple path.
@@ -29,6 +29,19 @@ extension NSTableView: SequentialRowView {
     /// Reloads rows, every column.
     public func reloadRows(_ rows: [Int]) {
         reloadData(forRowIndexes: IndexSet(rows), columnIndexes: IndexSet(integersIn: 0..<numberOfColumns))
+    }
+    /// Makes `source` the table's data source and delegate, through an adapter that also keeps
+    /// `rows` alive.
+    ///
+    /// - Parameters:
+    ///   - source: The list source that drives the table.
+    ///   - rows: The list view the source drives the table through.
+    /// - Returns: The adapter, which the source keeps alive.
+    public func adoptDataSource<Source: ListDataSource>(_ source: Source, through rows: SequentialListView) -> AnyObject? {
+        let adapter = TableViewAppKitAdapter(source: source, rows: rows, appDelegate: source.delegate)
+        dataSource = adapter
+        delegate = adapter
+        return adapter
     }
 }
 
@@ -54,6 +67,31 @@ extension NSCollectionView: ListView {
     public func reloadItems(at paths: [ElementPath]) { reloadItems(at: Set(paths.map(IndexPath.init))) }
     /// Moves an item from its before path to its after path.
     public func moveItem(at path: ElementPath, to newPath: ElementPath) { moveItem(at: IndexPath(path), to: IndexPath(newPath)) }
+    /// Makes `source` the collection view's data source and delegate, through an adapter.
+    ///
+    /// - Parameter source: The list source that drives the collection view.
+    /// - Returns: The adapter, which the source keeps alive.
+    public func adoptDataSource<Source: ListDataSource>(_ source: Source) -> AnyObject? {
+        let adapter = CollectionViewAppKitAdapter(source: source, appDelegate: source.delegate)
+        dataSource = adapter
+        delegate = adapter
+        return adapter
+    }
+}
+
+extension ListSourceBase {
+    /// Registers `itemClass` with the collection view this source drives, and shows the items of
+    /// type `itemType` in it (``setCellIdentifier(_:for:)``). (`NSTableView` registers nibs only:
+    /// give its cell views the identifier with ``setCellIdentifier(_:for:)`` yourself.)
+    ///
+    /// - Parameters:
+    ///   - itemClass: The collection view item class; its identifier is its type name.
+    ///   - itemType: The type of the items it shows, usually a cell presenter class.
+    public func register(_ itemClass: NSCollectionViewItem.Type, for itemType: Any.Type) {
+        let identifier = String(reflecting: itemClass)
+        setCellIdentifier(identifier, for: itemType)
+        (listView as? NSCollectionView)?.register(itemClass, forItemWithIdentifier: NSUserInterfaceItemIdentifier(identifier))
+    }
 }
 
 /// A table cell view that shows one item, usually a cell presenter: subclass it and adopt your
@@ -63,6 +101,8 @@ open class TableCellView<CellPresenter>: NSTableCellView, PresentingCell {
     /// The item shown.
     public var item: CellPresenter?
 
+    /// Prepares the view for reuse, and gives up its item (``PresentingCell/prepareItemForReuse()``).
+    /// Call `super` when you override it.
     open override func prepareForReuse() {
         super.prepareForReuse()
         prepareItemForReuse()
@@ -74,6 +114,8 @@ open class CollectionViewItem<CellPresenter>: NSCollectionViewItem, PresentingCe
     /// The item shown.
     public var item: CellPresenter?
 
+    /// Prepares the view for reuse, and gives up its item (``PresentingCell/prepareItemForReuse()``).
+    /// Call `super` when you override it.
     open override func prepareForReuse() {
         super.prepareForReuse()
         prepareItemForReuse()
@@ -85,27 +127,38 @@ open class CollectionSupplementaryView<SectionPresenter>: NSView, NSCollectionVi
     /// The section value shown.
     public var item: SectionPresenter?
 
+    /// Prepares the view for reuse, and gives up its item (``PresentingCell/prepareItemForReuse()``).
+    /// Call `super` when you override it.
     open override func prepareForReuse() {
         super.prepareForReuse()
         prepareItemForReuse()
     }
 }
 
-/// Answers a table view's data-source and delegate calls for a Ripple list source.
-final class TableViewAppKitAdapter<Source: ListDataSource>: NSObject, NSTableViewDataSource, NSTableViewDelegate {
-    weak var source: Source?
+/// Answers a table view's data-source and delegate calls for a Ripple list source, and forwards the
+/// rest to the app's delegate (see `ListSourceBase.delegate` for the rule).
+final class TableViewAppKitAdapter: ListViewAdapter {
     /// The row view the source drives; the source holds its view weakly, so the adapter keeps it.
     let rows: SequentialListView
 
-    init(source: Source, rows: SequentialListView) {
-        self.source = source
+    init(source: any ListDataSource, rows: SequentialListView, appDelegate: AnyObject?) {
         self.rows = rows
+        super.init(source: source, appDelegate: appDelegate)
     }
+}
+
+@MainActor
+extension TableViewAppKitAdapter: NSTableViewDataSource, NSTableViewDelegate {
+    private var app: NSTableViewDelegate? { appDelegate as? NSTableViewDelegate }
 
     func numberOfRows(in tableView: NSTableView) -> Int { source?.numberOfItems(inSection: 0) ?? 0 }
 
     func tableView(_ tableView: NSTableView, viewFor tableColumn: NSTableColumn?, row: Int) -> NSView? {
         guard let source else { return nil }
+        return Self.view(of: source, in: tableView, row: row)
+    }
+
+    private static func view<Source: ListDataSource>(of source: Source, in tableView: NSTableView, row: Int) -> NSView? {
         let path = ElementPath(item: row, section: 0)
         let identifier = NSUserInterfaceItemIdentifier(source.cellIdentifier(at: path))
         let view = tableView.makeView(withIdentifier: identifier, owner: tableView.delegate)
@@ -113,30 +166,50 @@ final class TableViewAppKitAdapter<Source: ListDataSource>: NSObject, NSTableVie
         return view
     }
 
+    func tableView(_ tableView: NSTableView, heightOfRow row: Int) -> CGFloat {
+        if let height = app?.tableView?(tableView, heightOfRow: row) { return height }
+        let size = source?.cellSize(at: ElementPath(item: row, section: 0), in: LayoutSize(tableView.bounds.size))
+        return size.map { CGFloat($0.height) } ?? tableView.rowHeight
+    }
+
+    func tableView(
+        _ tableView: NSTableView, rowActionsForRow row: Int, edge: NSTableView.RowActionEdge
+    ) -> [NSTableViewRowAction] {
+        if let actions = app?.tableView?(tableView, rowActionsForRow: row, edge: edge) { return actions }
+        let actions = source?.swipeActions(edge == .leading ? .leading : .trailing, at: ElementPath(item: row, section: 0))
+        return (actions ?? []).map { action in
+            NSTableViewRowAction(style: action.style == .destructive ? .destructive : .regular, title: action.title) {
+                _, _ in _ = action.perform()
+            }
+        }
+    }
+
     func tableViewSelectionDidChange(_ notification: Notification) {
-        guard let tableView = notification.object as? NSTableView, tableView.selectedRow >= 0 else { return }
-        source?.handle(.selected, at: ElementPath(item: tableView.selectedRow, section: 0))
+        if let tableView = notification.object as? NSTableView, tableView.selectedRow >= 0 {
+            source?.handle(.selected, at: ElementPath(item: tableView.selectedRow, section: 0))
+        }
+        app?.tableViewSelectionDidChange?(notification)
     }
 
     func tableView(_ tableView: NSTableView, didAdd rowView: NSTableRowView, forRow row: Int) {
         source?.handle(.willDisplay, at: ElementPath(item: row, section: 0))
+        app?.tableView?(tableView, didAdd: rowView, forRow: row)
     }
 
     func tableView(_ tableView: NSTableView, didRemove rowView: NSTableRowView, forRow row: Int) {
         // AppKit passes -1 for rows that were removed from the table, not just scrolled away.
-        guard row >= 0 else { return }
-        source?.handle(.didEndDisplaying, at: ElementPath(item: row, section: 0))
+        if row >= 0 { source?.handle(.didEndDisplaying, at: ElementPath(item: row, section: 0)) }
+        app?.tableView?(tableView, didRemove: rowView, forRow: row)
     }
 }
 
-/// Answers a collection view's data-source and delegate calls for a Ripple list source.
-final class CollectionViewAppKitAdapter<Source: ListDataSource>: NSObject, NSCollectionViewDataSource,
-    NSCollectionViewDelegate
-{
-    weak var source: Source?
-    var supplementary: ((NSCollectionView, NSCollectionView.SupplementaryElementKind, IndexPath) -> NSView)?
+/// Answers a collection view's data-source and delegate calls for a Ripple list source, and
+/// forwards the rest to the app's delegate (see `ListSourceBase.delegate` for the rule).
+final class CollectionViewAppKitAdapter: ListViewAdapter {}
 
-    init(source: Source) { self.source = source }
+@MainActor
+extension CollectionViewAppKitAdapter: NSCollectionViewDataSource, NSCollectionViewDelegateFlowLayout {
+    private var app: NSCollectionViewDelegateFlowLayout? { appDelegate as? NSCollectionViewDelegateFlowLayout }
 
     func numberOfSections(in collectionView: NSCollectionView) -> Int { source?.numberOfSections ?? 0 }
 
@@ -148,6 +221,12 @@ final class CollectionViewAppKitAdapter<Source: ListDataSource>: NSObject, NSCol
         _ collectionView: NSCollectionView, itemForRepresentedObjectAt indexPath: IndexPath
     ) -> NSCollectionViewItem {
         guard let source else { return NSCollectionViewItem() }
+        return Self.item(of: source, in: collectionView, at: indexPath)
+    }
+
+    private static func item<Source: ListDataSource>(
+        of source: Source, in collectionView: NSCollectionView, at indexPath: IndexPath
+    ) -> NSCollectionViewItem {
         let path = ElementPath(indexPath)
         let identifier = NSUserInterfaceItemIdentifier(source.cellIdentifier(at: path))
         let item = collectionView.makeItem(withIdentifier: identifier, for: indexPath)
@@ -159,15 +238,51 @@ final class CollectionViewAppKitAdapter<Source: ListDataSource>: NSObject, NSCol
         _ collectionView: NSCollectionView, viewForSupplementaryElementOfKind kind: NSCollectionView.SupplementaryElementKind,
         at indexPath: IndexPath
     ) -> NSView {
-        supplementary?(collectionView, kind, indexPath) ?? NSView()
+        if let view = (appDelegate as? NSCollectionViewDataSource)?.collectionView?(
+            collectionView, viewForSupplementaryElementOfKind: kind, at: indexPath)
+        {
+            return view
+        }
+        guard let source else { return NSView() }
+        return Self.supplementaryView(kind, of: source, in: collectionView, at: indexPath)
+    }
+
+    private static func supplementaryView<Source: ListDataSource>(
+        _ kind: NSCollectionView.SupplementaryElementKind, of source: Source, in collectionView: NSCollectionView,
+        at indexPath: IndexPath
+    ) -> NSView {
+        let supplementaryKind: SupplementaryKind = kind == NSCollectionView.elementKindSectionFooter ? .footer : .header
+        guard let identifier = source.supplementaryIdentifier(supplementaryKind, inSection: indexPath.section)
+        else { return NSView() }
+        let view = collectionView.makeSupplementaryView(
+            ofKind: kind, withIdentifier: NSUserInterfaceItemIdentifier(identifier), for: indexPath)
+        if let view = view as? CollectionSupplementaryView<Source.Section> {
+            source.configureSupplementary(view, inSection: indexPath.section)
+        }
+        return view
+    }
+
+    func collectionView(
+        _ collectionView: NSCollectionView, layout collectionViewLayout: NSCollectionViewLayout,
+        sizeForItemAt indexPath: IndexPath
+    ) -> NSSize {
+        if let size = app?.collectionView?(collectionView, layout: collectionViewLayout, sizeForItemAt: indexPath) {
+            return size
+        }
+        if let size = source?.cellSize(at: ElementPath(indexPath), in: LayoutSize(collectionView.bounds.size)) {
+            return CGSize(size)
+        }
+        return (collectionViewLayout as? NSCollectionViewFlowLayout)?.itemSize ?? NSSize(width: 50, height: 50)
     }
 
     func collectionView(_ collectionView: NSCollectionView, didSelectItemsAt indexPaths: Set<IndexPath>) {
         for indexPath in indexPaths { source?.handle(.selected, at: ElementPath(indexPath)) }
+        app?.collectionView?(collectionView, didSelectItemsAt: indexPaths)
     }
 
     func collectionView(_ collectionView: NSCollectionView, didDeselectItemsAt indexPaths: Set<IndexPath>) {
         for indexPath in indexPaths { source?.handle(.deselected, at: ElementPath(indexPath)) }
+        app?.collectionView?(collectionView, didDeselectItemsAt: indexPaths)
     }
 
     func collectionView(
@@ -175,6 +290,7 @@ final class CollectionViewAppKitAdapter<Source: ListDataSource>: NSObject, NSCol
         forRepresentedObjectAt indexPath: IndexPath
     ) {
         source?.handle(.willDisplay, at: ElementPath(indexPath))
+        app?.collectionView?(collectionView, willDisplay: item, forRepresentedObjectAt: indexPath)
     }
 
     func collectionView(
@@ -182,12 +298,14 @@ final class CollectionViewAppKitAdapter<Source: ListDataSource>: NSObject, NSCol
         forRepresentedObjectAt indexPath: IndexPath
     ) {
         source?.handle(.didEndDisplaying, at: ElementPath(indexPath))
+        app?.collectionView?(collectionView, didEndDisplaying: item, forRepresentedObjectAt: indexPath)
     }
 }
 
 extension TableViewSource {
     /// Creates a source that drives `tableView`: it becomes the table's data source and delegate,
-    /// and its batches reach the table as sequential updates (``SequentialListView``).
+    /// and its batches reach the table as sequential updates. The same as
+    /// `TableViewSource(view: SequentialListView(tableView), …)`.
     ///
     /// - Parameters:
     ///   - tableView: The table view. Give its cell views the identifiers `cellIdentifier` returns
@@ -199,64 +317,9 @@ extension TableViewSource {
         tableView: NSTableView, collection: ObservableCollection<CellPresenter>,
         selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil
     ) {
+        // The table's adapter keeps the list view alive once the source has adopted it.
         let rows = SequentialListView(tableView)
         self.init(view: rows, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold)
-        let adapter = TableViewAppKitAdapter(source: self, rows: rows)
-        platformAdapter = adapter
-        tableView.dataSource = adapter
-        tableView.delegate = adapter
-    }
-}
-
-extension CollectionViewSource {
-    /// Creates a source that drives `collectionView`: it becomes its data source and delegate.
-    ///
-    /// - Parameters:
-    ///   - collectionView: The collection view. Register its items with `register(_:forItemWithIdentifier:)`.
-    ///   - collection: The items.
-    ///   - selectItem: Executed with the presenter of each selected item.
-    ///   - reloadThreshold: The largest change to animate; larger ones reload.
-    public convenience init(
-        collectionView: NSCollectionView, collection: ObservableCollection<CellPresenter>,
-        selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil
-    ) {
-        self.init(view: collectionView, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold)
-        let adapter = CollectionViewAppKitAdapter(source: self)
-        platformAdapter = adapter
-        collectionView.dataSource = adapter
-        collectionView.delegate = adapter
-    }
-}
-
-extension CollectionViewSourceWithSection {
-    /// Creates a source that drives `collectionView`, supplementary headers and footers included:
-    /// it becomes its data source and delegate.
-    ///
-    /// - Parameters:
-    ///   - collectionView: The collection view. Register its items and supplementary views.
-    ///   - collection: The sections and their items.
-    ///   - selectItem: Executed with the presenter of each selected item.
-    ///   - reloadThreshold: The largest change to animate; larger ones reload.
-    public convenience init(
-        collectionView: NSCollectionView, collection: SectionedCollection<CellPresenter, SectionPresenter>,
-        selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil
-    ) {
-        self.init(view: collectionView, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold)
-        let adapter = CollectionViewAppKitAdapter(source: self)
-        adapter.supplementary = { [weak self] collectionView, kind, indexPath in
-            let supplementaryKind: SupplementaryKind = kind == NSCollectionView.elementKindSectionFooter ? .footer : .header
-            guard let self, let identifier = self.supplementaryIdentifier(supplementaryKind, inSection: indexPath.section)
-            else { return NSView() }
-            let view = collectionView.makeSupplementaryView(
-                ofKind: kind, withIdentifier: NSUserInterfaceItemIdentifier(identifier), for: indexPath)
-            if let view = view as? CollectionSupplementaryView<SectionPresenter> {
-                self.configureSupplementary(view, inSection: indexPath.section)
-            }
-            return view
-        }
-        platformAdapter = adapter
-        collectionView.dataSource = adapter
-        collectionView.delegate = adapter
     }
 }
 #endif

@@ -3,8 +3,10 @@ import RippleDiff
 import UIKit
 
 // Thin glue: UIKit's views adopt `ListView`, and one adapter per view kind answers UIKit's
-// data-source and delegate calls through `ListDataSource`. Every decision (staging, fallbacks,
-// pagination, cell binding, selection) lives in platform-independent code tested on Linux.
+// data-source and delegate calls through `ListDataSource`, forwarding the rest to the app's
+// delegate (`ListViewAdapter`). Every decision (staging, fallbacks, pagination, cell binding,
+// selection) lives in platform-independent code tested on Linux; the adapters' only branches are
+// the forwarding rule itself: the app's answer when it gives one, Ripple's otherwise.
 
 extension IndexPath {
     /// The UIKit index path of a Ripple path.
@@ -36,6 +38,16 @@ extension UITableView: ListView {
     public func reloadItems(at paths: [ElementPath]) { reloadRows(at: paths.map(IndexPath.init), with: .automatic) }
     /// Moves a row from its before path to its after path.
     public func moveItem(at path: ElementPath, to newPath: ElementPath) { moveRow(at: IndexPath(path), to: IndexPath(newPath)) }
+    /// Makes `source` the table's data source and delegate, through an adapter.
+    ///
+    /// - Parameter source: The list source that drives the table.
+    /// - Returns: The adapter, which the source keeps alive.
+    public func adoptDataSource<Source: ListDataSource>(_ source: Source) -> AnyObject? {
+        let adapter = TableViewAdapter(source: source, appDelegate: source.delegate)
+        dataSource = adapter
+        delegate = adapter
+        return adapter
+    }
 }
 
 /// `UICollectionView` is a ``ListView``.
@@ -56,6 +68,73 @@ extension UICollectionView: ListView {
     public func reloadItems(at paths: [ElementPath]) { reloadItems(at: paths.map(IndexPath.init)) }
     /// Moves an item from its before path to its after path.
     public func moveItem(at path: ElementPath, to newPath: ElementPath) { moveItem(at: IndexPath(path), to: IndexPath(newPath)) }
+    /// Makes `source` the collection view's data source and delegate, through an adapter.
+    ///
+    /// - Parameter source: The list source that drives the collection view.
+    /// - Returns: The adapter, which the source keeps alive.
+    public func adoptDataSource<Source: ListDataSource>(_ source: Source) -> AnyObject? {
+        let adapter = CollectionViewAdapter(source: source, appDelegate: source.delegate)
+        dataSource = adapter
+        delegate = adapter
+        return adapter
+    }
+}
+
+#if !os(tvOS)
+extension UISwipeActionsConfiguration {
+    /// UIKit's configuration of Ripple's swipe actions, or `nil` for none (the view's default).
+    @MainActor
+    static func ripple(_ actions: [SwipeAction]) -> UISwipeActionsConfiguration? {
+        guard !actions.isEmpty else { return nil }
+        return UISwipeActionsConfiguration(
+            actions: actions.map { action in
+                UIContextualAction(style: action.style == .destructive ? .destructive : .normal, title: action.title) {
+                    _, _, completion in completion(action.perform())
+                }
+            })
+    }
+}
+
+extension ListSourceBase {
+    /// The swipe actions of the row at `indexPath` (``swipeActions(_:at:)``) as UIKit's
+    /// configuration, or `nil` when it has none. The table adapter answers with it; hand it to a
+    /// collection view's list layout:
+    /// `listConfiguration.trailingSwipeActionsConfigurationProvider = { source.swipeActionsConfiguration(.trailing, at: $0) }`.
+    ///
+    /// - Parameters:
+    ///   - edge: The edge the swipe starts from.
+    ///   - indexPath: A row on screen.
+    /// - Returns: The configuration, or `nil`.
+    public func swipeActionsConfiguration(_ edge: SwipeEdge, at indexPath: IndexPath) -> UISwipeActionsConfiguration? {
+        UISwipeActionsConfiguration.ripple(swipeActions(edge, at: ElementPath(indexPath)))
+    }
+}
+#endif
+
+extension ListSourceBase {
+    /// Registers `cellClass` with the table view this source drives, and shows the items of type
+    /// `itemType` in it (``setCellIdentifier(_:for:)``): GenericCellPresenters' `registerCell(on:)`.
+    ///
+    /// - Parameters:
+    ///   - cellClass: The cell class; its reuse identifier is its type name.
+    ///   - itemType: The type of the items it shows, usually a cell presenter class.
+    public func register(_ cellClass: UITableViewCell.Type, for itemType: Any.Type) {
+        let identifier = String(reflecting: cellClass)
+        setCellIdentifier(identifier, for: itemType)
+        (listView as? UITableView)?.register(cellClass, forCellReuseIdentifier: identifier)
+    }
+
+    /// Registers `cellClass` with the collection view this source drives, and shows the items of
+    /// type `itemType` in it (``setCellIdentifier(_:for:)``).
+    ///
+    /// - Parameters:
+    ///   - cellClass: The cell class; its reuse identifier is its type name.
+    ///   - itemType: The type of the items it shows, usually a cell presenter class.
+    public func register(_ cellClass: UICollectionViewCell.Type, for itemType: Any.Type) {
+        let identifier = String(reflecting: cellClass)
+        setCellIdentifier(identifier, for: itemType)
+        (listView as? UICollectionView)?.register(cellClass, forCellWithReuseIdentifier: identifier)
+    }
 }
 
 /// A table view cell that shows one item, usually a cell presenter: subclass it and adopt your
@@ -64,6 +143,8 @@ open class TableViewCell<CellPresenter>: UITableViewCell, PresentingCell {
     /// The item shown.
     public var item: CellPresenter?
 
+    /// Prepares the view for reuse, and gives up its item (``PresentingCell/prepareItemForReuse()``).
+    /// Call `super` when you override it.
     open override func prepareForReuse() {
         super.prepareForReuse()
         prepareItemForReuse()
@@ -75,6 +156,8 @@ open class CollectionViewCell<CellPresenter>: UICollectionViewCell, PresentingCe
     /// The item shown.
     public var item: CellPresenter?
 
+    /// Prepares the view for reuse, and gives up its item (``PresentingCell/prepareItemForReuse()``).
+    /// Call `super` when you override it.
     open override func prepareForReuse() {
         super.prepareForReuse()
         prepareItemForReuse()
@@ -86,6 +169,8 @@ open class TableViewHeaderFooterView<SectionPresenter>: UITableViewHeaderFooterV
     /// The section value shown.
     public var item: SectionPresenter?
 
+    /// Prepares the view for reuse, and gives up its item (``PresentingCell/prepareItemForReuse()``).
+    /// Call `super` when you override it.
     open override func prepareForReuse() {
         super.prepareForReuse()
         prepareItemForReuse()
@@ -97,18 +182,21 @@ open class CollectionReusableView<SectionPresenter>: UICollectionReusableView, P
     /// The section value shown.
     public var item: SectionPresenter?
 
+    /// Prepares the view for reuse, and gives up its item (``PresentingCell/prepareItemForReuse()``).
+    /// Call `super` when you override it.
     open override func prepareForReuse() {
         super.prepareForReuse()
         prepareItemForReuse()
     }
 }
 
-/// Answers a table view's data-source and delegate calls for a Ripple list source.
-final class TableViewAdapter<Source: ListDataSource>: NSObject, UITableViewDataSource, UITableViewDelegate {
-    weak var source: Source?
-    var supplementary: ((UITableView, SupplementaryKind, Int) -> UIView?)?
+/// Answers a table view's data-source and delegate calls for a Ripple list source, and forwards the
+/// rest to the app's delegate (see `ListSourceBase.delegate` for the rule).
+final class TableViewAdapter: ListViewAdapter {}
 
-    init(source: Source) { self.source = source }
+@MainActor
+extension TableViewAdapter: UITableViewDataSource, UITableViewDelegate {
+    private var app: UITableViewDelegate? { appDelegate as? UITableViewDelegate }
 
     func numberOfSections(in tableView: UITableView) -> Int { source?.numberOfSections ?? 0 }
 
@@ -118,51 +206,137 @@ final class TableViewAdapter<Source: ListDataSource>: NSObject, UITableViewDataS
 
     func tableView(_ tableView: UITableView, cellForRowAt indexPath: IndexPath) -> UITableViewCell {
         guard let source else { return UITableViewCell() }
+        return Self.cell(of: source, in: tableView, at: indexPath)
+    }
+
+    private static func cell<Source: ListDataSource>(
+        of source: Source, in tableView: UITableView, at indexPath: IndexPath
+    ) -> UITableViewCell {
         let path = ElementPath(indexPath)
         let cell = tableView.dequeueReusableCell(withIdentifier: source.cellIdentifier(at: path), for: indexPath)
         if let cell = cell as? TableViewCell<Source.Item> { source.configure(cell, at: path) }
         return cell
     }
 
+    func tableView(_ tableView: UITableView, canMoveRowAt indexPath: IndexPath) -> Bool {
+        if let answer = (appDelegate as? UITableViewDataSource)?.tableView?(tableView, canMoveRowAt: indexPath) {
+            return answer
+        }
+        return source?.canMoveItem(at: ElementPath(indexPath)) ?? false
+    }
+
+    func tableView(_ tableView: UITableView, moveRowAt sourceIndexPath: IndexPath, to destinationIndexPath: IndexPath) {
+        source?.moveItem(from: ElementPath(sourceIndexPath), to: ElementPath(destinationIndexPath))
+        (appDelegate as? UITableViewDataSource)?.tableView?(tableView, moveRowAt: sourceIndexPath, to: destinationIndexPath)
+    }
+
+    func tableView(
+        _ tableView: UITableView, targetIndexPathForMoveFromRowAt sourceIndexPath: IndexPath,
+        toProposedIndexPath proposedDestinationIndexPath: IndexPath
+    ) -> IndexPath {
+        if let answer = app?.tableView?(
+            tableView, targetIndexPathForMoveFromRowAt: sourceIndexPath, toProposedIndexPath: proposedDestinationIndexPath)
+        {
+            return answer
+        }
+        guard let source else { return proposedDestinationIndexPath }
+        return IndexPath(
+            source.targetPath(forMovingItemFrom: ElementPath(sourceIndexPath), proposed: ElementPath(proposedDestinationIndexPath)))
+    }
+
+    func tableView(_ tableView: UITableView, heightForRowAt indexPath: IndexPath) -> CGFloat {
+        if let height = app?.tableView?(tableView, heightForRowAt: indexPath) { return height }
+        let size = source?.cellSize(at: ElementPath(indexPath), in: LayoutSize(tableView.bounds.size))
+        return size.map { CGFloat($0.height) } ?? tableView.rowHeight
+    }
+
+    #if !os(tvOS)
+    func tableView(
+        _ tableView: UITableView, leadingSwipeActionsConfigurationForRowAt indexPath: IndexPath
+    ) -> UISwipeActionsConfiguration? {
+        if appImplements(#selector(UITableViewDelegate.tableView(_:leadingSwipeActionsConfigurationForRowAt:))) {
+            return app?.tableView?(tableView, leadingSwipeActionsConfigurationForRowAt: indexPath)
+        }
+        return UISwipeActionsConfiguration.ripple(source?.swipeActions(.leading, at: ElementPath(indexPath)) ?? [])
+    }
+
+    func tableView(
+        _ tableView: UITableView, trailingSwipeActionsConfigurationForRowAt indexPath: IndexPath
+    ) -> UISwipeActionsConfiguration? {
+        if appImplements(#selector(UITableViewDelegate.tableView(_:trailingSwipeActionsConfigurationForRowAt:))) {
+            return app?.tableView?(tableView, trailingSwipeActionsConfigurationForRowAt: indexPath)
+        }
+        return UISwipeActionsConfiguration.ripple(source?.swipeActions(.trailing, at: ElementPath(indexPath)) ?? [])
+    }
+    #endif
+
     func tableView(_ tableView: UITableView, viewForHeaderInSection section: Int) -> UIView? {
-        supplementary?(tableView, .header, section)
+        if appImplements(#selector(UITableViewDelegate.tableView(_:viewForHeaderInSection:))) {
+            return app?.tableView?(tableView, viewForHeaderInSection: section)
+        }
+        return supplementaryView(.header, in: tableView, section: section)
     }
 
     func tableView(_ tableView: UITableView, viewForFooterInSection section: Int) -> UIView? {
-        supplementary?(tableView, .footer, section)
+        if appImplements(#selector(UITableViewDelegate.tableView(_:viewForFooterInSection:))) {
+            return app?.tableView?(tableView, viewForFooterInSection: section)
+        }
+        return supplementaryView(.footer, in: tableView, section: section)
+    }
+
+    private func supplementaryView(_ kind: SupplementaryKind, in tableView: UITableView, section: Int) -> UIView? {
+        guard let source else { return nil }
+        return Self.supplementaryView(kind, of: source, in: tableView, section: section)
+    }
+
+    private static func supplementaryView<Source: ListDataSource>(
+        _ kind: SupplementaryKind, of source: Source, in tableView: UITableView, section: Int
+    ) -> UIView? {
+        guard let identifier = source.supplementaryIdentifier(kind, inSection: section),
+            let view = tableView.dequeueReusableHeaderFooterView(withIdentifier: identifier)
+        else { return nil }
+        if let view = view as? TableViewHeaderFooterView<Source.Section> { source.configureSupplementary(view, inSection: section) }
+        return view
     }
 
     func tableView(_ tableView: UITableView, didSelectRowAt indexPath: IndexPath) {
         source?.handle(.selected, at: ElementPath(indexPath))
+        app?.tableView?(tableView, didSelectRowAt: indexPath)
     }
 
     func tableView(_ tableView: UITableView, didDeselectRowAt indexPath: IndexPath) {
         source?.handle(.deselected, at: ElementPath(indexPath))
+        app?.tableView?(tableView, didDeselectRowAt: indexPath)
     }
 
     func tableView(_ tableView: UITableView, didHighlightRowAt indexPath: IndexPath) {
         source?.handle(.highlighted, at: ElementPath(indexPath))
+        app?.tableView?(tableView, didHighlightRowAt: indexPath)
     }
 
     func tableView(_ tableView: UITableView, didUnhighlightRowAt indexPath: IndexPath) {
         source?.handle(.unhighlighted, at: ElementPath(indexPath))
+        app?.tableView?(tableView, didUnhighlightRowAt: indexPath)
     }
 
     func tableView(_ tableView: UITableView, willDisplay cell: UITableViewCell, forRowAt indexPath: IndexPath) {
         source?.handle(.willDisplay, at: ElementPath(indexPath))
+        app?.tableView?(tableView, willDisplay: cell, forRowAt: indexPath)
     }
 
     func tableView(_ tableView: UITableView, didEndDisplaying cell: UITableViewCell, forRowAt indexPath: IndexPath) {
         source?.handle(.didEndDisplaying, at: ElementPath(indexPath))
+        app?.tableView?(tableView, didEndDisplaying: cell, forRowAt: indexPath)
     }
 }
 
-/// Answers a collection view's data-source and delegate calls for a Ripple list source.
-final class CollectionViewAdapter<Source: ListDataSource>: NSObject, UICollectionViewDataSource, UICollectionViewDelegate {
-    weak var source: Source?
-    var supplementary: ((UICollectionView, String, IndexPath) -> UICollectionReusableView)?
+/// Answers a collection view's data-source and delegate calls for a Ripple list source, and
+/// forwards the rest to the app's delegate (see `ListSourceBase.delegate` for the rule).
+final class CollectionViewAdapter: ListViewAdapter {}
 
-    init(source: Source) { self.source = source }
+@MainActor
+extension CollectionViewAdapter: UICollectionViewDataSource, UICollectionViewDelegateFlowLayout {
+    private var app: UICollectionViewDelegateFlowLayout? { appDelegate as? UICollectionViewDelegateFlowLayout }
 
     func numberOfSections(in collectionView: UICollectionView) -> Int { source?.numberOfSections ?? 0 }
 
@@ -172,6 +346,12 @@ final class CollectionViewAdapter<Source: ListDataSource>: NSObject, UICollectio
 
     func collectionView(_ collectionView: UICollectionView, cellForItemAt indexPath: IndexPath) -> UICollectionViewCell {
         guard let source else { return UICollectionViewCell() }
+        return Self.cell(of: source, in: collectionView, at: indexPath)
+    }
+
+    private static func cell<Source: ListDataSource>(
+        of source: Source, in collectionView: UICollectionView, at indexPath: IndexPath
+    ) -> UICollectionViewCell {
         let path = ElementPath(indexPath)
         let cell = collectionView.dequeueReusableCell(withReuseIdentifier: source.cellIdentifier(at: path), for: indexPath)
         if let cell = cell as? CollectionViewCell<Source.Item> { source.configure(cell, at: path) }
@@ -181,136 +361,101 @@ final class CollectionViewAdapter<Source: ListDataSource>: NSObject, UICollectio
     func collectionView(
         _ collectionView: UICollectionView, viewForSupplementaryElementOfKind kind: String, at indexPath: IndexPath
     ) -> UICollectionReusableView {
-        supplementary?(collectionView, kind, indexPath) ?? UICollectionReusableView()
+        if let view = (appDelegate as? UICollectionViewDataSource)?.collectionView?(
+            collectionView, viewForSupplementaryElementOfKind: kind, at: indexPath)
+        {
+            return view
+        }
+        guard let source else { return UICollectionReusableView() }
+        return Self.supplementaryView(kind, of: source, in: collectionView, at: indexPath)
+    }
+
+    private static func supplementaryView<Source: ListDataSource>(
+        _ kind: String, of source: Source, in collectionView: UICollectionView, at indexPath: IndexPath
+    ) -> UICollectionReusableView {
+        let supplementaryKind: SupplementaryKind = kind == UICollectionView.elementKindSectionFooter ? .footer : .header
+        guard let identifier = source.supplementaryIdentifier(supplementaryKind, inSection: indexPath.section)
+        else { return UICollectionReusableView() }
+        let view = collectionView.dequeueReusableSupplementaryView(ofKind: kind, withReuseIdentifier: identifier, for: indexPath)
+        if let view = view as? CollectionReusableView<Source.Section> {
+            source.configureSupplementary(view, inSection: indexPath.section)
+        }
+        return view
+    }
+
+    func collectionView(_ collectionView: UICollectionView, canMoveItemAt indexPath: IndexPath) -> Bool {
+        if let answer = (appDelegate as? UICollectionViewDataSource)?.collectionView?(collectionView, canMoveItemAt: indexPath) {
+            return answer
+        }
+        return source?.canMoveItem(at: ElementPath(indexPath)) ?? false
+    }
+
+    func collectionView(
+        _ collectionView: UICollectionView, moveItemAt sourceIndexPath: IndexPath, to destinationIndexPath: IndexPath
+    ) {
+        source?.moveItem(from: ElementPath(sourceIndexPath), to: ElementPath(destinationIndexPath))
+        (appDelegate as? UICollectionViewDataSource)?.collectionView?(
+            collectionView, moveItemAt: sourceIndexPath, to: destinationIndexPath)
+    }
+
+    @available(iOS 15, tvOS 15, macCatalyst 15, *)
+    func collectionView(
+        _ collectionView: UICollectionView, targetIndexPathForMoveOfItemFromOriginalIndexPath originalIndexPath: IndexPath,
+        atCurrentIndexPath currentIndexPath: IndexPath, toProposedIndexPath proposedIndexPath: IndexPath
+    ) -> IndexPath {
+        if let answer = app?.collectionView?(
+            collectionView, targetIndexPathForMoveOfItemFromOriginalIndexPath: originalIndexPath,
+            atCurrentIndexPath: currentIndexPath, toProposedIndexPath: proposedIndexPath)
+        {
+            return answer
+        }
+        guard let source else { return proposedIndexPath }
+        return IndexPath(source.targetPath(forMovingItemFrom: ElementPath(originalIndexPath), proposed: ElementPath(proposedIndexPath)))
+    }
+
+    func collectionView(
+        _ collectionView: UICollectionView, layout collectionViewLayout: UICollectionViewLayout,
+        sizeForItemAt indexPath: IndexPath
+    ) -> CGSize {
+        if let size = app?.collectionView?(collectionView, layout: collectionViewLayout, sizeForItemAt: indexPath) {
+            return size
+        }
+        if let size = source?.cellSize(at: ElementPath(indexPath), in: LayoutSize(collectionView.bounds.size)) {
+            return CGSize(size)
+        }
+        return (collectionViewLayout as? UICollectionViewFlowLayout)?.itemSize ?? CGSize(width: 50, height: 50)
     }
 
     func collectionView(_ collectionView: UICollectionView, didSelectItemAt indexPath: IndexPath) {
         source?.handle(.selected, at: ElementPath(indexPath))
+        app?.collectionView?(collectionView, didSelectItemAt: indexPath)
     }
 
     func collectionView(_ collectionView: UICollectionView, didDeselectItemAt indexPath: IndexPath) {
         source?.handle(.deselected, at: ElementPath(indexPath))
+        app?.collectionView?(collectionView, didDeselectItemAt: indexPath)
     }
 
     func collectionView(_ collectionView: UICollectionView, didHighlightItemAt indexPath: IndexPath) {
         source?.handle(.highlighted, at: ElementPath(indexPath))
+        app?.collectionView?(collectionView, didHighlightItemAt: indexPath)
     }
 
     func collectionView(_ collectionView: UICollectionView, didUnhighlightItemAt indexPath: IndexPath) {
         source?.handle(.unhighlighted, at: ElementPath(indexPath))
+        app?.collectionView?(collectionView, didUnhighlightItemAt: indexPath)
     }
 
     func collectionView(_ collectionView: UICollectionView, willDisplay cell: UICollectionViewCell, forItemAt indexPath: IndexPath) {
         source?.handle(.willDisplay, at: ElementPath(indexPath))
+        app?.collectionView?(collectionView, willDisplay: cell, forItemAt: indexPath)
     }
 
     func collectionView(
         _ collectionView: UICollectionView, didEndDisplaying cell: UICollectionViewCell, forItemAt indexPath: IndexPath
     ) {
         source?.handle(.didEndDisplaying, at: ElementPath(indexPath))
-    }
-}
-
-extension TableViewSource {
-    /// Creates a source that drives `tableView`: it becomes the table's data source and delegate.
-    ///
-    /// - Parameters:
-    ///   - tableView: The table view. Register its cells (class or nib) with UIKit's `register`.
-    ///   - collection: The rows.
-    ///   - selectItem: Executed with the presenter of each selected row.
-    ///   - reloadThreshold: The largest change to animate; larger ones reload.
-    public convenience init(
-        tableView: UITableView, collection: ObservableCollection<CellPresenter>,
-        selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil
-    ) {
-        self.init(view: tableView, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold)
-        let adapter = TableViewAdapter(source: self)
-        platformAdapter = adapter
-        tableView.dataSource = adapter
-        tableView.delegate = adapter
-    }
-}
-
-extension CollectionViewSource {
-    /// Creates a source that drives `collectionView`: it becomes its data source and delegate.
-    ///
-    /// - Parameters:
-    ///   - collectionView: The collection view. Register its cells (class or nib) with UIKit's
-    ///     `register`.
-    ///   - collection: The items.
-    ///   - selectItem: Executed with the presenter of each selected item.
-    ///   - reloadThreshold: The largest change to animate; larger ones reload.
-    public convenience init(
-        collectionView: UICollectionView, collection: ObservableCollection<CellPresenter>,
-        selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil
-    ) {
-        self.init(view: collectionView, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold)
-        let adapter = CollectionViewAdapter(source: self)
-        platformAdapter = adapter
-        collectionView.dataSource = adapter
-        collectionView.delegate = adapter
-    }
-}
-
-extension TableViewSourceWithSection {
-    /// Creates a source that drives `tableView`, headers and footers included: it becomes the
-    /// table's data source and delegate.
-    ///
-    /// - Parameters:
-    ///   - tableView: The table view. Register its cells and header/footer views with UIKit.
-    ///   - collection: The sections and their rows.
-    ///   - selectItem: Executed with the presenter of each selected row.
-    ///   - reloadThreshold: The largest change to animate; larger ones reload.
-    public convenience init(
-        tableView: UITableView, collection: SectionedCollection<CellPresenter, SectionPresenter>,
-        selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil
-    ) {
-        self.init(view: tableView, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold)
-        let adapter = TableViewAdapter(source: self)
-        adapter.supplementary = { [weak self] tableView, kind, section in
-            guard let self, let identifier = self.supplementaryIdentifier(kind, inSection: section),
-                let view = tableView.dequeueReusableHeaderFooterView(withIdentifier: identifier)
-            else { return nil }
-            if let view = view as? TableViewHeaderFooterView<SectionPresenter> {
-                self.configureSupplementary(view, inSection: section)
-            }
-            return view
-        }
-        platformAdapter = adapter
-        tableView.dataSource = adapter
-        tableView.delegate = adapter
-    }
-}
-
-extension CollectionViewSourceWithSection {
-    /// Creates a source that drives `collectionView`, supplementary headers and footers included:
-    /// it becomes its data source and delegate.
-    ///
-    /// - Parameters:
-    ///   - collectionView: The collection view. Register its cells and supplementary views.
-    ///   - collection: The sections and their items.
-    ///   - selectItem: Executed with the presenter of each selected item.
-    ///   - reloadThreshold: The largest change to animate; larger ones reload.
-    public convenience init(
-        collectionView: UICollectionView, collection: SectionedCollection<CellPresenter, SectionPresenter>,
-        selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil
-    ) {
-        self.init(view: collectionView, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold)
-        let adapter = CollectionViewAdapter(source: self)
-        adapter.supplementary = { [weak self] collectionView, kind, indexPath in
-            let supplementaryKind: SupplementaryKind = kind == UICollectionView.elementKindSectionFooter ? .footer : .header
-            guard let self, let identifier = self.supplementaryIdentifier(supplementaryKind, inSection: indexPath.section)
-            else { return UICollectionReusableView() }
-            let view = collectionView.dequeueReusableSupplementaryView(
-                ofKind: kind, withReuseIdentifier: identifier, for: indexPath)
-            if let view = view as? CollectionReusableView<SectionPresenter> {
-                self.configureSupplementary(view, inSection: indexPath.section)
-            }
-            return view
-        }
-        platformAdapter = adapter
-        collectionView.dataSource = adapter
-        collectionView.delegate = adapter
+        app?.collectionView?(collectionView, didEndDisplaying: cell, forItemAt: indexPath)
     }
 }
 #endif

@@ -173,11 +173,8 @@ extension SectionedCollection {
                 Diagnostics.report(
                     Diagnostic(
                         kind: .duplicateIdentifiers, source: "SectionedCollection.replace(with:)",
-                        message: "repeated section identifiers at old offsets "
-                            + "\(changes.sections.duplicates.sourceOffsets) and new offsets "
-                            + "\(changes.sections.duplicates.targetOffsets), repeated item identifiers at old "
-                            + "paths \(changes.itemDuplicates.sourcePaths) and new paths "
-                            + "\(changes.itemDuplicates.targetPaths); paired in order"))
+                        message: "repeated section identifiers at \(changes.sections.duplicates), "
+                            + "repeated item identifiers at \(changes.itemDuplicates); paired in order"))
             }
             return
         }

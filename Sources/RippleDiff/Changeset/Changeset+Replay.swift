@@ -1,16 +1,31 @@
 extension Changeset {
     /// Checks that the change-set describes a batch UIKit can read, and says what is wrong if not.
     ///
-    /// The checks: every offset is in range, no source offset is deleted or moved twice, no target
-    /// offset is inserted or moved to twice, the counts agree
-    /// (`sourceCount - deletes - moves == targetCount - inserts - moves`), and every update names one
-    /// matched element: its source offset lands at its target offset when the batch is replayed.
+    /// The checks: the counts are not negative; ``deletes`` and ``inserts`` are ascending and
+    /// distinct, ``moves`` ascending by target and ``updates`` ascending by source, as documented;
+    /// every offset is in range; no source offset is deleted or moved twice, and no target offset is
+    /// inserted or moved to twice; the counts agree
+    /// (`sourceCount - deletes - moves == targetCount - inserts - moves`); and every update names
+    /// one matched element: its source offset lands at its target offset when the batch is replayed.
+    ///
+    /// ```swift
+    /// let unsorted = Changeset(sourceCount: 3, targetCount: 3, deletes: [2, 0], inserts: [2, 0])
+    /// print(unsorted.validationFailure() ?? "valid")
+    /// // deletes must be ascending: 0 follows 2
+    /// ```
     ///
     /// - Returns: `nil` when the change-set is valid, otherwise a sentence naming the first problem.
     /// - Complexity: O(*n* + *m*), where *n* is ``sourceCount`` and *m* is ``targetCount``.
     public func validationFailure() -> String? {
         guard sourceCount >= 0, targetCount >= 0 else {
             return "negative count: sourceCount \(sourceCount), targetCount \(targetCount)"
+        }
+        if let failure = _orderFailure(of: "deletes", deletes, by: \.self)
+            ?? _orderFailure(of: "inserts", inserts, by: \.self)
+            ?? _orderFailure(of: "moves", moves, by: \.target, keyName: "target")
+            ?? _orderFailure(of: "updates", updates, by: \.source, keyName: "source")
+        {
+            return failure
         }
         // 0 = untouched, 1 = deleted, 2 = moved
         var sourceUse = [UInt8](repeating: 0, count: sourceCount)
@@ -51,12 +66,14 @@ extension Changeset {
                 + "\(targetCount) - \(inserts.count) inserted"
         }
         guard !updates.isEmpty else { return nil }
-        let landing = landingOffsets()
+        let landing = _landingOffsets()
+        var previous = -1
         for update in updates {
-            guard update.source >= 0 && update.source < sourceCount,
-                update.target >= 0 && update.target < targetCount
-            else {
-                return "update \(update) is out of range \(sourceCount) → \(targetCount)"
+            guard update.source >= 0 && update.source < sourceCount else {
+                return "update \(update) has its source out of range 0..<\(sourceCount)"
+            }
+            guard update.target >= 0 && update.target < targetCount else {
+                return "update \(update) has its target out of range 0..<\(targetCount)"
             }
             guard sourceUse[update.source] != 1 else {
                 return "update \(update) names a deleted element"
@@ -67,6 +84,8 @@ extension Changeset {
             guard landing[update.source] == update.target else {
                 return "update \(update) does not follow the element: it lands at \(landing[update.source])"
             }
+            guard update.source != previous else { return "source offset \(update.source) is updated twice" }
+            previous = update.source
         }
         return nil
     }
@@ -76,11 +95,21 @@ extension Changeset {
     /// Moved elements land at their move's target; the others keep their order and fill the target
     /// offsets that inserts and moves leave free, as UIKit reads a batch.
     ///
-    /// - Precondition: The offsets are in range and named once (``validationFailure()`` checks
-    ///   this); otherwise the result is meaningless or the call traps on an index out of range.
+    /// - Precondition: The change-set is valid (see ``validationFailure()``); otherwise the call
+    ///   traps with a message that names the first problem.
     /// - Returns: One target offset per source offset.
     /// - Complexity: O(*n* + *m*), where *n* is ``sourceCount`` and *m* is ``targetCount``.
     public func landingOffsets() -> [Int] {
+        if let failure = validationFailure() {
+            preconditionFailure("Changeset.landingOffsets(): invalid change-set: \(failure)")
+        }
+        return _landingOffsets()
+    }
+
+    /// ``landingOffsets()`` without its checks, for a change-set known to be valid.
+    ///
+    /// - Complexity: O(*n* + *m*), where *n* is ``sourceCount`` and *m* is ``targetCount``.
+    func _landingOffsets() -> [Int] {
         var landing = [Int](repeating: -2, count: sourceCount)
         var isTaken = [Bool](repeating: false, count: targetCount)
         for offset in deletes { landing[offset] = -1 }
@@ -145,4 +174,32 @@ extension Changeset {
         for update in updates { slots[update.target] = try element(update.target) }
         return slots.map { $0! }
     }
+}
+
+/// Why `values` are not in ascending order by `key`, or `nil`: the first step back, such as
+/// `deletes must be ascending: 0 follows 2`. Repeats pass; the caller reports them in its own words.
+///
+/// - Parameters:
+///   - name: The list's name in the message, such as `deletes`.
+///   - values: The list, documented as ascending by `key`.
+///   - key: What the list is sorted by.
+///   - keyName: What the key is called in the message, such as `target`, or `nil` for the values
+///     themselves.
+///   - parenthesized: Whether keys print in parentheses, as paths do.
+/// - Complexity: O(*n*) for *n* values.
+func _orderFailure<Value, Key: Comparable>(
+    of name: String, _ values: [Value], by key: KeyPath<Value, Key>, keyName: String? = nil,
+    parenthesized: Bool = false
+) -> String? {
+    var index = 1
+    while index < values.count {
+        let previous = values[index - 1][keyPath: key]
+        let current = values[index][keyPath: key]
+        if current < previous {
+            let (now, before) = parenthesized ? ("(\(current))", "(\(previous))") : ("\(current)", "\(previous)")
+            return "\(name) must be ascending\(keyName.map { " by \($0)" } ?? ""): \(now) follows \(before)"
+        }
+        index += 1
+    }
+    return nil
 }

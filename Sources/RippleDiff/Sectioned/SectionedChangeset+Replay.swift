@@ -4,6 +4,8 @@ extension SectionedChangeset {
     /// The checks:
     /// - ``sections`` is a valid ``Changeset`` whose section updates pair a section with its own
     ///   target, and the item counts have one entry per section;
+    /// - ``itemDeletes`` and ``itemInserts`` are ascending and distinct, ``itemMoves`` ascending by
+    ///   target path and ``itemUpdates`` ascending by source path, as documented;
     /// - every item path is in range; no source path is deleted or moved twice, and no target path
     ///   is inserted or moved to twice;
     /// - no item delete lies inside a deleted section and no item insert inside an inserted one
@@ -36,6 +38,14 @@ extension SectionedChangeset {
         if let negative = targetItemCounts.firstIndex(where: { $0 < 0 }) {
             return "target section \(negative) has a negative item count"
         }
+        for (side, counts) in [("source", sourceItemCounts), ("target", targetItemCounts)] {
+            var total = 0
+            for count in counts {
+                let (sum, overflow) = total.addingReportingOverflow(count)
+                guard !overflow else { return "the \(side) item counts add up to more than \(Int.max)" }
+                total = sum
+            }
+        }
         // `sections.validationFailure()` has checked that each section update follows its section.
         let mapping = _SectionMapping(sections)
         let sourceStarts = _itemStarts(sourceItemCounts)
@@ -59,6 +69,13 @@ extension SectionedChangeset {
             return targetStarts[path.section] + path.item
         }
 
+        if let failure = _orderFailure(of: "item deletes", itemDeletes, by: \.self, parenthesized: true)
+            ?? _orderFailure(of: "item inserts", itemInserts, by: \.self, parenthesized: true)
+            ?? _orderFailure(of: "item moves", itemMoves, by: \.target, keyName: "target", parenthesized: true)
+            ?? _orderFailure(of: "item updates", itemUpdates, by: \.source, keyName: "source", parenthesized: true)
+        {
+            return failure
+        }
         for path in itemDeletes {
             guard let flat = sourceFlat(path) else { return "item delete (\(path)) is out of range" }
             guard mapping.targetOf[path.section] >= 0 else {
@@ -124,9 +141,12 @@ extension SectionedChangeset {
                 next += 1
             }
         }
-        for update in itemUpdates {
+        for (index, update) in itemUpdates.enumerated() {
             guard let from = sourceFlat(update.source), let to = targetFlat(update.target) else {
                 return "item update \(update) is out of range"
+            }
+            guard index == 0 || itemUpdates[index - 1].source != update.source else {
+                return "source path (\(update.source)) is updated twice"
             }
             guard landing[from] >= 0 else {
                 return "item update \(update) names an item that does not survive"
@@ -169,13 +189,11 @@ extension SectionedChangeset {
         section: (_ targetOffset: Int) throws -> Section,
         item: (_ targetPath: ElementPath) throws -> Item
     ) rethrows -> [SectionSnapshot<Section, Item>] {
-        precondition(
-            source.count == sections.sourceCount
-                && source.indices.allSatisfy { source[$0].items.count == sourceItemCounts[$0] },
-            "SectionedChangeset.applied(to:section:item:): the source's shape differs from the change-set's source counts"
-        )
         if let failure = validationFailure() {
             preconditionFailure("SectionedChangeset.applied(to:section:item:): invalid change-set: \(failure)")
+        }
+        if let failure = _shapeFailure(source, sourceItemCounts, side: "source") {
+            preconditionFailure("SectionedChangeset.applied(to:section:item:): \(failure)")
         }
         let mapping = _SectionMapping(sections)
         var slots = targetItemCounts.map { [Item?](repeating: nil, count: $0) }

@@ -28,10 +28,12 @@ extension StagedSectionedChangeset {
             source.count == changeset.sections.sourceCount && target.count == changeset.sections.targetCount,
             "StagedSectionedChangeset(changeset:source:target:): \(source.count) → \(target.count) sections, "
                 + "but the change-set goes \(changeset.sections.sourceCount) → \(changeset.sections.targetCount)")
-        precondition(
-            changeset.sourceItemCounts.elementsEqual(source.lazy.map(\.items.count))
-                && changeset.targetItemCounts.elementsEqual(target.lazy.map(\.items.count)),
-            "StagedSectionedChangeset(changeset:source:target:): a section's item count differs from the change-set's")
+        if let failure = _shapeFailure(source, changeset.sourceItemCounts, side: "source")
+            ?? _shapeFailure(target, changeset.targetItemCounts, side: "target")
+            ?? changeset._stagingFailure()
+        {
+            preconditionFailure("StagedSectionedChangeset(changeset:source:target:): \(failure)")
+        }
         if changeset.isEmpty {
             self.init(stages: [])
             return
@@ -53,6 +55,70 @@ extension StagedSectionedChangeset {
             Stage(changeset: reloads, data: refreshed),
             Stage(changeset: plan.structure, data: target),
         ])
+    }
+}
+
+/// Why `list` does not have the shape `counts` describes, or `nil`: the first section whose item
+/// count differs, naming both counts.
+///
+/// - Parameters:
+///   - list: The sections.
+///   - counts: The change-set's item counts for them.
+///   - side: `source` or `target`, for the message.
+/// - Complexity: O(*s*) for *s* sections.
+@usableFromInline
+internal func _shapeFailure<Section, Item>(
+    _ list: [SectionSnapshot<Section, Item>], _ counts: [Int], side: String
+) -> String? {
+    guard list.count == counts.count else {
+        return "the \(side) has \(list.count) sections, but \(side)ItemCounts has \(counts.count) entries"
+    }
+    for offset in list.indices where list[offset].items.count != counts[offset] {
+        return "\(side) section \(offset) has \(list[offset].items.count) items, "
+            + "but \(side)ItemCounts[\(offset)] is \(counts[offset])"
+    }
+    return nil
+}
+
+extension SectionedChangeset {
+    /// Why the staging cannot read this change-set, or `nil`: the section-level change-set must be
+    /// valid and every item path must lie inside the item counts. This is what the planner indexes
+    /// by; the rest of ``validationFailure()`` (which costs O(*n* + *m*) in the items) is the
+    /// caller's promise.
+    ///
+    /// - Complexity: O(*s* + *t* + *c*) for *s* and *t* sections and *c* item changes.
+    @usableFromInline
+    internal func _stagingFailure() -> String? {
+        if let failure = sections.validationFailure() { return "sections: \(failure)" }
+        guard sourceItemCounts.count == sections.sourceCount, targetItemCounts.count == sections.targetCount else {
+            return "the item counts have \(sourceItemCounts.count) → \(targetItemCounts.count) entries for "
+                + "\(sections.sourceCount) → \(sections.targetCount) sections"
+        }
+        func outside(_ path: ElementPath, _ counts: [Int]) -> Bool {
+            !(counts.indices.contains(path.section) && path.item >= 0 && path.item < counts[path.section])
+        }
+        func range(_ path: ElementPath, _ counts: [Int], _ side: String) -> String {
+            counts.indices.contains(path.section)
+                ? "\(side) section \(path.section) has items 0..<\(counts[path.section])"
+                : "\(side) sections are 0..<\(counts.count)"
+        }
+        for path in itemDeletes where outside(path, sourceItemCounts) {
+            return "item delete (\(path)) is out of range: \(range(path, sourceItemCounts, "source"))"
+        }
+        for path in itemInserts where outside(path, targetItemCounts) {
+            return "item insert (\(path)) is out of range: \(range(path, targetItemCounts, "target"))"
+        }
+        for pairs in [("item move", itemMoves), ("item update", itemUpdates)] {
+            for pair in pairs.1 {
+                if outside(pair.source, sourceItemCounts) {
+                    return "\(pairs.0) \(pair) is out of range: \(range(pair.source, sourceItemCounts, "source"))"
+                }
+                if outside(pair.target, targetItemCounts) {
+                    return "\(pairs.0) \(pair) is out of range: \(range(pair.target, targetItemCounts, "target"))"
+                }
+            }
+        }
+        return nil
     }
 }
 
@@ -91,13 +157,15 @@ internal struct _SectionedStagePlan {
 ///    becomes a section delete plus insert.
 /// 2. R7: item moves out of a deleted section or into an inserted one become a delete and/or an
 ///    insert; item changes inside deleted or inserted sections disappear (they go with the section).
-/// 3. Updates inside replaced sections disappear (the section insert shows the new content), and
-///    item updates inside a reloaded section disappear (the section reload shows them).
+/// 3. Updates inside replaced sections disappear (the section insert shows the new content). Item
+///    updates inside a reloaded section stay: UIKit drops them with the section's delete, but
+///    ``SectionedChangeset/itemUpdates`` must still list every item whose content changed, so that
+///    `applied(to:section:item:)` replays the stage to its data.
 /// 4. The remaining updates join the structural batch only if UIKit would place each reload where
-///    the data puts it: no section moves in the batch (R3c), no item change inside a reloaded
-///    section, no reloaded item that moves (R3b), and each reloaded item's position computed from
-///    the batch's deletes and inserts alone equals its real target (R3d, R3f). Otherwise they get
-///    a batch of their own, first, in place.
+///    the data puts it: no section moves in the batch (R3c), no item delete, insert or move inside
+///    a reloaded section, no reloaded item that moves (R3b), and each reloaded item's position
+///    computed from the batch's deletes and inserts alone equals its real target (R3d, R3f).
+///    Otherwise they get a batch of their own, first, in place.
 ///
 /// - Complexity: O(*s* + *t* + *c* log *c*) for *s* and *t* sections and *c* changes; O(*s* + *t*
 ///   + *c*) when the change-set's lists are sorted.
@@ -171,20 +239,17 @@ internal func _planSectionedStages(_ changes: SectionedChangeset) -> _SectionedS
     if !_isAscending(moves, by: { $0.target < $1.target }) { moves.sort { $0.target < $1.target } }
 
     // 3. The updates that still need a reload.
-    var sectionReloaded = [Bool](repeating: false, count: sourceSectionCount)
     var sectionUpdates: [Changeset.OffsetPair] = []
     for update in changes.sections.updates where !sectionDeleted[update.source] {
         sectionUpdates.append(update)
-        sectionReloaded[update.source] = true
     }
+    // Item updates inside a reloaded section stay: UIKit ignores a row reload inside a reloaded
+    // section (the section is read again whole), but the stage must still say what changed, so
+    // that replaying it with `applied(to:section:item:)` gives its data.
     var itemUpdates: [PathPair] = []
-    var absorbed: [PathPair] = []
-    for update in changes.itemUpdates {
-        if sectionReloaded[update.source.section] {
-            absorbed.append(update)
-        } else if !sectionDeleted[update.source.section] && !sectionInserted[update.target.section] {
-            itemUpdates.append(update)
-        }
+    for update in changes.itemUpdates
+    where !sectionDeleted[update.source.section] && !sectionInserted[update.target.section] {
+        itemUpdates.append(update)
     }
 
     let sections = Changeset(
@@ -245,7 +310,7 @@ internal func _planSectionedStages(_ changes: SectionedChangeset) -> _SectionedS
         reloads: reloads,
         structure: structure,
         refreshedSections: sectionUpdates,
-        refreshedItems: itemUpdates + absorbed)
+        refreshedItems: itemUpdates)
 }
 
 /// Whether the reloads can join the structural batch: UIKit must put every reloaded section and

@@ -11,12 +11,19 @@
 ///    insert whose position it computes from the batch's deletes and inserts alone, ignoring moves
 ///    (R3): a reloaded item must not move (R3b, M8), no reload may share a batch with a section move
 ///    (R3c, V17, V18), and a reload next to moves that shift it animates the wrong row (R3f). A
-///    reloaded section also must not share its batch with item changes inside it.
+///    reloaded section also must not share its batch with item deletes, inserts or moves inside
+///    it.
 /// 2. **Structure**: section deletes, inserts and moves, item deletes, inserts and moves, and the
 ///    updates when stage 1 is absent. The data is the target.
 ///
 /// An unchanged list has no stage; most changes take one. Repeated identifiers are reported in the
 /// first stage's change-set (an unchanged list has no stage to report them in).
+///
+/// A stage that reloads a section still lists the updated items inside it. UIKit ignores those
+/// item reloads (the reloaded section is read again whole), so they cost nothing on screen, and
+/// they keep ``SectionedChangeset/itemUpdates`` exact: replaying each stage with
+/// ``SectionedChangeset/applied(to:section:item:)`` on the previous stage's data gives the stage's
+/// ``Stage/data``, headers and items included, and every stage passes RippleTesting's validator.
 ///
 /// Rewrites, all inside the structural batch, because no order of batches would avoid them without
 /// adding one:

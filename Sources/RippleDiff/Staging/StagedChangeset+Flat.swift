@@ -9,10 +9,19 @@ extension StagedChangeset {
     ///   - changeset: A valid change-set from `source` to `target`.
     ///   - source: The list before the changes.
     ///   - target: The list after the changes.
+    /// - Precondition: `source` and `target` have the change-set's ``Changeset/sourceCount`` and
+    ///   ``Changeset/targetCount``, and every update names an offset inside them; otherwise the
+    ///   call traps with a message that names the count or the update and the range. (Checking
+    ///   the whole change-set would cost O(*n* + *m*) on every call; use
+    ///   ``Changeset/validationFailure()`` for a hand-made one.)
     /// - Complexity: O(*n* + *m*) when two stages are needed, otherwise O(*u*), where *n* and *m*
     ///   are the counts of `source` and `target`, and *u* is the number of updates.
     @inlinable
     public init(changeset: Changeset, source: [Element], target: [Element]) {
+        precondition(
+            source.count == changeset.sourceCount && target.count == changeset.targetCount,
+            "StagedChangeset(changeset:source:target:): the lists have \(source.count) → \(target.count) "
+                + "elements, but the change-set goes \(changeset.sourceCount) → \(changeset.targetCount)")
         if changeset.isEmpty {
             self.init(stages: [])
             return
@@ -28,6 +37,10 @@ extension StagedChangeset {
         var inPlace: [Changeset.OffsetPair] = []
         inPlace.reserveCapacity(changeset.updates.count)
         for update in changeset.updates {
+            precondition(
+                source.indices.contains(update.source) && target.indices.contains(update.target),
+                "StagedChangeset(changeset:source:target:): update \(update) is out of range "
+                    + "0..<\(source.count) → 0..<\(target.count)")
             refreshed[update.source] = target[update.target]
             inPlace.append(Changeset.OffsetPair(source: update.source, target: update.source))
         }

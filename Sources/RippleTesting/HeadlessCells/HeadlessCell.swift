@@ -24,6 +24,10 @@ open class HeadlessCell<Item>: PresentingCell {
     /// How many times the cell has been reused.
     public private(set) var reuseCount = 0
 
+    /// Whether the row the cell shows is selected, as `isSelected`: a ``HeadlessCellHost`` given a
+    /// view sets it from the view's selection when it lays out and when the user taps.
+    public internal(set) var isSelected = false
+
     /// Creates a cell; ``HeadlessCellHost`` calls this when its reuse pool has no cell to give.
     ///
     /// - Parameter reuseIdentifier: The identifier the cell is registered with.
@@ -35,6 +39,20 @@ open class HeadlessCell<Item>: PresentingCell {
     /// ``PresentingCell/prepareItemForReuse()``). Call `super` when you override it.
     open func prepareForReuse() {
         reuseCount += 1
+        isSelected = false
         prepareItemForReuse()
     }
 }
+
+/// The cell RippleTesting's screens show for a pagination's loading row when no cell class is
+/// registered for the source's `loadingCellIdentifier`: it shows no item.
+///
+/// A test can tell the loading row on screen by it:
+///
+/// ```swift
+/// XCTAssertTrue(screen.cells.visibleCells.last?.cell is HeadlessLoadingCell<NoteCellPresenter>)
+/// ```
+///
+/// Register a cell of your own for the identifier to show something else.
+@MainActor
+public final class HeadlessLoadingCell<Item>: HeadlessCell<Item> {}

@@ -2,17 +2,18 @@ import Ripple
 import RippleDiff
 
 /// The scrolling part of a list view, without UIKit: it asks a list source for the cells of the
-/// rows on screen, dequeues and reuses them as UIKit does, scrolls, and taps.
+/// rows on screen and for the headers and footers of their sections, dequeues and reuses them as
+/// UIKit does, scrolls, and plays the user's taps.
 ///
 /// Pair it with a headless table or collection view that the same source drives: the view checks
-/// every batch, the host shows what a user would see.
+/// every batch and keeps the selection, the host shows what a user would see.
 ///
 /// ```swift
-/// let host = HeadlessCellHost(source: source, visibleRowCount: 10)
+/// let host = HeadlessCellHost(source: source, view: tableView, visibleRowCount: 10)
 /// host.register(BookCell.self, forCellReuseIdentifier: "Cell")
 /// host.layout()
 /// host.scroll(toRow: 40)          // drives pagination through willDisplay
-/// host.tap(host.visiblePaths[0])  // drives selection
+/// host.tap(host.visiblePaths[0])  // selects the row, and drives selectItem
 /// ```
 ///
 /// # Layout
@@ -21,8 +22,20 @@ import RippleDiff
 /// cell, as a moved row does in UIKit; every other row gets a cell from the reuse pool for its
 /// identifier (which calls ``HeadlessCell/prepareForReuse()``) or a new one, configured by the
 /// source. Rows that appear get `willDisplay`, rows that leave `didEndDisplaying`.
+///
+/// The sections of the rows on screen show their headers and footers
+/// (``visibleSupplementaryViews``, ``header(inSection:)``, ``footer(inSection:)``) when the source
+/// names an identifier for them, reused the same way.
 @MainActor
 public final class HeadlessCellHost<Source: ListDataSource> {
+    /// A cell on screen and the row it shows.
+    public typealias VisibleCell = (path: ElementPath, cell: HeadlessCell<Source.Item>)
+
+    /// A header or footer on screen and the section it belongs to.
+    public typealias VisibleSupplementaryView = (
+        kind: SupplementaryKind, section: Int, view: HeadlessCell<Source.Section>
+    )
+
     /// The source that answers for the rows.
     public let source: Source
 
@@ -33,20 +46,35 @@ public final class HeadlessCellHost<Source: ListDataSource> {
     public private(set) var firstVisibleRow = 0
 
     /// The rows on screen and their cells, top to bottom.
-    public private(set) var visibleCells: [(path: ElementPath, cell: HeadlessCell<Source.Item>)] = []
+    public private(set) var visibleCells: [VisibleCell] = []
 
-    private var registry: [String: HeadlessCell<Source.Item>.Type] = [:]
-    private var reusePool: [String: [HeadlessCell<Source.Item>]] = [:]
+    /// The headers and footers on screen, top to bottom: for each section on screen its header,
+    /// then its footer, when the source names an identifier for them.
+    public private(set) var visibleSupplementaryViews: [VisibleSupplementaryView] = []
+
     /// Every cell made so far.
     public private(set) var createdCellCount = 0
+
+    /// The view that keeps the selection, held weakly.
+    private weak var selectionView: (any _HeadlessSelecting)?
+    private var cellQueue = _ReuseQueue<Source.Item>()
+    private var supplementaryQueue = _ReuseQueue<Source.Section>()
+
+    /// The cell class for an identifier that has none registered, or `nil` to trap as UIKit does.
+    /// The screens give the loading row a ``HeadlessLoadingCell`` this way.
+    var fallbackCellClass: ((String) -> HeadlessCell<Source.Item>.Type?)?
 
     /// Creates a host.
     ///
     /// - Parameters:
     ///   - source: The list source, held strongly, as a test holds its screen.
+    ///   - view: The headless table or collection view the source drives, held weakly: it keeps
+    ///     the selection that ``tap(_:)`` and ``deselect(_:)`` change. Without one, taps only send
+    ///     their events.
     ///   - visibleRowCount: How many rows fit on screen.
-    public init(source: Source, visibleRowCount: Int) {
+    public init(source: Source, view: (any ListView)? = nil, visibleRowCount: Int) {
         self.source = source
+        self.selectionView = view as? any _HeadlessSelecting
         self.visibleRowCount = visibleRowCount
     }
 
@@ -56,17 +84,50 @@ public final class HeadlessCellHost<Source: ListDataSource> {
     ///   - cellClass: The class to make cells of.
     ///   - identifier: The reuse identifier.
     public func register(_ cellClass: HeadlessCell<Source.Item>.Type, forCellReuseIdentifier identifier: String) {
-        registry[identifier] = cellClass
+        cellQueue.registry[identifier] = cellClass
+    }
+
+    /// Registers a header or footer view class for a reuse identifier, as
+    /// `register(_:forHeaderFooterViewReuseIdentifier:)` and
+    /// `register(_:forSupplementaryViewOfKind:withReuseIdentifier:)`. Headers and footers share
+    /// the identifiers.
+    ///
+    /// A section whose identifier has no class registered gets a plain ``HeadlessCell``, so a test
+    /// can read which section a header shows without registering one.
+    ///
+    /// - Parameters:
+    ///   - viewClass: The class to make views of; adopt your header's view protocol in it, and the
+    ///     section presenter attaches it as its view.
+    ///   - identifier: The reuse identifier the source names (`headerIdentifier`,
+    ///     `footerIdentifier`).
+    public func register(
+        _ viewClass: HeadlessCell<Source.Section>.Type, forSupplementaryViewWithReuseIdentifier identifier: String
+    ) {
+        supplementaryQueue.registry[identifier] = viewClass
     }
 
     /// Whether any cell class is registered.
-    public var hasRegisteredCells: Bool { !registry.isEmpty }
+    public var hasRegisteredCells: Bool { !cellQueue.registry.isEmpty }
 
     /// The paths on screen, top to bottom.
     public var visiblePaths: [ElementPath] { visibleCells.map(\.path) }
 
     /// The items on screen, top to bottom; `nil` for a loading row.
     public var visibleItems: [Source.Item?] { visibleCells.map(\.cell.item) }
+
+    /// The header on screen of a section, or `nil` when the section is not on screen or has none.
+    ///
+    /// - Parameter section: A section.
+    public func header(inSection section: Int) -> HeadlessCell<Source.Section>? {
+        visibleSupplementaryViews.first { $0.kind == .header && $0.section == section }?.view
+    }
+
+    /// The footer on screen of a section, or `nil` when the section is not on screen or has none.
+    ///
+    /// - Parameter section: A section.
+    public func footer(inSection section: Int) -> HeadlessCell<Source.Section>? {
+        visibleSupplementaryViews.first { $0.kind == .footer && $0.section == section }?.view
+    }
 
     /// Scrolls so that `row`, counted across sections, is the first on screen (clamped to the
     /// content), and lays out.
@@ -82,31 +143,78 @@ public final class HeadlessCellHost<Source: ListDataSource> {
         scroll(toRow: totalRowCount - visibleRowCount)
     }
 
-    /// Taps a row: highlight, unhighlight, then select, as UIKit sends them.
+    // MARK: - Gestures
+
+    /// Taps a row, as the user does: highlight and unhighlight, then the selection, as UIKit sends
+    /// them.
+    ///
+    /// With the view given at init, the row becomes selected in the view's ``HeadlessTableView/selectedPaths``;
+    /// with single selection, the row selected before is deselected first and the source hears
+    /// `.deselected` for it; with multiple selection, tapping a selected row deselects it instead.
+    /// The source then hears `.selected` (or `.deselected`), which reaches a
+    /// `SelectableCellPresenter`, `onItemEvent` and the `selectItem` command.
     ///
     /// - Parameter path: A row on screen.
     /// - Precondition: `path` is on screen.
     public func tap(_ path: ElementPath) {
-        guard visiblePaths.contains(path) else {
-            preconditionFailure("HeadlessCellHost.tap(_:): row \(path) is not on screen; rows on screen: \(visiblePaths)")
-        }
+        requireOnScreen(path, method: "tap(_:)")
         source.handle(.highlighted, at: path)
         source.handle(.unhighlighted, at: path)
+        if let view = selectionView {
+            if view.allowsMultipleSelection && view.selectedPaths.contains(path) {
+                return deselect(path)
+            }
+            if !view.allowsMultipleSelection {
+                for old in view.selectedPaths where old != path {
+                    view._deselect(old)
+                    source.handle(.deselected, at: old)
+                }
+            }
+            view._select(path)
+            showSelection()
+        }
         source.handle(.selected, at: path)
     }
 
-    /// Shows the rows on screen with up-to-date cells; call it after the view changed, as UIKit
-    /// lays out after a batch or a reload.
+    /// Deselects a selected row, as the user does (a tap on a selected row with multiple
+    /// selection): the view's selection loses it, then the source hears `.deselected`, which
+    /// reaches a `SelectableCellPresenter` and `onItemEvent`.
+    ///
+    /// - Parameter path: A row on screen, selected when the host has a view.
+    /// - Precondition: `path` is on screen and, with a view, selected.
+    public func deselect(_ path: ElementPath) {
+        requireOnScreen(path, method: "deselect(_:)")
+        if let view = selectionView {
+            let selected = view.selectedPaths
+            precondition(
+                selected.contains(path),
+                "HeadlessCellHost.deselect(_:): row \(path) is not selected; selected rows: \(selected)")
+            view._deselect(path)
+            showSelection()
+        }
+        source.handle(.deselected, at: path)
+    }
+
+    // MARK: - Layout
+
+    /// Shows the rows on screen with up-to-date cells, and their sections' headers and footers;
+    /// call it after the view changed, as UIKit lays out after a batch or a reload.
     public func layout() {
         let total = totalRowCount
         firstVisibleRow = max(0, min(firstVisibleRow, total - visibleRowCount))
         let paths = self.paths(from: firstVisibleRow, count: min(visibleRowCount, total))
+        layOutCells(at: paths)
+        layOutSupplementaryViews(inSections: sectionsOnScreen(showing: paths))
+        showSelection()
+    }
+
+    private func layOutCells(at paths: [ElementPath]) {
         // Cells whose object item is still on screen keep showing it, wherever it went.
         var keptByItem: [ObjectIdentifier: HeadlessCell<Source.Item>] = [:]
         for entry in visibleCells {
-            if let key = Self.objectKey(entry.cell.item) { keptByItem[key] = entry.cell }
+            if let key = objectKey(entry.cell.item) { keptByItem[key] = entry.cell }
         }
-        var next: [(path: ElementPath, cell: HeadlessCell<Source.Item>)] = []
+        var next: [VisibleCell] = []
         var reused: Set<ObjectIdentifier> = []
         var pending: [(index: Int, identifier: String)] = []
         for path in paths {
@@ -117,17 +225,16 @@ public final class HeadlessCellHost<Source: ListDataSource> {
                 next.append((path, cell))
             } else {
                 pending.append((next.count, identifier))
-                next.append((path, placeholderCell))
+                next.append((path, cellPlaceholder))
             }
         }
         // Cells that left the screen go to the reuse pool, then the new rows take cells.
-        let leaving = visibleCells.filter { !reused.contains(ObjectIdentifier($0.cell)) }
-        for entry in leaving {
+        for entry in visibleCells where !reused.contains(ObjectIdentifier(entry.cell)) {
             source.handle(.didEndDisplaying, at: entry.path)
-            reusePool[entry.cell.reuseIdentifier, default: []].append(entry.cell)
+            cellQueue.enqueue(entry.cell)
         }
         for (index, identifier) in pending {
-            let cell = dequeue(identifier)
+            let cell = dequeueCell(identifier)
             source.configure(cell, at: next[index].path)
             next[index].cell = cell
         }
@@ -135,12 +242,64 @@ public final class HeadlessCellHost<Source: ListDataSource> {
         for (index, _) in pending { source.handle(.willDisplay, at: next[index].path) }
     }
 
+    private func layOutSupplementaryViews(inSections sections: Range<Int>) {
+        var kept: [SupplementaryKey: HeadlessCell<Source.Section>] = [:]
+        for entry in visibleSupplementaryViews {
+            if let section = objectKey(entry.view.item) { kept[SupplementaryKey(kind: entry.kind, section: section)] = entry.view }
+        }
+        var next: [VisibleSupplementaryView] = []
+        var reused: Set<ObjectIdentifier> = []
+        var pending: [(index: Int, identifier: String)] = []
+        for section in sections {
+            for kind in [SupplementaryKind.header, .footer] {
+                guard let identifier = source.supplementaryIdentifier(kind, inSection: section) else { continue }
+                let probe = ProbeCell<Source.Section>()
+                source.configureSupplementary(probe, inSection: section)
+                if let value = objectKey(probe.item), let view = kept[SupplementaryKey(kind: kind, section: value)],
+                    view.reuseIdentifier == identifier
+                {
+                    kept[SupplementaryKey(kind: kind, section: value)] = nil
+                    reused.insert(ObjectIdentifier(view))
+                    next.append((kind, section, view))
+                } else {
+                    pending.append((next.count, identifier))
+                    next.append((kind, section, supplementaryPlaceholder))
+                }
+            }
+        }
+        for entry in visibleSupplementaryViews where !reused.contains(ObjectIdentifier(entry.view)) {
+            supplementaryQueue.enqueue(entry.view)
+        }
+        for (index, identifier) in pending {
+            let view =
+                supplementaryQueue.dequeue(identifier)
+                ?? supplementaryQueue.make(HeadlessCell<Source.Section>.self, identifier: identifier)
+            source.configureSupplementary(view, inSection: next[index].section)
+            next[index].view = view
+        }
+        visibleSupplementaryViews = next
+    }
+
+    /// Marks the cells on screen as selected or not, from the view's selection.
+    private func showSelection() {
+        guard let view = selectionView else { return }
+        let selected = Set(view.selectedPaths)
+        for entry in visibleCells { entry.cell.isSelected = selected.contains(entry.path) }
+    }
+
     // MARK: - Internals
 
-    private lazy var placeholderCell = HeadlessCell<Source.Item>(reuseIdentifier: "")
+    private lazy var cellPlaceholder = HeadlessCell<Source.Item>(reuseIdentifier: "")
+    private lazy var supplementaryPlaceholder = HeadlessCell<Source.Section>(reuseIdentifier: "")
 
     private var totalRowCount: Int {
         (0..<source.numberOfSections).reduce(0) { $0 + source.numberOfItems(inSection: $1) }
+    }
+
+    private func requireOnScreen(_ path: ElementPath, method: String) {
+        guard visiblePaths.contains(path) else {
+            preconditionFailure("HeadlessCellHost.\(method): row \(path) is not on screen; rows on screen: \(visiblePaths)")
+        }
     }
 
     /// `count` paths from the flat row `first` on.
@@ -157,30 +316,67 @@ public final class HeadlessCellHost<Source: ListDataSource> {
         return result
     }
 
-    private func dequeue(_ identifier: String) -> HeadlessCell<Source.Item> {
-        if let cell = reusePool[identifier]?.popLast() {
-            cell.prepareForReuse()
-            return cell
-        }
-        guard let cellClass = registry[identifier] else {
+    /// The sections on screen: those of the rows on screen, the empty ones above them at the top
+    /// of the content, and the empty ones below them when the rows do not fill the screen.
+    private func sectionsOnScreen(showing paths: [ElementPath]) -> Range<Int> {
+        let count = source.numberOfSections
+        guard let first = paths.first, let last = paths.last else { return 0..<count }
+        let lower = firstVisibleRow == 0 ? 0 : first.section
+        let upper = paths.count < visibleRowCount ? count : last.section + 1
+        return lower..<upper
+    }
+
+    private func dequeueCell(_ identifier: String) -> HeadlessCell<Source.Item> {
+        if let cell = cellQueue.dequeue(identifier) { return cell }
+        guard let cellClass = cellQueue.registry[identifier] ?? fallbackCellClass?(identifier) else {
             preconditionFailure(
                 "HeadlessCellHost: unable to dequeue a cell with identifier \(identifier) - "
-                    + "must register a class for the identifier; registered: \(registry.keys.sorted())")
+                    + "must register a class for the identifier; registered: \(cellQueue.registry.keys.sorted())")
         }
         createdCellCount += 1
-        return cellClass.init(reuseIdentifier: identifier)
+        return cellQueue.make(cellClass, identifier: identifier)
     }
 
     /// The identity of the object item a cell would show at `path`, if it is an object.
     private func itemKey(at path: ElementPath) -> ObjectIdentifier? {
         let probe = ProbeCell<Source.Item>()
         source.configure(probe, at: path)
-        return Self.objectKey(probe.item)
+        return objectKey(probe.item)
     }
 
-    private static func objectKey(_ item: Source.Item?) -> ObjectIdentifier? {
-        guard let item, Swift.type(of: item as Any) is AnyClass else { return nil }
-        return ObjectIdentifier(item as AnyObject)
+    private func objectKey<Value>(_ value: Value?) -> ObjectIdentifier? {
+        guard let value, Swift.type(of: value as Any) is AnyClass else { return nil }
+        return ObjectIdentifier(value as AnyObject)
+    }
+}
+
+/// A header or footer on screen, by its kind and the object its section shows.
+private struct SupplementaryKey: Hashable {
+    var kind: SupplementaryKind
+    var section: ObjectIdentifier
+}
+
+/// Registered classes and reusable cells, by reuse identifier.
+@MainActor
+struct _ReuseQueue<Item> {
+    var registry: [String: HeadlessCell<Item>.Type] = [:]
+    private var pool: [String: [HeadlessCell<Item>]] = [:]
+
+    /// Keeps a cell that left the screen for reuse.
+    mutating func enqueue(_ cell: HeadlessCell<Item>) {
+        pool[cell.reuseIdentifier, default: []].append(cell)
+    }
+
+    /// A cell from the pool, prepared for reuse, or `nil` when the pool has none.
+    mutating func dequeue(_ identifier: String) -> HeadlessCell<Item>? {
+        guard let cell = pool[identifier]?.popLast() else { return nil }
+        cell.prepareForReuse()
+        return cell
+    }
+
+    /// A new cell: of the class registered for `identifier`, else of `fallback`.
+    func make(_ fallback: HeadlessCell<Item>.Type, identifier: String) -> HeadlessCell<Item> {
+        (registry[identifier] ?? fallback).init(reuseIdentifier: identifier)
     }
 }
 

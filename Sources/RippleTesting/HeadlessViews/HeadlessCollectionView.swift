@@ -116,6 +116,66 @@ public final class HeadlessCollectionView<Item> {
         engine.element(at: path, method: "item(at:)", itemWord: "item")
     }
 
+    // MARK: - Data source
+
+    /// The list source that adopted the view as its data source and delegate, held weakly as UIKit
+    /// holds a data source; `nil` before any did (or once it is gone).
+    ///
+    /// A Ripple list source adopts its view when it starts driving it, as it installs its adapter
+    /// on a `UICollectionView`.
+    public var adoptedSource: AnyObject? { engine.adoptedSource }
+
+    /// How many times a list source adopted the view: once when it starts driving it, and once
+    /// more each time its forwarding delegate changes (UIKit reads which methods a delegate
+    /// implements only when it is assigned).
+    public var adoptionCount: Int { engine.adoptionCount }
+
+    // MARK: - Selection
+
+    /// Whether several items may be selected at once, as `allowsMultipleSelection`. `false` by
+    /// default: selecting a item deselects the others.
+    public var allowsMultipleSelection: Bool {
+        get { engine.allowsMultipleSelection }
+        set { engine.allowsMultipleSelection = newValue }
+    }
+
+    /// The selected items' paths on screen, in order, as `indexPathsForSelectedItems`.
+    ///
+    /// Batches carry the selection along as `UICollectionView` does: a moved or kept item stays selected
+    /// at its new path, a deleted or reloaded one leaves the selection; ``reloadData()`` and a
+    /// rejected batch clear it. A ``HeadlessCellHost`` given this view selects and deselects
+    /// items when it plays the user's taps.
+    public var selectedPaths: [ElementPath] { engine.selectedPaths }
+
+    /// Selects the item at `path`, deselecting the others unless ``allowsMultipleSelection``, as
+    /// `selectItem(at:animated:scrollPosition:)` does: the data source hears nothing of it.
+    ///
+    /// - Parameter path: A item on screen.
+    /// - Precondition: `path` is on screen.
+    public func selectItem(at path: ElementPath) { engine.select(path, method: "selectItem(at:)") }
+
+    /// Deselects the item at `path`, as `deselectItem(at:animated:)` does: the data source hears
+    /// nothing of it.
+    ///
+    /// - Parameter path: A item on screen.
+    /// - Precondition: `path` is on screen.
+    public func deselectItem(at path: ElementPath) { engine.deselect(path, method: "deselectItem(at:)") }
+
+    // MARK: - Gestures
+
+    /// Plays the user dragging a item from `path` and dropping it at `newPath`: the item moves on
+    /// screen at once, with no batch, as `UICollectionView` moves it before it calls its data source's
+    /// `collectionView(_:moveItemAt:to:)`. Call the list source's `moveItem(from:to:)` next, as UIKit does.
+    ///
+    /// - Parameters:
+    ///   - path: The item's path on screen.
+    ///   - newPath: Where it is dropped: in its own section an index below the section's count, in
+    ///     another section an index up to that section's count.
+    /// - Precondition: No batch is open, and both paths are on screen.
+    public func dragItem(at path: ElementPath, to newPath: ElementPath) {
+        engine.moveInteractively(from: path, to: newPath, method: "dragItem(at:to:)")
+    }
+
     // MARK: - Diagnostics
 
     /// Every violation so far, oldest first: rejected batches and misuse.

@@ -40,6 +40,20 @@ final class _HeadlessListEngine<Element> {
     /// Whether `reloadData()` was called inside the open batch (R15).
     private var reloadedInsideBatch = false
 
+    /// The list source that adopted the view as its data source, held weakly as UIKit does.
+    private(set) weak var adoptedSource: AnyObject?
+
+    /// How many times a list source adopted the view.
+    private(set) var adoptionCount = 0
+
+    /// The selected items, at their paths on screen. Batches carry them along as UIKit does:
+    /// deleted and reloaded items leave the selection, moved and kept items stay selected where
+    /// they go; a reload or a rejected batch clears it.
+    private(set) var selection: Set<ElementPath> = []
+
+    /// Whether several items may be selected at once.
+    var allowsMultipleSelection = false
+
     private(set) var violations: [BatchUpdateViolation] = []
     private(set) var warnings: [BatchUpdateWarning] = []
     private(set) var events: [HeadlessViewEvent] = []
@@ -63,6 +77,7 @@ final class _HeadlessListEngine<Element> {
         let sections = readDataSource()
         displayed = sections
         needsReload = false
+        selection.removeAll()
     }
 
     /// The displayed values, loading them first if needed.
@@ -93,6 +108,78 @@ final class _HeadlessListEngine<Element> {
         return items[path.item]
     }
 
+    /// Records that `source` adopted the view (``ListView/adoptDataSource(_:)``).
+    func adopt(_ source: AnyObject) {
+        adoptedSource = source
+        adoptionCount += 1
+    }
+
+    /// Moves a displayed value at once, outside any batch, as a view does when the user drags a
+    /// row to a new place; the view then tells its data source.
+    func moveInteractively(from source: ElementPath, to destination: ElementPath, method: String) {
+        loadIfNeeded()
+        precondition(depth == 0, "\(typeName).\(method): a drag cannot happen inside a batch")
+        precondition(
+            displayed.indices.contains(source.section) && displayed[source.section].indices.contains(source.item),
+            "\(typeName).\(method): \(source) is not on screen")
+        let limit = displayed.indices.contains(destination.section)
+            ? displayed[destination.section].count - (destination.section == source.section ? 1 : 0) : -1
+        precondition(
+            destination.item >= 0 && destination.item <= limit,
+            "\(typeName).\(method): \(destination) is not a place the row can be dropped")
+        if !selection.isEmpty {
+            var flags = selectionFlags(shaped: displayed.map(\.count))
+            let flag = flags[source.section].remove(at: source.item)
+            flags[destination.section].insert(flag, at: destination.item)
+            selection = Self.paths(of: flags)
+        }
+        let value = displayed[source.section].remove(at: source.item)
+        displayed[destination.section].insert(value, at: destination.item)
+    }
+
+    // MARK: - Selection
+
+    /// Selects the item at `path`, or adds it to the selection when several may be selected; with
+    /// single selection, any other item is deselected.
+    func select(_ path: ElementPath, method: String) {
+        requireOnScreen(path, method: method)
+        if !allowsMultipleSelection { selection.removeAll() }
+        selection.insert(path)
+    }
+
+    /// Deselects the item at `path`; an item that is not selected stays so.
+    func deselect(_ path: ElementPath, method: String) {
+        requireOnScreen(path, method: method)
+        selection.remove(path)
+    }
+
+    /// The selected paths, in order.
+    var selectedPaths: [ElementPath] { selection.sorted() }
+
+    private func requireOnScreen(_ path: ElementPath, method: String) {
+        loadIfNeeded()
+        precondition(
+            displayed.indices.contains(path.section) && displayed[path.section].indices.contains(path.item),
+            "\(typeName).\(method): \(path) is not on screen; item counts: \(displayed.map(\.count))")
+    }
+
+    /// One flag per item of sections with `counts` items, set for the selected paths.
+    private func selectionFlags(shaped counts: [Int]) -> [[Bool]] {
+        var flags = counts.map { [Bool](repeating: false, count: $0) }
+        for path in selection where flags.indices.contains(path.section) && flags[path.section].indices.contains(path.item) {
+            flags[path.section][path.item] = true
+        }
+        return flags
+    }
+
+    private static func paths(of flags: [[Bool]]) -> Set<ElementPath> {
+        var paths: Set<ElementPath> = []
+        for (section, items) in flags.enumerated() {
+            for (item, flag) in items.enumerated() where flag { paths.insert(ElementPath(item: item, section: section)) }
+        }
+        return paths
+    }
+
     func clearDiagnostics() {
         violations.removeAll()
         warnings.removeAll()
@@ -113,12 +200,9 @@ final class _HeadlessListEngine<Element> {
             return
         }
         events.append(.reloadData)
-        if reloadsLazily {
-            needsReload = true
-        } else {
-            needsReload = true
-            loadIfNeeded()
-        }
+        selection.removeAll()
+        needsReload = true
+        if !reloadsLazily { loadIfNeeded() }
     }
 
     // MARK: - Batches (R2, R14)
@@ -172,6 +256,7 @@ final class _HeadlessListEngine<Element> {
             reloadedInsideBatch = false
             displayed = after
             needsReload = false
+            selection.removeAll()
             events.append(.reloadData)
             for callback in callbacks { callback(false) }
             return
@@ -184,10 +269,18 @@ final class _HeadlessListEngine<Element> {
         events.append(.batchUpdates(batch, result))
         if let plan {
             displayed = plan.applied(to: before, dataSource: after)
+            if !selection.isEmpty {
+                // Selected items travel with the batch; inserted and reloaded ones come unselected.
+                let flags = plan.applied(
+                    to: selectionFlags(shaped: before.map(\.count)),
+                    dataSource: after.map { [Bool](repeating: false, count: $0.count) })
+                selection = Self.paths(of: flags)
+            }
         } else {
             // Real UIKit raises NSInternalInconsistencyException here. Recover as an app's
             // fallback would: show what the data source reports.
             displayed = after
+            selection.removeAll()
         }
         needsReload = false
         if let violation = result.violation {

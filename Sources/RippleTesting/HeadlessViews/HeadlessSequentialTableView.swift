@@ -70,6 +70,14 @@ public final class HeadlessSequentialTableView<Row> {
     /// Every violation so far, oldest first.
     public private(set) var violations: [SequentialUpdateViolation] = []
 
+    /// The list source that adopted the view as its data source and delegate (through a
+    /// `SequentialListView`), held weakly as AppKit holds a data source; `nil` before any did.
+    public internal(set) weak var adoptedSource: AnyObject?
+
+    /// How many times a list source adopted the view: once when it starts driving it, and once
+    /// more each time its forwarding delegate changes.
+    public internal(set) var adoptionCount = 0
+
     /// Creates a table view that reads its rows from a closure.
     ///
     /// - Parameter rows: Returns the values to show, as the data source's `numberOfRows(in:)` and
@@ -385,10 +393,15 @@ public final class HeadlessSequentialTableView<Row> {
             let current = growing ? count + offset : count
             let upperBound = growing ? current + 1 : current
             if let previous, row <= previous {
+                // `previous` passed the range check, so `previous + 1` cannot overflow.
+                let next =
+                    previous + 1 < upperBound
+                    ? "the row after \(previous) must be in \(previous + 1)..<\(upperBound)"
+                    : "no row can follow \(previous), the last of 0..<\(upperBound)"
                 return SequentialUpdateViolation(
                     kind: .rowsNotAscending, method: method,
                     message:
-                        "\(typeName).\(method): row \(row) follows row \(previous), but rows must be ascending and distinct: it must be in \(previous + 1)..<\(upperBound) (numberOfRows: \(current))."
+                        "\(typeName).\(method): row \(row) follows row \(previous), but rows must be ascending and distinct: \(next) (numberOfRows: \(current))."
                 )
             }
             if row < 0 || row >= upperBound {

@@ -31,4 +31,14 @@ extension HeadlessTableView: ListView {
     ///   - path: Its path before the batch.
     ///   - newPath: Its path after the batch.
     public func moveItem(at path: ElementPath, to newPath: ElementPath) { moveRow(at: path, to: newPath) }
+
+    /// Records that `source` adopted the view (``adoptedSource``, ``adoptionCount``); the view
+    /// keeps reading its sections from its own data source.
+    ///
+    /// - Parameter source: The list source that drives the view.
+    /// - Returns: `nil`: there is no adapter to keep alive.
+    public func adoptDataSource<Source: ListDataSource>(_ source: Source) -> AnyObject? {
+        engine.adopt(source)
+        return nil
+    }
 }

@@ -125,6 +125,66 @@ public final class HeadlessTableView<Row> {
         engine.element(at: path, method: "row(at:)", itemWord: "row")
     }
 
+    // MARK: - Data source
+
+    /// The list source that adopted the view as its data source and delegate, held weakly as UIKit
+    /// holds a data source; `nil` before any did (or once it is gone).
+    ///
+    /// A Ripple list source adopts its view when it starts driving it, as it installs its adapter
+    /// on a `UITableView`.
+    public var adoptedSource: AnyObject? { engine.adoptedSource }
+
+    /// How many times a list source adopted the view: once when it starts driving it, and once
+    /// more each time its forwarding delegate changes (UIKit reads which methods a delegate
+    /// implements only when it is assigned).
+    public var adoptionCount: Int { engine.adoptionCount }
+
+    // MARK: - Selection
+
+    /// Whether several rows may be selected at once, as `allowsMultipleSelection`. `false` by
+    /// default: selecting a row deselects the others.
+    public var allowsMultipleSelection: Bool {
+        get { engine.allowsMultipleSelection }
+        set { engine.allowsMultipleSelection = newValue }
+    }
+
+    /// The selected rows' paths on screen, in order, as `indexPathsForSelectedRows`.
+    ///
+    /// Batches carry the selection along as `UITableView` does: a moved or kept row stays selected
+    /// at its new path, a deleted or reloaded one leaves the selection; ``reloadData()`` and a
+    /// rejected batch clear it. A ``HeadlessCellHost`` given this view selects and deselects
+    /// rows when it plays the user's taps.
+    public var selectedPaths: [ElementPath] { engine.selectedPaths }
+
+    /// Selects the row at `path`, deselecting the others unless ``allowsMultipleSelection``, as
+    /// `selectRow(at:animated:scrollPosition:)` does: the data source hears nothing of it.
+    ///
+    /// - Parameter path: A row on screen.
+    /// - Precondition: `path` is on screen.
+    public func selectRow(at path: ElementPath) { engine.select(path, method: "selectRow(at:)") }
+
+    /// Deselects the row at `path`, as `deselectRow(at:animated:)` does: the data source hears
+    /// nothing of it.
+    ///
+    /// - Parameter path: A row on screen.
+    /// - Precondition: `path` is on screen.
+    public func deselectRow(at path: ElementPath) { engine.deselect(path, method: "deselectRow(at:)") }
+
+    // MARK: - Gestures
+
+    /// Plays the user dragging a row from `path` and dropping it at `newPath`: the row moves on
+    /// screen at once, with no batch, as `UITableView` moves it before it calls its data source's
+    /// `tableView(_:moveRowAt:to:)`. Call the list source's `moveItem(from:to:)` next, as UIKit does.
+    ///
+    /// - Parameters:
+    ///   - path: The row's path on screen.
+    ///   - newPath: Where it is dropped: in its own section an index below the section's count, in
+    ///     another section an index up to that section's count.
+    /// - Precondition: No batch is open, and both paths are on screen.
+    public func dragRow(at path: ElementPath, to newPath: ElementPath) {
+        engine.moveInteractively(from: path, to: newPath, method: "dragRow(at:to:)")
+    }
+
     // MARK: - Diagnostics
 
     /// Every violation so far, oldest first: rejected batches and misuse.

@@ -103,7 +103,12 @@ func _countBelow(_ value: Int, in sorted: [Int]) -> Int {
 /// when the ascending after positions `taken` are filled by other items.
 ///
 /// The survivor goes to the `rank`-th free slot: `rank + k`, where `k` counts the taken slots
-/// before it. `taken[j] - j` never decreases, so `k` is found by binary search.
+/// before it. `taken[j] - j` never decreases, so `k` is found by binary search. (`taken` is
+/// ascending and distinct, so `taken[j] - j` cannot overflow.)
+///
+/// A slot beyond `Int.max`, which only an absurd index such as `Int.max` itself can ask for, is
+/// `Int.max`: out of range for every view, so the batch's bounds checks report it instead of the
+/// arithmetic trapping.
 ///
 /// - Complexity: O(log *n*).
 func _slot(ofRank rank: Int, skipping taken: [Int]) -> Int {
@@ -113,5 +118,6 @@ func _slot(ofRank rank: Int, skipping taken: [Int]) -> Int {
         let middle = (low + high) / 2
         if taken[middle] - middle <= rank { low = middle + 1 } else { high = middle }
     }
-    return rank + low
+    let (slot, overflow) = rank.addingReportingOverflow(low)
+    return overflow ? .max : slot
 }

@@ -362,10 +362,14 @@ struct _Batch {
         }
         for (target, source) in sections.sources.enumerated() {
             guard let source else { continue }
-            let kept = before[source] - deleted[source] - movedOut[source]
-            // Unreachable while repeats are merged and bounds are checked; kept for fidelity.
-            if kept < 0 { return messages.m23(section: target) }
-            guard after[target] != kept + inserted[target] + movedIn[target] else { continue }
+            // Checked arithmetic: counts come from the caller, and `Int.max` or `Int.min` must give
+            // a violation, not an overflow trap. A sum beyond `Int` cannot equal any count.
+            let (left, leftOverflow) = before[source].subtractingReportingOverflow(deleted[source] + movedOut[source])
+            // Unreachable with real counts while repeats are merged and bounds are checked; only a
+            // negative before count reaches it.
+            if leftOverflow || left < 0 { return messages.m23(section: target) }
+            let (expected, overflow) = left.addingReportingOverflow(inserted[target] + movedIn[target])
+            if !overflow && after[target] == expected { continue }
             switch style {
             case .classic:
                 return messages.m24(

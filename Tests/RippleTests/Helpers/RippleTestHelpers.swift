@@ -1,6 +1,6 @@
 // Helpers shared by the Ripple tests: a lock box, a small independent replay of change-sets, a
-// subscriber that checks every collection event, a brute-force LIS and a child-process runner for
-// tests of traps.
+// subscriber that checks every collection event and a brute-force LIS. The child-process runner for
+// tests of traps is in RippleTestSupport (`ChildProcesses.swift`).
 
 import Foundation
 import Ripple
@@ -349,93 +349,6 @@ func referenceMove<Element>(_ elements: [Element], offsets: Set<Int>, to destina
     }
     if anchor == nil { result.append(contentsOf: offsets.sorted().map { elements[$0] }) }
     return result
-}
-
-// MARK: - Child processes
-
-/// The outcome of a test run in a child process.
-struct ChildOutcome: Sendable {
-    var status: Int32
-    var terminatedBySignal: Bool
-    var standardError: String
-}
-
-#if DEBUG
-/// Whether the tests were built in debug, where precondition messages are printed.
-let isDebugBuild = true
-#else
-/// Whether the tests were built in debug, where precondition messages are printed.
-let isDebugBuild = false
-#endif
-
-/// The environment variable that tells a child-process entry test which case to run.
-let childCaseVariable = "RIPPLE_CHILD_CASE"
-
-/// The case a child-process entry test should run, or `nil` in the normal test run.
-var childCase: String? { ProcessInfo.processInfo.environment[childCaseVariable] }
-
-/// Runs the test `testName` (`"RippleTests.Class/method"`) of this test binary in child processes,
-/// once per case (each with `RIPPLE_CHILD_CASE` set to it), all at the same time, and returns how
-/// each ended.
-///
-/// Linux only: there `swift test` runs the tests from an executable that takes a test name. On Apple
-/// platforms the bundle is hosted by `xctest`, so the calling test is skipped.
-func runChildTests(_ testName: String, cases: [String]) throws -> [String: ChildOutcome] {
-    #if !os(Linux)
-    try XCTSkipIf(true, "child-process tests run on Linux only")
-    #endif
-    let executable = URL(fileURLWithPath: CommandLine.arguments[0])
-    var running: [(String, Process, Pipe)] = []
-    for name in cases {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = [testName]
-        var environment = ProcessInfo.processInfo.environment
-        environment[childCaseVariable] = name
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        process.environment = environment
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        running.append((name, process, errors))
-    }
-    var outcomes: [String: ChildOutcome] = [:]
-    for (name, process, errors) in running {
-        let data = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        outcomes[name] = ChildOutcome(
-            status: process.terminationStatus,
-            terminatedBySignal: process.terminationReason == .uncaughtSignal,
-            standardError: String(decoding: data, as: UTF8.self))
-    }
-    return outcomes
-}
-
-/// Runs each case of `testName` in a child process and asserts that it traps with its message.
-///
-/// - Parameters:
-///   - testName: The child-process entry, such as `RippleTests.SomeTests/test_childProcessEntry`.
-///   - expected: For each case, a part of the trap message it must print.
-///   - file: The file to report failures in.
-///   - line: The line to report failures at.
-func assertChildCasesTrap(
-    _ testName: String, expected: [String: String], file: StaticString = #filePath, line: UInt = #line
-) throws {
-    try XCTSkipUnless(isDebugBuild, "precondition messages are printed only in debug builds")
-    let outcomes = try runChildTests(testName, cases: Array(expected.keys))
-    for (name, message) in expected.sorted(by: { $0.key < $1.key }) {
-        guard let outcome = outcomes[name] else {
-            XCTFail("\(name): no outcome", file: file, line: line)
-            continue
-        }
-        XCTAssertTrue(
-            outcome.terminatedBySignal, "\(name): expected a trap, got exit status \(outcome.status)",
-            file: file, line: line)
-        XCTAssertTrue(
-            outcome.standardError.contains(message),
-            "\(name): expected \"\(message)\" in:\n\(outcome.standardError.prefix(600))", file: file, line: line)
-    }
 }
 
 /// One append, remove, move, update and `replace(with:)`, in that order, on a collection that

@@ -1,0 +1,176 @@
+import RippleDiff
+
+// MARK: - Pagination
+
+extension ListSourceBase {
+    /// Loads pages as the user scrolls, until a run returns ``PageLoad/lastPage``: when a row
+    /// within `threshold` of the end is about to be displayed, the source executes `command`, once
+    /// per page. Flat and sectioned sources alike.
+    ///
+    /// ```swift
+    /// source.paginate(with: presenter.loadMore, threshold: 5)   // a CommandWithResult<Void, PageLoad>
+    /// ```
+    ///
+    /// - It fires once per page: not again until the page's rows arrive (or the load ends with
+    ///   none, so that scrolling can retry), even when the content is shorter than the screen and
+    ///   every row is displayed at once. An empty list, which displays no row, fires it as soon as
+    ///   it is rendered. "Within `threshold` of the end" counts rows across sections.
+    /// - It never fires while the command executes, nor after a run returned
+    ///   ``PageLoad/lastPage``. A later run that returns ``PageLoad/morePages`` (one the app
+    ///   started, say after a pull to refresh) starts it again.
+    /// - A run's result reaches the source before its end, both on the main queue: a row displayed
+    ///   in between cannot load a page past the last.
+    /// - With `showsLoadingRow`, a row with ``loadingCellIdentifier`` is shown at the end of the
+    ///   last section while the command executes, and removed when it ends, each in a batch of its
+    ///   own. When a change inserts, deletes or moves sections meanwhile, the row leaves before it
+    ///   and comes back at the end of the new last section after it. A list without sections shows
+    ///   no loading row.
+    ///
+    /// Calling `paginate` again replaces the earlier pagination and starts over.
+    ///
+    /// - Parameters:
+    ///   - command: Loads the next page, adds it to the collection, and says whether more follow.
+    ///   - threshold: How close to the end, in rows, a displayed row triggers the load.
+    ///   - showsLoadingRow: Whether to show a loading row while a page loads.
+    public func paginate(with command: CommandWithResult<Void, PageLoad>, threshold: Int = 5, showsLoadingRow: Bool = true) {
+        startPagination(with: command, threshold: threshold, showsLoadingRow: showsLoadingRow) { pagination in
+            command.results.subscribe { [weak pagination] load in
+                pagination?.reachedLastPage = load == .lastPage
+            }
+        }
+    }
+
+    /// Loads pages as the user scrolls, with a command that cannot say which page is the last: an
+    /// endless feed, or a command whose `canExecute` turns `false` at the end. Otherwise the same
+    /// as the overload that takes a `CommandWithResult<Void, PageLoad>`.
+    ///
+    /// - Parameters:
+    ///   - command: Loads the next page and adds it to the collection.
+    ///   - threshold: How close to the end, in rows, a displayed row triggers the load.
+    ///   - showsLoadingRow: Whether to show a loading row while a page loads.
+    public func paginate<LoadMore: CommandType>(with command: LoadMore, threshold: Int = 5, showsLoadingRow: Bool = true)
+    where LoadMore.Parameter == Void {
+        startPagination(with: command, threshold: threshold, showsLoadingRow: showsLoadingRow)
+    }
+
+    /// Starts paginating with `command`, replacing any earlier pagination.
+    ///
+    /// - Parameter subscribeToResults: Subscribes the pagination to the command's results, before
+    ///   it can fire: a synchronous run fired at once publishes its result before it returns.
+    private func startPagination<LoadMore: CommandType>(
+        with command: LoadMore, threshold: Int, showsLoadingRow: Bool,
+        subscribeToResults: (Pagination) -> SubscriptionToken? = { _ in nil }
+    ) where LoadMore.Parameter == Void {
+        pagination?.stop()
+        let pagination = Pagination(
+            threshold: max(0, threshold), showsLoadingRow: showsLoadingRow,
+            isExecuting: { command.isExecuting }, load: { command.execute(parameter: ()) })
+        self.pagination = pagination
+        pagination.tokens.append(
+            command.executingChanges.subscribe { [weak self] executing in
+                self?.executingChanged(executing)
+            })
+        if let results = subscribeToResults(pagination) { pagination.tokens.append(results) }
+        if renderedVersion > 0 || lastReload != nil { loadMoreIfEmpty() }
+    }
+
+    /// Whether a page is loading: the pagination command is executing, or the end of a run the
+    /// source started has not reached it on the main queue yet (its loading row still shows).
+    /// `false` without a pagination.
+    ///
+    /// RippleTesting's screens wait until it is `false` when they settle.
+    public var isLoadingPage: Bool { pagination?.isLoading ?? false }
+
+    /// The number of rendered items, loading row excluded.
+    private var renderedItemCount: Int { renderer.renderedCounts.reduce(0, +) }
+
+    /// Fires the pagination command if `path` is within the threshold of the end and a page is due.
+    func loadMoreIfNeeded(displaying path: ElementPath) {
+        let counts = renderer.renderedCounts
+        guard let pagination, path.section >= 0, path.section < counts.count else { return }
+        let position = counts[..<path.section].reduce(0, +) + path.item
+        guard position >= renderedItemCount - pagination.threshold else { return }
+        loadMore(pagination)
+    }
+
+    /// Fires the pagination command for an empty list, which displays no row to trigger it.
+    func loadMoreIfEmpty() {
+        guard let pagination, renderedItemCount == 0, listView != nil else { return }
+        loadMore(pagination)
+    }
+
+    /// Fires the pagination command once for the current page.
+    private func loadMore(_ pagination: Pagination) {
+        let count = renderedItemCount
+        guard pagination.firedAtCount != count, !pagination.reachedLastPage, !pagination.isLoading else { return }
+        pagination.firedAtCount = count
+        pagination.run = pagination.load() ? .fired : .none
+    }
+
+    /// Follows the runs this pagination started, and shows or hides the loading row as the
+    /// command starts and ends.
+    private func executingChanged(_ executing: Bool) {
+        guard let pagination else { return }
+        switch (pagination.run, executing) {
+        case (.fired, true):
+            // The start of the run it fired; a "not executing" before it was replayed from before.
+            pagination.run = .started
+        case (.started, false):
+            // The run's end, delivered after its result and after the rows it appended: the last
+            // page is known by now, and the page it loaded is on screen (or the load brought
+            // nothing). Either way the next page is due: the next row displayed near the end
+            // loads it, also at a count the list had before (a refresh back to the first page).
+            pagination.run = .none
+            pagination.firedAtCount = nil
+        default:
+            break
+        }
+        // The event says the state changed; the command says what it is now.
+        renderer.setLoadingRow(shown: pagination.isExecuting() && pagination.showsLoadingRow)
+    }
+}
+
+/// A source's pagination: the command and the state of the current page.
+@MainActor
+final class Pagination {
+    let threshold: Int
+    let showsLoadingRow: Bool
+    /// The command's live executing state.
+    let isExecuting: () -> Bool
+    let load: () -> Bool
+    /// The number of rendered items when the command last fired, until its run's end is delivered;
+    /// `nil` when a page is due.
+    var firedAtCount: Int?
+    /// The run this pagination started, as its events reach the main queue.
+    var run = Run.none
+    /// Whether the last run's result was ``PageLoad/lastPage``.
+    var reachedLastPage = false
+    /// The subscriptions to the command.
+    var tokens: [SubscriptionToken] = []
+
+    init(threshold: Int, showsLoadingRow: Bool, isExecuting: @escaping () -> Bool, load: @escaping () -> Bool) {
+        self.threshold = threshold
+        self.showsLoadingRow = showsLoadingRow
+        self.isExecuting = isExecuting
+        self.load = load
+    }
+
+    /// Where the run the pagination started is, as the main queue has heard of it.
+    enum Run {
+        /// No run of its own: none started, or its end has been delivered.
+        case none
+        /// Started; its start has not been delivered yet.
+        case fired
+        /// Its start has been delivered; its result and end may still be on their way.
+        case started
+    }
+
+    /// Whether a page is loading, or the end of the run that loaded it has not been delivered.
+    var isLoading: Bool { run != .none || isExecuting() }
+
+    /// Ends the subscriptions to the command.
+    func stop() {
+        for token in tokens { token.cancel() }
+        tokens.removeAll()
+    }
+}

@@ -1,0 +1,284 @@
+import Dispatch
+import Ripple
+import RippleDiff
+import XCTest
+
+/// What the four headless screens share: the list source under test, the cells on screen, the
+/// commands the screen waits for, and ``settle(awaiting:timeout:file:line:)``.
+///
+/// Use it through ``HeadlessTableScreen``, ``HeadlessTableScreenWithSection``,
+/// ``HeadlessCollectionScreen`` and ``HeadlessCollectionScreenWithSection``, which add the view.
+///
+/// # Settling
+/// A screen is settled when:
+/// - the main queue has run everything queued on it, and the deliveries that queued in turn;
+/// - the source has rendered the collection's latest version;
+/// - no command run that the screen drives is still going on: the source's `selectItem` command,
+///   its pagination (``Ripple/ListSourceBase/isLoadingPage``), and every command the test
+///   ``track(_:as:)``s or awaits.
+///
+/// ``settle(awaiting:timeout:file:line:)`` waits for that, laying the cells out as it goes (a
+/// layout can start a page load, as on a device); past its timeout it records an XCTest failure
+/// that names what was still going on. A test that steps a `TestScheduler` itself, and wants to
+/// look at the screen while a run waits on it, calls ``drainMainQueue(timeout:file:line:)``.
+///
+/// # Cells
+/// The screen gives the host's loading row a ``HeadlessLoadingCell`` when no cell class is
+/// registered for the source's `loadingCellIdentifier`, so a paginated screen needs no `"Loading"`
+/// registration.
+@MainActor
+public class HeadlessListScreen<Source: ListDataSource> {
+    /// The source under test.
+    public let source: Source
+
+    /// The cells on screen: register cell classes here, scroll and tap.
+    public let cells: HeadlessCellHost<Source>
+
+    private let probe: _ScreenProbe
+    private var tracked: [_TrackedCommand] = []
+
+    /// Makes the screen around a source that drives `view`, which reads its rows through `link`.
+    init<Item, Rendered>(
+        source: Source, link: _SourceLink<Item>, view: any ListView, visibleRowCount: Int,
+        collectionVersion: @escaping @Sendable () -> Int
+    ) where Source: ListSourceBase<Item, Rendered> {
+        self.source = source
+        link.read = { [weak source] in source.map(_shownRows(of:)) ?? [] }
+        let probe = _ScreenProbe(source: source, collectionVersion: collectionVersion)
+        self.probe = probe
+        cells = HeadlessCellHost(source: source, view: view, visibleRowCount: visibleRowCount)
+        cells.fallbackCellClass = { [probe] identifier in
+            identifier == probe.loadingCellIdentifier() ? HeadlessLoadingCell<Source.Item>.self : nil
+        }
+    }
+
+    // MARK: - Commands
+
+    /// Makes ``settle(awaiting:timeout:file:line:)`` wait, from now on, until `command` is not
+    /// executing: a presenter's refresh or save that the test starts through a view double, say.
+    ///
+    /// The screen holds the command weakly.
+    ///
+    /// - Parameters:
+    ///   - command: The command.
+    ///   - name: What a settle failure calls it; its type by default.
+    public func track(_ command: some CommandType, as name: String? = nil) {
+        tracked.append(_TrackedCommand(command, name: name ?? "the tracked \(Swift.type(of: command))"))
+    }
+
+    /// What keeps the screen from being settled now, one phrase per reason; empty when the source
+    /// has rendered its collection's latest version and no command the screen drives is executing.
+    ///
+    /// It does not look at the main queue: ``settle(awaiting:timeout:file:line:)`` drains it too.
+    public var unsettledWork: [String] { unsettledWork(awaiting: []) }
+
+    private func unsettledWork(awaiting awaited: [_TrackedCommand]) -> [String] {
+        var work: [String] = []
+        if let unrendered = probe.unrendered() { work.append(unrendered) }
+        if probe.isLoadingPage() {
+            work.append("the pagination is loading a page (its command executes, or its run's end is not delivered yet)")
+        }
+        if let selectItem = probe.selectItem(), selectItem.isExecuting {
+            work.append("the source's selectItem command (\(Swift.type(of: selectItem))) is executing")
+        }
+        for command in tracked + awaited where command.isExecuting() {
+            work.append("\(command.name) is executing")
+        }
+        return work
+    }
+
+    // MARK: - Settling
+
+    /// Waits until the screen is settled (see ``HeadlessListScreen``): the main queue drained, the
+    /// collection rendered, and no run of the source's `selectItem` command, of its pagination, of
+    /// a tracked command or of `commands` going on; the cells are laid out as it goes, if any cell
+    /// class is registered.
+    ///
+    /// Call it on the main thread, from a synchronous test; an `async` test calls the `async`
+    /// variant, which lets the main queue run while it waits.
+    ///
+    /// - Parameters:
+    ///   - commands: More commands to wait for, this time: `screen.settle(awaiting: presenter.refresh)`.
+    ///   - timeout: How long to wait, in seconds. Past it, an XCTest failure names what was still
+    ///     going on.
+    ///   - file: The file to report a failure in.
+    ///   - line: The line to report a failure at.
+    public func settle(
+        awaiting commands: any CommandType..., timeout: Double = 30, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        let awaited = commands.map { _TrackedCommand($0, name: "the awaited \(Swift.type(of: $0))") }
+        let deadline = _Deadline(seconds: timeout)
+        var work = unsettledWork(awaiting: awaited)
+        var quietRounds = 0
+        // Settled after two rounds in a row find nothing going on: what the first round's
+        // deliveries queued has run by the end of the second.
+        while quietRounds < 2 {
+            guard _runMainQueue(timeout: max(deadline.remainingSeconds, 1), pausing: !work.isEmpty) else {
+                return reportUnsettled(["the main queue did not drain"] + work, timeout: timeout, file: file, line: line)
+            }
+            layOut()
+            work = unsettledWork(awaiting: awaited)
+            quietRounds = work.isEmpty ? quietRounds + 1 : 0
+            if !work.isEmpty && deadline.hasPassed {
+                return reportUnsettled(work, timeout: timeout, file: file, line: line)
+            }
+        }
+    }
+
+    /// Suspends until the screen is settled (see ``HeadlessListScreen``): the `async` form of
+    /// ``settle(awaiting:timeout:file:line:)``, for `@MainActor` async tests. The main queue runs
+    /// while it waits.
+    ///
+    /// - Parameters:
+    ///   - commands: More commands to wait for, this time.
+    ///   - timeout: How long to wait, in seconds. Past it, an XCTest failure names what was still
+    ///     going on.
+    ///   - file: The file to report a failure in.
+    ///   - line: The line to report a failure at.
+    public func settle(
+        awaiting commands: any CommandType..., timeout: Double = 30, file: StaticString = #filePath, line: UInt = #line
+    ) async {
+        let awaited = commands.map { _TrackedCommand($0, name: "the awaited \(Swift.type(of: $0))") }
+        let deadline = _Deadline(seconds: timeout)
+        var work = unsettledWork(awaiting: awaited)
+        var quietRounds = 0
+        while quietRounds < 2 {
+            if !work.isEmpty { try? await Task.sleep(nanoseconds: 1_000_000) }
+            await waitForMainQueue()
+            layOut()
+            work = unsettledWork(awaiting: awaited)
+            quietRounds = work.isEmpty ? quietRounds + 1 : 0
+            if !work.isEmpty && deadline.hasPassed {
+                return reportUnsettled(work, timeout: timeout, file: file, line: line)
+            }
+        }
+    }
+
+    /// Waits until the main queue has run everything queued on it, and the deliveries that queued
+    /// in turn, then lays the cells out if any cell class is registered; unlike
+    /// ``settle(awaiting:timeout:file:line:)`` it does not wait for command runs. For a test that
+    /// steps a `TestScheduler` and looks at the screen while a run waits on it (the loading row).
+    ///
+    /// - Parameters:
+    ///   - timeout: How long to wait for the main queue, in seconds; a failure is recorded past it.
+    ///   - file: The file to report a failure in.
+    ///   - line: The line to report a failure at.
+    public func drainMainQueue(timeout: Double = 30, file: StaticString = #filePath, line: UInt = #line) {
+        waitForMainQueue(timeout: timeout, file: file, line: line)
+        waitForMainQueue(timeout: timeout, file: file, line: line)
+        layOut()
+    }
+
+    /// Suspends until the main queue has run everything queued on it, and the deliveries that
+    /// queued in turn, then lays the cells out: the `async` form of
+    /// ``drainMainQueue(timeout:file:line:)``.
+    public func drainMainQueue() async {
+        await waitForMainQueue()
+        await waitForMainQueue()
+        layOut()
+    }
+
+    private func layOut() {
+        if cells.hasRegisteredCells { cells.layout() }
+    }
+
+    private func reportUnsettled(_ work: [String], timeout: Double, file: StaticString, line: UInt) {
+        let typeName = String(describing: Swift.type(of: self)).prefix { $0 != "<" }
+        XCTFail(
+            "\(typeName).settle(): not settled after \(timeout) s: \(work.joined(separator: "; "))", file: file,
+            line: line)
+    }
+}
+
+/// What a screen asks of its list source and collection to know whether it is settled.
+@MainActor
+struct _ScreenProbe {
+    /// Why the source has not rendered the collection's latest version, or `nil` when it has.
+    var unrendered: () -> String?
+    var isLoadingPage: () -> Bool
+    var selectItem: () -> (any CommandType)?
+    var loadingCellIdentifier: () -> String
+
+    init<Item, Rendered>(source: ListSourceBase<Item, Rendered>, collectionVersion: @escaping @Sendable () -> Int) {
+        unrendered = { [weak source] in
+            guard let source else { return nil }
+            let version = collectionVersion()
+            if source.lastReload == nil { return "the source has not rendered its collection yet (version \(version))" }
+            if source.renderedVersion < version {
+                return "the source has rendered version \(source.renderedVersion) of its collection, which is at version \(version)"
+            }
+            return nil
+        }
+        isLoadingPage = { [weak source] in source?.isLoadingPage ?? false }
+        selectItem = { [weak source] in source?.selectItem }
+        loadingCellIdentifier = { [weak source] in source?.loadingCellIdentifier ?? "Loading" }
+    }
+}
+
+/// A command a screen waits for, held weakly.
+@MainActor
+struct _TrackedCommand {
+    let name: String
+    let isExecuting: () -> Bool
+
+    init(_ command: some CommandType, name: String) {
+        self.name = name
+        isExecuting = { [weak command] in command?.isExecuting ?? false }
+    }
+}
+
+/// A point in time, `seconds` from its creation.
+struct _Deadline {
+    private let end: UInt64
+
+    init(seconds: Double) {
+        end = DispatchTime.now().uptimeNanoseconds &+ UInt64(max(0, seconds) * 1e9)
+    }
+
+    var hasPassed: Bool { DispatchTime.now().uptimeNanoseconds >= end }
+
+    var remainingSeconds: Double {
+        let now = DispatchTime.now().uptimeNanoseconds
+        return now >= end ? 0 : Double(end - now) / 1e9
+    }
+}
+
+/// Runs the main run loop until the main queue has run a block queued now (with `pausing`, a
+/// millisecond from now), or `timeout` seconds pass. Call it on the main thread.
+///
+/// - Returns: Whether the block ran.
+func _runMainQueue(timeout: Double, pausing: Bool) -> Bool {
+    let flushed = XCTestExpectation(description: "main queue flushed")
+    if pausing {
+        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(1)) { flushed.fulfill() }
+    } else {
+        DispatchQueue.main.async { flushed.fulfill() }
+    }
+    return XCTWaiter().wait(for: [flushed], timeout: timeout) == .completed
+}
+
+/// What a headless view shows for a list source: its rows, section by section, with `nil` for the
+/// loading row, as UIKit reads them from its data source.
+@MainActor
+private func _shownRows<Item, Rendered>(of source: ListSourceBase<Item, Rendered>) -> [[Item?]] {
+    (0..<source.numberOfSections).map { section in
+        (0..<source.numberOfItems(inSection: section)).map { item in
+            let path = ElementPath(item: item, section: section)
+            return source.isLoadingRow(path) ? nil : source.element(at: path)
+        }
+    }
+}
+
+/// How a headless view reads the rows of the source that drives it, which the screen makes after
+/// the view; the source is held weakly, as a view holds its data source.
+@MainActor
+final class _SourceLink<Item: Sendable> {
+    var read: () -> [[Item?]] = { [] }
+
+    init() {}
+
+    /// The rows to show, for the view's data-source closure, which is nonisolated.
+    nonisolated func rows() -> [[Item?]] {
+        MainActor.assumeIsolated { read() }
+    }
+}

@@ -41,9 +41,9 @@ struct BenchmarkSuite: Sendable {
     var name: String
     /// What the suite measures, printed above its table.
     var summary: String
-    /// Builds the groups for the full or the quick configuration; only those of `scenario` when it
-    /// is given, where a suite can tell before building (the others are filtered afterwards).
-    var makeGroups: @Sendable (_ quick: Bool, _ scenario: String?) -> [BenchmarkGroup]
+    /// Builds the groups for the full or the quick configuration; only those of `scenarios` when
+    /// given, where a suite can tell before building (the others are filtered afterwards).
+    var makeGroups: @Sendable (_ quick: Bool, _ scenarios: Set<String>?) -> [BenchmarkGroup]
     /// Lines computed from the whole suite's results, printed under its table.
     var summarize: @Sendable (_ results: [BenchmarkResult]) -> [String] = { _ in [] }
 }
@@ -70,16 +70,21 @@ struct BenchmarkRunner {
     /// Writes a progress line to standard error.
     var progress: (String) -> Void
 
-    /// Measures every task in `group`, round-robin, after one warm-up run of each.
+    /// Measures every task in `group`, round-robin, after warm-up runs of each: one, or as many
+    /// as fit in about 20 ms (at most 20) when the group is quick, so that caches, the allocator's
+    /// thresholds and the processor's clock settle before the first measured run.
     func measure(_ group: BenchmarkGroup) -> [BenchmarkResult] {
         let clock = ContinuousClock()
         var samples = [[Int64]](repeating: [], count: group.tasks.count)
         var moves = [Int?](repeating: nil, count: group.tasks.count)
-        for round in 0...runs {
+        var warmUps = 1
+        var round = 0
+        while round < warmUps + runs {
+            let roundStart = clock.now
             for (index, task) in group.tasks.enumerated() {
                 progress(
                     "[\(task.suite)] \(task.scenario) \(task.element) \(task.engine) "
-                        + (round == 0 ? "warm-up" : "run \(round)/\(runs)"))
+                        + (round < warmUps ? "warm-up" : "run \(round - warmUps + 1)/\(runs)"))
                 task.prepare?()
                 var reported: Int?
                 let iterations = task.iterations
@@ -88,10 +93,15 @@ struct BenchmarkRunner {
                 }
                 if round == 0 {
                     moves[index] = reported
-                } else {
+                } else if round >= warmUps {
                     samples[index].append(elapsed.nanoseconds / Int64(iterations))
                 }
             }
+            if round == 0 {
+                let roundTime = (clock.now - roundStart).nanoseconds
+                warmUps = Int(Swift.min(20, Swift.max(1, 20_000_000 / Swift.max(roundTime, 1))))
+            }
+            round += 1
         }
         return group.tasks.enumerated().map { index, task in
             let sorted = samples[index].sorted()

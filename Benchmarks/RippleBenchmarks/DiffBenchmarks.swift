@@ -19,7 +19,7 @@ enum DiffBenchmarks {
     static let suite = BenchmarkSuite(
         name: "diff",
         summary: "flat staged diff (`ripple`) vs one `Dictionary` pass (`floor`) vs `difference(from:).inferringMoves()` (`stdlib`)",
-        makeGroups: groups(quick:scenario:),
+        makeGroups: groups(quick:scenarios:),
         summarize: summarize(_:))
 
     /// The largest size at which the standard library's diff is measured.
@@ -134,8 +134,8 @@ enum DiffBenchmarks {
         }
     }
 
-    static func groups(quick: Bool, scenario only: String?) -> [BenchmarkGroup] {
-        scenarios(quick: quick).filter { only == nil || $0.name == only }.flatMap { scenario in
+    static func groups(quick: Bool, scenarios only: Set<String>?) -> [BenchmarkGroup] {
+        scenarios(quick: quick).filter { only?.contains($0.name) ?? true }.flatMap { scenario in
             let (source, target) = rows(scenario)
             let largest = (source + target).map(\.id).max() ?? 0
             // One string per identifier number; the source shares them, the target gets fresh copies.

@@ -6,6 +6,7 @@ import Foundation
 //   swift run -c release ripple-bench --suite diff    one suite
 //   swift run -c release ripple-bench --quick         small sizes, in seconds (CI)
 //   swift run -c release ripple-bench --json out.json also write JSON records
+//   swift run -c release ripple-bench --chart out.svg also draw an SVG chart
 //   swift run -c release ripple-bench --threaded      with one idle thread beside, as in an app
 
 let suites: [BenchmarkSuite] = [
@@ -20,22 +21,25 @@ struct Options {
     var suite: String?
     var quick = false
     var jsonPath: String?
+    var chartPath: String?
     var runs = 7
     var threaded = false
-    var scenario: String?
+    var scenarios: Set<String>?
     var engines: Set<String>?
     var elements: Set<String>?
 }
 
 @MainActor func usage() -> String {
     """
-    usage: ripple-bench [--suite NAME] [--scenario NAME] [--engines A,B] [--elements A,B] [--quick] [--json PATH] [--runs N] [--threaded]
+    usage: ripple-bench [--suite NAME] [--scenario A,B] [--engines A,B] [--elements A,B] [--quick] [--json PATH] [--chart PATH] [--runs N] [--threaded]
       --suite NAME  run one suite: \(suites.map(\.name).joined(separator: ", "))
-      --scenario NAME  run one scenario of each suite run, e.g. 1m (for profiling)
+      --scenario A,B run only these scenarios of each suite run, e.g. 1m (for profiling)
       --engines A,B run only these engines, e.g. ripple,floor (for profiling)
       --elements A,B run only these element kinds, e.g. int
       --quick       small sizes, for CI
       --json PATH   also write the results as JSON records
+      --chart PATH  also draw the results as an SVG chart: each engine's time relative to the
+                    suite's baseline, on a log scale, with the moves
       --runs N      measured runs per task after one warm-up (default 7, at least 5)
       --threaded    start one idle thread first, as every app has, so that locks take their
                     multi-threaded path (a single-threaded process lets glibc skip atomics)
@@ -56,14 +60,17 @@ while let argument = arguments.popFirst() {
         guard suites.contains(where: { $0.name == name }) else { fail("no suite named '\(name)'") }
         options.suite = name
     case "--scenario":
-        guard let name = arguments.popFirst() else { fail("--scenario needs a name") }
-        options.scenario = name
+        guard let names = arguments.popFirst() else { fail("--scenario needs a list of names") }
+        options.scenarios = Set(names.split(separator: ",").map(String.init))
     case "--engines":
         guard let names = arguments.popFirst() else { fail("--engines needs a list of names") }
         options.engines = Set(names.split(separator: ",").map(String.init))
     case "--elements":
         guard let names = arguments.popFirst() else { fail("--elements needs a list of names") }
         options.elements = Set(names.split(separator: ",").map(String.init))
+    case "--chart":
+        guard let path = arguments.popFirst() else { fail("--chart needs a path") }
+        options.chartPath = path
     case "--quick":
         options.quick = true
     case "--json":
@@ -109,9 +116,9 @@ if options.threaded {
 for suite in suites where options.suite == nil || options.suite == suite.name {
     var results: [BenchmarkResult] = []
     var notes: [String] = []
-    for var group in suite.makeGroups(options.quick, options.scenario) {
-        if let scenario = options.scenario {
-            group.tasks.removeAll { $0.scenario != scenario }
+    for var group in suite.makeGroups(options.quick, options.scenarios) {
+        if let scenarios = options.scenarios {
+            group.tasks.removeAll { !scenarios.contains($0.scenario) }
             if group.tasks.isEmpty { continue }
         }
         if let elements = options.elements {
@@ -130,6 +137,18 @@ for suite in suites where options.suite == nil || options.suite == suite.name {
     print(BenchmarkReport.markdown(suite: suite, results: results, notes: notes + suite.summarize(results)))
     print()
     allResults += results
+}
+if let path = options.chartPath {
+    let title = "ripple-bench\(options.quick ? " --quick" : ""): medians of \(options.runs) runs, side by side in one process"
+    let subtitle =
+        "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.operatingSystemVersionString)"
+        + (options.threaded ? ", with one idle thread (--threaded)" : "")
+    do {
+        try BenchmarkChart.svg(allResults, title: title, subtitle: subtitle)
+            .write(toFile: path, atomically: true, encoding: .utf8)
+    } catch {
+        fail("cannot write \(path): \(error)")
+    }
 }
 if let path = options.jsonPath {
     do {

@@ -81,7 +81,7 @@ final class DiagnosticsTests: XCTestCase {
         XCTAssertEqual(diagnostics.count, 1, "one diagnostic per replace, however many repeats")
         XCTAssertEqual(
             diagnostics.events.first?.message,
-            "repeated identifiers at old offsets [2] and new offsets [2]; paired in order")
+            "repeated identifiers at old offsets [2] and new offsets [2]; paired by place")
     }
 
     func test_closureFormAndBatch_reportDuplicatesToo() {
@@ -108,7 +108,7 @@ final class DiagnosticsTests: XCTestCase {
             message,
             "repeated identifiers at old offsets [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, "
                 + "20, … 65515 more] and new offsets [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, "
-                + "20, 21, … 65516 more]; paired in order")
+                + "20, 21, … 65516 more]; paired by place")
 
         let sections = SectionedCollection([SectionSnapshot(section: "a", items: [Int](repeating: 7, count: 1 << 12))])
         sections.replace(with: [

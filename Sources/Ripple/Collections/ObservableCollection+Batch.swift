@@ -105,7 +105,7 @@ extension ObservableCollection {
             // during the batch: hand them out, to be released after unlocking.
             var published: [Element]? = nil
             swap(&published, &state.publishedDuringBatch)
-            return (state.publish(batch.changeset()) ? state.core.next() : nil, published)
+            return (state.publishTakingDelivery(batch.changeset()), published)
         }
         if let handoff { deliver(handoff) }
     }

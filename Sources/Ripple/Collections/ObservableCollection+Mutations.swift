@@ -15,7 +15,7 @@ extension ObservableCollection {
     func mutate<Result>(_ body: (inout State) -> (Changeset?, Result)) -> Result {
         let (handoff, result) = state.withLock { state -> (Handoff?, Result) in
             let (changeset, result) = body(&state)
-            return (state.commit(changeset) ? state.core.next() : nil, result)
+            return (state.commitTakingDelivery(changeset), result)
         }
         if let handoff { deliver(handoff) }
         return result
@@ -34,7 +34,7 @@ extension ObservableCollection {
                 state.batch!.origins.append(-1)
                 return (nil, ())
             }
-            return (Changeset(sourceCount: offset, targetCount: offset + 1, inserts: [offset]), ())
+            return (Changeset(sourceCount: offset, targetCount: offset + 1, inserts: state.offsets(offset)), ())
         }
     }
 
@@ -101,7 +101,7 @@ extension ObservableCollection {
             return (
                 Changeset(
                     sourceCount: count, targetCount: count + added.count,
-                    inserts: Array(position..<(position + added.count))),
+                    inserts: added.count == 1 ? state.offsets(position) : Array(position..<(position + added.count))),
                 ()
             )
         }
@@ -125,7 +125,7 @@ extension ObservableCollection {
                 state.batch!.origins.remove(at: position)
                 return (nil, removed)
             }
-            return (Changeset(sourceCount: count, targetCount: count - 1, deletes: [position]), removed)
+            return (Changeset(sourceCount: count, targetCount: count - 1, deletes: state.offsets(position)), removed)
         }
     }
 
@@ -231,7 +231,7 @@ extension ObservableCollection {
             return (
                 Changeset(
                     sourceCount: count, targetCount: count,
-                    moves: [Changeset.OffsetPair(source: source, target: destination)]),
+                    moves: state.pairs(Changeset.OffsetPair(source: source, target: destination))),
                 ()
             )
         }

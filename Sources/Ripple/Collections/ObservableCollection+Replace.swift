@@ -5,8 +5,8 @@ extension ObservableCollection {
     ///
     /// The event holds inserts, deletes, moves (minimal) and updates, never a blanket reload. The
     /// diff runs on a snapshot without any lock held; if another thread mutates the collection
-    /// meanwhile, it runs again. Repeated identifiers are paired in order and reported to
-    /// ``Diagnostics``.
+    /// meanwhile, it runs again. Repeated identifiers are paired as `docs/diff.md` describes (by
+    /// place when the old elements repeat them, otherwise in order) and reported to ``Diagnostics``.
     ///
     /// ```swift
     /// books.replace(with: fromServer, identifiedBy: { $0.isbn }, contentEquals: { $0.title == $1.title })
@@ -145,7 +145,8 @@ extension ObservableCollection {
                 Diagnostics.report(
                     Diagnostic(
                         kind: .duplicateIdentifiers, source: "ObservableCollection.replace(with:)",
-                        message: "repeated identifiers at \(changeset.duplicates); paired in order"))
+                        message: "repeated identifiers at \(changeset.duplicates); "
+                            + (changeset.duplicates.sourceOffsets.isEmpty ? "paired in order" : "paired by place")))
             }
             return
         }

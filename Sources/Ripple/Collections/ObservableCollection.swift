@@ -82,6 +82,11 @@ public final class ObservableCollection<Element: Sendable>: Sendable {
         /// The `edits` of the open batch already counted in `mutations`.
         @usableFromInline var countedBatchEdits = 0
         @usableFromInline var core = EmitterCore<CollectionChange<Element>>()
+        /// One-element arrays for the change-sets of single mutations, reused while no event
+        /// holds them any more (copy-on-write copies them otherwise): a single `append` then
+        /// allocates its event, and no array.
+        @usableFromInline var oneOffset: [Int] = [0]
+        @usableFromInline var onePair: [Changeset.OffsetPair] = [Changeset.OffsetPair(source: 0, target: 0)]
 
         @inlinable
         init(elements: [Element]) {
@@ -211,27 +216,73 @@ extension ObservableCollection.State {
     /// - Returns: Whether the caller must drain after unlocking.
     @inlinable
     mutating func commit(_ changeset: consuming Changeset?) -> Bool {
-        if let edits = batch?.edits {
+        guard let changeset = counted(changeset) else { return false }
+        return publish(changeset)
+    }
+
+    /// ``commit(_:)`` that also takes the first delivery, for the caller to run after unlocking
+    /// (then drain): one step less on the path of every single mutation.
+    @inlinable
+    mutating func commitTakingDelivery(_ changeset: consuming Changeset?) -> EmitterCore<CollectionChange<Element>>.Handoff? {
+        guard let changeset = counted(changeset) else { return nil }
+        return publishTakingDelivery(changeset)
+    }
+
+    /// Counts a finished mutation (see ``commit(_:)``); returns the change-set to publish, if any.
+    @inlinable
+    mutating func counted(_ changeset: consuming Changeset?) -> Changeset? {
+        if batch != nil {
+            let edits = batch.unsafelyUnwrapped.edits
             if edits != countedBatchEdits {
                 mutations &+= 1
                 countedBatchEdits = edits
             }
-            return false
+            return nil
         }
-        guard let changeset, !changeset.isEmpty else { return false }
+        guard let changeset, !changeset.isEmpty else { return nil }
         mutations &+= 1
-        return publish(changeset)
+        return changeset
     }
 
     /// Publishes `changeset`, which already happened to `elements`, as a new version; publishes
-    /// nothing for an empty change-set.
+    /// nothing for an empty change-set, and builds no event when nobody subscribes.
     ///
     /// - Returns: Whether the caller must drain after unlocking.
     @inlinable
     mutating func publish(_ changeset: consuming Changeset) -> Bool {
         guard !changeset.isEmpty else { return false }
         version &+= 1
+        if core.subscribers.isEmpty {
+            core.sequence &+= 1
+            return false
+        }
         return core.enqueue(CollectionChange(changeset: changeset, snapshot: elements, version: version))
+    }
+
+    /// ``publish(_:)`` that also takes the first delivery (see ``EmitterCore/send(_:)``).
+    @inlinable
+    mutating func publishTakingDelivery(_ changeset: consuming Changeset) -> EmitterCore<CollectionChange<Element>>.Handoff? {
+        guard !changeset.isEmpty else { return nil }
+        version &+= 1
+        if core.subscribers.isEmpty {
+            core.sequence &+= 1
+            return nil
+        }
+        return core.send(CollectionChange(changeset: changeset, snapshot: elements, version: version))
+    }
+
+    /// `[offset]`, in a reused array (see ``oneOffset``).
+    @inlinable
+    mutating func offsets(_ offset: Int) -> [Int] {
+        oneOffset[0] = offset
+        return oneOffset
+    }
+
+    /// `[pair]`, in a reused array (see ``oneOffset``).
+    @inlinable
+    mutating func pairs(_ pair: Changeset.OffsetPair) -> [Changeset.OffsetPair] {
+        onePair[0] = pair
+        return onePair
     }
 }
 
@@ -349,7 +400,7 @@ extension ObservableCollection {
                 return (
                     Changeset(
                         sourceCount: count, targetCount: count,
-                        updates: [Changeset.OffsetPair(source: position, target: position)]),
+                        updates: state.pairs(Changeset.OffsetPair(source: position, target: position))),
                     replaced
                 )
             }

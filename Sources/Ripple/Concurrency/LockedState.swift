@@ -94,7 +94,7 @@ package struct LockedState<State>: @unchecked Sendable {
         lock.deinitialize(count: 1)
     }
 
-    @usableFromInline
+    @inlinable
     static func lock(_ lock: UnsafeMutablePointer<Primitive>) {
         #if canImport(Darwin)
         os_unfair_lock_lock(lock)
@@ -106,7 +106,7 @@ package struct LockedState<State>: @unchecked Sendable {
         #endif
     }
 
-    @usableFromInline
+    @inlinable
     static func unlock(_ lock: UnsafeMutablePointer<Primitive>) {
         #if canImport(Darwin)
         os_unfair_lock_unlock(lock)

@@ -75,7 +75,7 @@ public final class Emitter<Value: Sendable>: Sendable {
     public func send(_ value: Value) {
         let (handoff, _) = state.withLock { state in
             let previous = state.remember(value)
-            return (state.core.enqueue(value) ? state.core.next() : nil, previous)
+            return (state.core.send(value), previous)
         }
         // The previous latest value is released here, after unlocking.
         if let handoff { deliver(handoff) }

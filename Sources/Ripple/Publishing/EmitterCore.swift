@@ -31,6 +31,10 @@ internal struct EmitterCore<Value: Sendable> {
         @usableFromInline let firstSequence: UInt64
         /// The handler, and where it runs.
         @usableFromInline let handler: EventHandler<Value>
+        /// Whether the handler is synchronous; it is then also ``synchronousBody``, called directly,
+        /// without looking into the enum.
+        @usableFromInline let isSynchronous: Bool
+        @usableFromInline let synchronousBody: @Sendable (Value) -> Void
         /// Checked by asynchronous deliveries right before the handler runs.
         @usableFromInline let state: SubscriberState
 
@@ -39,6 +43,13 @@ internal struct EmitterCore<Value: Sendable> {
             self.id = id
             self.firstSequence = firstSequence
             self.handler = handler
+            if case .synchronous(let body) = handler {
+                isSynchronous = true
+                synchronousBody = body
+            } else {
+                isSynchronous = false
+                synchronousBody = { _ in }
+            }
             self.state = state
         }
     }
@@ -104,10 +115,40 @@ internal struct EmitterCore<Value: Sendable> {
     /// - Returns: `true` when the caller must drain (no delivery was in progress).
     /// - Complexity: Amortized O(1).
     @inlinable
-    mutating func enqueue(_ value: Value) -> Bool {
+    mutating func enqueue(_ value: consuming Value) -> Bool {
         sequence &+= 1
         if subscribers.isEmpty { return false }
-        return enqueue(pending: Pending(value: value, sequence: sequence, replayTo: -1))
+        if draining {
+            pending.append(Pending(value: value, sequence: sequence, replayTo: -1))
+            return false
+        }
+        // Nothing is being delivered, so nothing is queued either: start with this value.
+        draining = true
+        current = consume value
+        currentSequence = sequence
+        currentReplayTo = -1
+        cursor = 0
+        cursorIndex = 0
+        return true
+    }
+
+    /// Queues `value` for every current subscriber and, when no delivery was in progress, takes its
+    /// first handoff at once: ``enqueue(_:)`` then ``next()``, in one step.
+    ///
+    /// - Returns: The first handoff, for the caller to run after unlocking and then drain; `nil`
+    ///   when there is nothing to deliver now.
+    /// - Complexity: Amortized O(1).
+    @inlinable
+    mutating func send(_ value: consuming Value) -> Handoff? {
+        if !draining && subscribers.count == 1 {
+            // The common case: one subscriber, nothing in progress. The value goes straight into
+            // the handoff, without passing through `current`.
+            sequence &+= 1
+            if subscribers[0].firstSequence > sequence { return nil }
+            draining = true
+            return Handoff(value: consume value, subscriber: subscribers[0])
+        }
+        return enqueue(value) ? next() : nil
     }
 
     /// Adds a subscriber that receives every value enqueued from now on, after `replay` if given.
@@ -201,6 +242,15 @@ internal struct EmitterCore<Value: Sendable> {
     ///   since the previous handoff.
     @inlinable
     mutating func next() -> Handoff? {
+        if current != nil && currentReplayTo < 0 && cursor == 0 && subscribers.count == 1
+            && subscribers[0].firstSequence <= currentSequence
+        {
+            // The common case: a value for a single subscriber, which is also the last one.
+            let subscriber = subscribers[0]
+            cursor = subscriber.id &+ 1
+            cursorIndex = 1
+            return Handoff(value: takeCurrent(), subscriber: subscriber)
+        }
         while true {
             if current != nil {
                 if currentReplayTo >= 0 {
@@ -254,7 +304,12 @@ extension EmitterCore.Handoff {
 extension EmitterCore.Subscriber {
     @inlinable
     func deliver(_ value: Value) {
-        handler.deliver(value, state: state)
+        if isSynchronous {
+            // Picked under the owner's lock: the subscriber was subscribed a moment ago.
+            synchronousBody(value)
+        } else {
+            handler.deliver(value, state: state)
+        }
     }
 }
 

@@ -5,11 +5,23 @@
 // 2. Put the identifiers of the remaining source elements in a flat open-addressing table, chaining
 //    duplicates in source order.
 // 3. Look up each remaining target identifier: it takes the first unmatched source element with the
-//    same identifier, or becomes an insert. Identifiers first seen in the target are added to the
-//    table too, so that repeats in the target are reported.
+//    same identifier, or becomes an insert. When the source repeats identifiers, it takes the one
+//    near its own place instead, and the leftovers pair afterwards (`DuplicatePairing.swift`).
+//    Identifiers first seen in the target are added to the table too, so that repeats in the
+//    target are reported.
 // 4. If the matched source offsets are not increasing in target order, keep a longest increasing
 //    subsequence in place and move the rest.
 // 5. One pass over each side yields deletes, updates and inserts.
+
+/// How the flat diff pairs repeated identifiers between the common prefix and suffix.
+@usableFromInline
+internal enum _DuplicatePairing {
+    /// Strictly in order: each target occurrence takes the first unmatched source occurrence.
+    case inOrder
+    /// By place when the source repeats identifiers (see `DuplicatePairing.swift`), otherwise in
+    /// order.
+    case keepingOrder
+}
 
 /// Computes the change-set from `source` to `target`.
 ///
@@ -40,6 +52,7 @@ internal func _flatDiff<Identity: _DiffIdentity>(
     _ source: UnsafeBufferPointer<Identity.Element>,
     _ target: UnsafeBufferPointer<Identity.Element>,
     identity: Identity,
+    duplicatePairing: _DuplicatePairing = .inOrder,
     touchingCapacity: Int = _touchingCapacity
 ) -> Changeset {
     let sourceCount = source.count
@@ -80,6 +93,7 @@ internal func _flatDiff<Identity: _DiffIdentity>(
             target: UnsafeBufferPointer(rebasing: target[prefix..<(prefix + newCount)]),
             offset: prefix,
             identity: identity,
+            duplicatePairing: duplicatePairing,
             touchingCapacity: touchingCapacity,
             into: &changes,
             updates: &updates)
@@ -97,112 +111,168 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
     target: UnsafeBufferPointer<Identity.Element>,
     offset: Int,
     identity: Identity,
+    duplicatePairing: _DuplicatePairing,
     touchingCapacity: Int,
     into changes: inout Changeset,
     updates: inout [Changeset.OffsetPair]
 ) {
     let oldCount = source.count
     let newCount = target.count
-    let capacity = _tableCapacity(forKeys: oldCount &+ newCount)
-    let mask = capacity &- 1
-    let slots = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: capacity)
-    slots.initialize(repeating: 0)
+    // Sized for the source's identifiers; it doubles if new ones come. (Its memory serves as the
+    // scratch space of steps 3 and 4, 12 bytes per source element.)
+    var table = _SlotTable(forKeys: Swift.max(oldCount, 1))
+    let seed = _hashSeed
     let nextSame = UnsafeMutableBufferPointer<Int32>.allocate(capacity: Swift.max(oldCount, 1))
     let sourceToTarget = UnsafeMutableBufferPointer<Int32>.allocate(capacity: Swift.max(oldCount, 1))
     sourceToTarget.initialize(repeating: -1)
+    // The matched source offset, or -1 for an identifier the source lacks, or -2 - s when every
+    // source element with the identifier is taken and `s` is one of them.
     let targetToSource = UnsafeMutableBufferPointer<Int32>.allocate(capacity: Swift.max(newCount, 1))
+    // The offsets whose identifier occurred earlier on the same side, as bits; allocated at the
+    // first repeat.
+    var sourceRepeats = _OffsetBits()
+    var targetRepeats = _OffsetBits()
+    // For each source element that repeats later, the last source offset with its identifier;
+    // allocated at the first repeat.
+    var lastSame: UnsafeMutableBufferPointer<Int32>? = nil
     defer {
-        slots.deallocate()
+        lastSame?.deallocate()
+        table.deallocate()
         nextSame.deallocate()
         sourceToTarget.deallocate()
         targetToSource.deallocate()
+        sourceRepeats.deallocate()
+        targetRepeats.deallocate()
     }
-    var duplicateSource: [Int] = []
-    var duplicateTarget: [Int] = []
 
     // 2. Source identifiers, last to first, so each chain lists its offsets in ascending order.
     @inline(__always)
     func insertSource(_ old: Int, hash: Int) {
         let tag = _SlotBits.tag(hash)
-        var bucket = hash & mask
+        var bucket = table.bucket(hash)
         while true {
-            let slot = slots[bucket]
+            let slot = table.slots[bucket]
             if slot == 0 {
-                slots[bucket] = tag | UInt64(truncatingIfNeeded: old &+ 1)
+                table.slots[bucket] = tag | UInt64(truncatingIfNeeded: old &+ 1)
+                table.count &+= 1
                 nextSame[old] = -1
                 return
             }
             if slot & _SlotBits.tagMask == tag {
-                let ref = Int(truncatingIfNeeded: slot & _SlotBits.refMask) &- 1
+                let ref = Int(truncatingIfNeeded: slot & _SlotBits.offsetMask) &- 1
                 if identity.sameIdentity(source[ref], source[old]) {
                     // `ref` is the chain's head; `old` comes before it and becomes the new head.
-                    duplicateSource.append(offset &+ ref)
+                    sourceRepeats.insert(ref, capacity: oldCount)
+                    if lastSame == nil { lastSame = .allocate(capacity: oldCount) }
+                    lastSame.unsafelyUnwrapped[old] =
+                        nextSame[ref] < 0 ? Int32(truncatingIfNeeded: ref) : lastSame.unsafelyUnwrapped[ref]
                     nextSame[old] = Int32(truncatingIfNeeded: ref)
-                    slots[bucket] = tag | UInt64(truncatingIfNeeded: old &+ 1)
+                    table.slots[bucket] = tag | UInt64(truncatingIfNeeded: old &+ 1)
                     return
                 }
             }
-            bucket = (bucket &+ 1) & mask
+            bucket = table.after(bucket)
         }
     }
 
-    // 3. Target identifiers, first to last.
+    // 3. Target identifiers, first to last. With repeated identifiers in the source, by place (see
+    //    `DuplicatePairing.swift`).
     var matched = 0
     var inOrder = true
     var lastMatched: Int32 = -1
+    var choosesNearest = false
+    // With `choosesNearest`, the target elements left unmatched although the source has their
+    // identifier, in target order.
+    var unmatched: [Int32] = []
+    var drift = _Drift()
     @inline(__always)
     func probeTarget(_ new: Int, id: Identity.Identifier, hash: Int) {
         let tag = _SlotBits.tag(hash)
-        var bucket = hash & mask
+        var bucket = table.bucket(hash)
         while true {
-            let slot = slots[bucket]
+            let slot = table.slots[bucket]
             if slot == 0 {
-                slots[bucket] = tag | _SlotBits.seenInTarget | UInt64(truncatingIfNeeded: oldCount &+ new &+ 1)
+                if table.count == table.limit {
+                    // Full: double, then look for a free slot from the identifier's new bucket.
+                    table.grow()
+                    bucket = table.bucket(hash)
+                    while table.slots[bucket] != 0 { bucket = table.after(bucket) }
+                }
+                table.slots[bucket] = tag | _SlotBits.seenInTarget | UInt64(truncatingIfNeeded: oldCount &+ new &+ 1)
+                table.count &+= 1
                 targetToSource[new] = -1
                 return
             }
             if slot & _SlotBits.tagMask == tag {
-                let ref = Int(truncatingIfNeeded: slot & _SlotBits.refMask) &- 1
+                let ref = Int(truncatingIfNeeded: slot & _SlotBits.offsetMask) &- 1
                 let same =
                     ref < oldCount
                     ? identity.element(source[ref], has: id) : identity.element(target[ref &- oldCount], has: id)
                 if same {
-                    var updated = slot | _SlotBits.seenInTarget
-                    if slot & _SlotBits.seenInTarget != 0 { duplicateTarget.append(offset &+ new) }
-                    if ref < oldCount {
+                    if slot & _SlotBits.seenInTarget != 0 { targetRepeats.insert(new, capacity: newCount) }
+                    if ref >= oldCount {
+                        // An identifier only the target has.
+                        targetToSource[new] = -1
+                        table.slots[bucket] = slot | _SlotBits.seenInTarget
+                    } else if slot & _SlotBits.usedUp != 0 {
+                        // Every source element with this identifier is taken; `ref` is one of them.
+                        targetToSource[new] = -2 &- Int32(truncatingIfNeeded: ref)
+                        if choosesNearest { unmatched.append(Int32(truncatingIfNeeded: new)) }
+                    } else {
                         // `ref` is the first unmatched source element with this identifier.
-                        let head = Int32(truncatingIfNeeded: ref)
+                        var taken = ref
+                        var next = Int(nextSame[ref])
+                        if choosesNearest {
+                            // Take the first within the window around the expected offset, passing
+                            // over (at most 8) before it; if it is not there, wait.
+                            let expected = new &+ drift.offset
+                            var scanned = 0
+                            while next >= 0 && taken < expected &- _nearWindow && scanned < _nearScan {
+                                taken = next
+                                next = Int(nextSame[next])
+                                scanned &+= 1
+                            }
+                            if _distance(taken, expected) > _nearWindow {
+                                drift.wait(taken &- new)
+                                targetToSource[new] = -2 &- Int32(truncatingIfNeeded: ref)
+                                table.slots[bucket] = slot | _SlotBits.seenInTarget
+                                unmatched.append(Int32(truncatingIfNeeded: new))
+                                return
+                            }
+                            drift.take(taken &- new)
+                        }
+                        let head = Int32(truncatingIfNeeded: taken)
                         targetToSource[new] = head
-                        sourceToTarget[ref] = Int32(truncatingIfNeeded: new)
+                        sourceToTarget[taken] = Int32(truncatingIfNeeded: new)
                         matched &+= 1
                         if head < lastMatched { inOrder = false }
                         lastMatched = head
-                        // The slot now refers to the next unmatched source element, or, once the
-                        // chain is used up, to this target element (same identifier).
-                        let next = Int(nextSame[ref])
-                        let nextRef = next >= 0 ? next : oldCount &+ new
-                        updated = (updated & ~_SlotBits.refMask) | UInt64(truncatingIfNeeded: nextRef &+ 1)
-                    } else {
-                        targetToSource[new] = -1
+                        // The slot now refers to the next unmatched source element or, once the
+                        // chain is used up, stays on this one, marked as used up.
+                        table.slots[bucket] =
+                            next >= 0
+                            ? (slot & ~_SlotBits.offsetMask) | _SlotBits.seenInTarget | UInt64(truncatingIfNeeded: next &+ 1)
+                            : (slot & ~_SlotBits.offsetMask) | _SlotBits.seenInTarget | _SlotBits.usedUp
+                                | UInt64(truncatingIfNeeded: taken &+ 1)
                     }
-                    slots[bucket] = updated
                     return
                 }
             }
-            bucket = (bucket &+ 1) & mask
+            bucket = table.after(bucket)
         }
     }
 
-    if capacity < touchingCapacity {
+    if table.slots.count < touchingCapacity {
         // The table fits in the processor's caches: one identifier after another.
         var old = oldCount
         while old > 0 {
             old &-= 1
-            insertSource(old, hash: identity.hashValue(of: source[old]))
+            insertSource(old, hash: identity.hash(of: source[old], seed: seed))
         }
+        if case .keepingOrder = duplicatePairing, !sourceRepeats.isEmpty { choosesNearest = true }
         for new in 0..<newCount {
             let id = identity.identifier(of: target[new])
-            probeTarget(new, id: id, hash: id.hashValue)
+            probeTarget(new, id: id, hash: _diffHash(id, seed: seed))
         }
     } else {
         // A large table: identifiers go in by blocks. Hash the block, touch the slots it will probe
@@ -214,18 +284,19 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
         var old = oldCount
         while old > 0 {
             let low = Swift.max(old &- _tableBlock, 0)
-            for index in low..<old { hashes[index &- low] = identity.hashValue(of: source[index]) }
-            _touch(slots, hashes, count: old &- low, mask: mask)
+            for index in low..<old { hashes[index &- low] = identity.hash(of: source[index], seed: seed) }
+            _touch(table, hashes, count: old &- low)
             while old > low {
                 old &-= 1
                 insertSource(old, hash: hashes[old &- low])
             }
         }
+        if case .keepingOrder = duplicatePairing, !sourceRepeats.isEmpty { choosesNearest = true }
         var low = 0
         while low < newCount {
             let high = Swift.min(low &+ _tableBlock, newCount)
-            for index in low..<high { hashes[index &- low] = identity.hashValue(of: target[index]) }
-            _touch(slots, hashes, count: high &- low, mask: mask)
+            for index in low..<high { hashes[index &- low] = identity.hash(of: target[index], seed: seed) }
+            _touch(table, hashes, count: high &- low)
             for new in low..<high {
                 probeTarget(new, id: identity.identifier(of: target[new]), hash: hashes[new &- low])
             }
@@ -233,65 +304,196 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
         }
     }
 
-    // 4. Moves: everything matched outside one longest increasing run.
-    if !inOrder {
-        let sequence = UnsafeMutableBufferPointer<Int32>.allocate(capacity: matched)
-        let keep = UnsafeMutableBufferPointer<Bool>.allocate(capacity: matched)
-        keep.initialize(repeating: false)
-        defer {
-            sequence.deallocate()
-            keep.deallocate()
+    // From here on, the table's memory is scratch space: 8 bytes per slot, at least 12 per source
+    // element (the table is at most two-thirds full), enough for steps 3 and 4.
+    let scratch = UnsafeMutableRawPointer(table.slots.baseAddress.unsafelyUnwrapped)
+
+    if !unmatched.isEmpty {
+        // Occurrences left over by the pairing by place: one left on each side pairs.
+        let paired = _pairLeftovers(
+            sourceCount: oldCount, nextSame: nextSame,
+            lastSame: lastSame.unsafelyUnwrapped, sourceToTarget: sourceToTarget,
+            targetToSource: targetToSource, unmatched: unmatched, scratch: scratch)
+        if paired > 0 {
+            matched &+= paired
+            inOrder = false
         }
-        var position = 0
-        for new in 0..<newCount where targetToSource[new] >= 0 {
-            sequence[position] = targetToSource[new]
-            position &+= 1
-        }
-        let stay = _markLongestIncreasingSubsequence(UnsafeBufferPointer(sequence), keep: keep)
-        var moves: [Changeset.OffsetPair] = []
-        moves.reserveCapacity(matched &- stay)
-        position = 0
-        for new in 0..<newCount where targetToSource[new] >= 0 {
-            if !keep[position] {
-                moves.append(
-                    Changeset.OffsetPair(source: offset &+ Int(targetToSource[new]), target: offset &+ new))
+    }
+
+    // 4. Moves: everything matched outside one longest increasing run; inserts in the same pass.
+    if inOrder {
+        changes.inserts = Array(unsafeUninitializedCapacity: newCount &- matched) { inserts, initialized in
+            var written = 0
+            for new in 0..<newCount where targetToSource[new] < 0 {
+                inserts[written] = offset &+ new
+                written &+= 1
             }
-            position &+= 1
+            initialized = written
+        }
+    } else {
+        let (marks, stay) = _markLongestIncreasingRun(targetToSource, matched: matched, scratch: scratch)
+        var moves: [Changeset.OffsetPair] = []
+        changes.inserts = Array(unsafeUninitializedCapacity: newCount &- matched) { inserts, insertCount in
+            moves = Array(unsafeUninitializedCapacity: matched &- stay) { moves, moveCount in
+                var position = 0
+                var movesWritten = 0
+                var insertsWritten = 0
+                for new in 0..<newCount {
+                    let old = targetToSource[new]
+                    if old < 0 {
+                        inserts[insertsWritten] = offset &+ new
+                        insertsWritten &+= 1
+                        continue
+                    }
+                    if marks[position] != _stays {
+                        (moves.baseAddress.unsafelyUnwrapped + movesWritten).initialize(
+                            to: Changeset.OffsetPair(source: offset &+ Int(old), target: offset &+ new))
+                        movesWritten &+= 1
+                    }
+                    position &+= 1
+                }
+                moveCount = movesWritten
+                insertCount = insertsWritten
+            }
         }
         changes.moves = moves
     }
 
-    // 5. Deletes and updates in source order, inserts in target order.
-    var deletes: [Int] = []
-    deletes.reserveCapacity(oldCount &- matched)
-    for old in 0..<oldCount {
-        let new = Int(sourceToTarget[old])
-        if new < 0 {
-            deletes.append(offset &+ old)
-        } else if !identity.sameContent(source[old], target[new]) {
-            updates.append(Changeset.OffsetPair(source: offset &+ old, target: offset &+ new))
+    // 5. Deletes and updates in source order.
+    changes.deletes = Array(unsafeUninitializedCapacity: oldCount &- matched) { deletes, initialized in
+        var written = 0
+        for old in 0..<oldCount {
+            let new = Int(sourceToTarget[old])
+            if new < 0 {
+                deletes[written] = offset &+ old
+                written &+= 1
+            } else if !identity.sameContent(source[old], target[new]) {
+                updates.append(Changeset.OffsetPair(source: offset &+ old, target: offset &+ new))
+            }
         }
+        initialized = written
     }
-    var inserts: [Int] = []
-    inserts.reserveCapacity(newCount &- matched)
-    for new in 0..<newCount where targetToSource[new] < 0 {
-        inserts.append(offset &+ new)
-    }
-    changes.deletes = deletes
-    changes.inserts = inserts
-    if !duplicateSource.isEmpty || !duplicateTarget.isEmpty {
+    if !sourceRepeats.isEmpty || !targetRepeats.isEmpty {
         changes.duplicates = Changeset.Duplicates(
-            sourceOffsets: duplicateSource.sorted(), targetOffsets: duplicateTarget)
+            sourceOffsets: sourceRepeats.offsets(shiftedBy: offset),
+            targetOffsets: targetRepeats.offsets(shiftedBy: offset))
     }
 }
 
 /// The flat diff of two lists of hashable values, touching the table by blocks from
-/// `touchingCapacity` slots up (`0`: always): lets tests run the path that large lists take on
-/// small ones.
-package func _flatDiff<Value: Hashable>(from source: [Value], to target: [Value], touchingCapacity: Int) -> Changeset {
+/// `touchingCapacity` slots up (`0`: always), with repeated identifiers paired by place
+/// (`keepingOrder`, as the public diffs do) or in order: lets tests run the path that large lists
+/// take on small ones, and compare with the in-order pairing.
+package func _flatDiff<Value: Hashable>(
+    from source: [Value], to target: [Value], touchingCapacity: Int = _touchingCapacity,
+    keepingOrder: Bool = true
+) -> Changeset {
     source.withUnsafeBufferPointer { old in
         target.withUnsafeBufferPointer { new in
-            _flatDiff(old, new, identity: _HashableIdentity<Value>(), touchingCapacity: touchingCapacity)
+            _flatDiff(
+                old, new, identity: _HashableIdentity<Value>(),
+                duplicatePairing: keepingOrder ? .keepingOrder : .inOrder,
+                touchingCapacity: touchingCapacity)
         }
     }
+}
+
+/// The distance between two offsets.
+@inlinable @inline(__always)
+internal func _distance(_ a: Int, _ b: Int) -> Int { a > b ? a &- b : b &- a }
+
+/// The offset between source and target partners that the pairing by place expects (see
+/// `DuplicatePairing.swift`).
+@usableFromInline
+internal struct _Drift {
+    /// The expected source offset minus the target offset.
+    @usableFromInline var offset = 0
+    /// Target elements that waited since the last pair or the last shift, and the hints of the
+    /// last three.
+    @usableFromInline var waited = 0
+    @usableFromInline var a = 0
+    @usableFromInline var b = 0
+    @usableFromInline var c = 0
+
+    @inlinable init() {}
+
+    /// A pair was taken at `offset`.
+    @inlinable @inline(__always)
+    mutating func take(_ offset: Int) {
+        self.offset = offset
+        waited = 0
+    }
+
+    /// A target element waited; `offset` is its hint, the offset of the occurrence it looked at.
+    /// When it agrees (within the window) with the hint of one of the two elements that waited
+    /// before it, the drift moves there: the lists have shifted.
+    @inlinable @inline(__always)
+    mutating func wait(_ offset: Int) {
+        a = b
+        b = c
+        c = offset
+        waited &+= 1
+        if waited >= 2
+            && (_distance(b, c) <= _nearWindow || (waited >= 3 && _distance(a, c) <= _nearWindow))
+        {
+            self.offset = c
+            waited = 0
+        }
+    }
+}
+
+/// How far from its expected source offset an occurrence of a repeated identifier pairs (see
+/// `DuplicatePairing.swift`).
+@inlinable
+internal var _nearWindow: Int { 4 }
+
+/// How many unmatched occurrences before the window an occurrence of a repeated identifier passes
+/// over at most (see `DuplicatePairing.swift`).
+@inlinable
+internal var _nearScan: Int { 8 }
+
+/// A set of offsets as bits, allocated at the first insertion; the flat diff's record of repeated
+/// identifiers.
+@usableFromInline
+internal struct _OffsetBits {
+    @usableFromInline var words: UnsafeMutableBufferPointer<UInt64>? = nil
+    @usableFromInline var count = 0
+
+    @inlinable init() {}
+
+    @inlinable
+    var isEmpty: Bool { count == 0 }
+
+    /// Adds `offset`, which must be new and below `capacity`.
+    @inlinable @inline(__always)
+    mutating func insert(_ offset: Int, capacity: Int) {
+        if words == nil {
+            let buffer = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: (capacity &+ 63) >> 6)
+            buffer.initialize(repeating: 0)
+            words = buffer
+        }
+        words.unsafelyUnwrapped[offset >> 6] |= 1 &<< UInt64(truncatingIfNeeded: offset & 63)
+        count &+= 1
+    }
+
+    /// The offsets, ascending, each plus `shift`.
+    @inlinable
+    func offsets(shiftedBy shift: Int) -> [Int] {
+        guard let words else { return [] }
+        return Array(unsafeUninitializedCapacity: count) { offsets, initialized in
+            var written = 0
+            for index in 0..<words.count {
+                var word = words[index]
+                while word != 0 {
+                    offsets[written] = shift &+ (index &<< 6) &+ word.trailingZeroBitCount
+                    written &+= 1
+                    word &= word &- 1
+                }
+            }
+            initialized = written
+        }
+    }
+
+    @inlinable
+    func deallocate() { words?.deallocate() }
 }

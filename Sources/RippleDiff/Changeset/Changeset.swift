@@ -18,9 +18,9 @@
 /// ```
 ///
 /// # Duplicates
-/// Identifiers should be unique, but a diff never traps when they are not: duplicates are paired in
-/// order and the change-set stays valid. The offsets of the repeated elements are kept in
-/// ``duplicates`` so that a caller can report them.
+/// Identifiers should be unique, but a diff never traps when they are not: duplicates are paired
+/// (by place, see `Changeset(from:to:identifiedBy:contentEquals:)`) and the change-set stays valid.
+/// The offsets of the repeated elements are kept in ``duplicates`` so that a caller can report them.
 ///
 /// # Thread Safety
 /// `Changeset` is a value type of plain integers and is `Sendable`.
@@ -56,8 +56,8 @@ public struct Changeset: Hashable, Sendable {
 
     /// Offsets of elements whose identifier already appeared earlier on the same side.
     ///
-    /// The diff pairs duplicates in order and still produces a valid change-set; this report lets a
-    /// caller surface the bad input instead of losing it.
+    /// The diff pairs duplicates and still produces a valid change-set; this report lets a caller
+    /// surface the bad input instead of losing it.
     public struct Duplicates: Hashable, Sendable {
         /// Source offsets whose identifier also occurs at a smaller source offset, ascending.
         public var sourceOffsets: [Int]

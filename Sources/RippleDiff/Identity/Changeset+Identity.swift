@@ -18,14 +18,17 @@ extension Changeset {
     ///   - source: The list before the change.
     ///   - target: The list after the change.
     ///   - identifier: Returns the identity of an element. Elements with equal identifiers are the
-    ///     same element; repeated identifiers are paired in order and reported in
+    ///     same element; repeated identifiers are paired by place (see the note) and reported in
     ///     ``Changeset/duplicates``.
     ///   - contentEquals: Returns whether two elements with the same identity show the same content.
     ///     When it returns `false`, the element is updated.
     /// - Complexity: Expected O(*n* + *m*) for *n* source and *m* target elements, plus O(*k* log *k*) to choose moves among *k* elements that changed order. O(*n*) without hashing when the lists are equal.
-    /// - Note: The common prefix and suffix are paired in place before any hashing; the remaining
-    ///   elements with repeated identifiers are paired in order, the first with the first. Moves are
-    ///   minimal for that pairing.
+    /// - Note: The common prefix and suffix are paired in place before any hashing. Between them,
+    ///   when the source repeats identifiers, each target element pairs with an unpaired source
+    ///   element of its identifier near its own place (within 4 of where the last pair puts it),
+    ///   and an identifier left with exactly one unpaired element on each side pairs those; more
+    ///   are deleted and inserted. Otherwise repeats pair in order, the first with the first. Moves
+    ///   are minimal for that pairing. See `docs/diff.md`.
     @inlinable
     public init<Element, ID: Hashable>(
         from source: [Element],
@@ -54,7 +57,7 @@ extension Changeset {
     ) {
         self = source.withUnsafeBufferPointer { old in
             target.withUnsafeBufferPointer { new in
-                _flatDiff(old, new, identity: identity)
+                _flatDiff(old, new, identity: identity, duplicatePairing: .keepingOrder)
             }
         }
     }

@@ -13,8 +13,8 @@ internal protocol _DiffIdentity {
     /// The identifier of `element`.
     func identifier(of element: Element) -> Identifier
 
-    /// The hash value of `element`'s identifier: one call to `hash(into:)`.
-    func hashValue(of element: Element) -> Int
+    /// The diff's hash of `element`'s identifier (see ``_diffHash(_:seed:)``).
+    func hash(of element: Element, seed: UInt64) -> Int
 
     /// Whether `element` has the identifier `identifier`.
     func element(_ element: Element, has identifier: Identifier) -> Bool
@@ -42,7 +42,7 @@ internal enum _Match {
 
 extension _DiffIdentity {
     @inlinable @inline(__always)
-    func hashValue(of element: Element) -> Int { identifier(of: element).hashValue }
+    func hash(of element: Element, seed: UInt64) -> Int { _diffHash(identifier(of: element), seed: seed) }
 
     @inlinable @inline(__always)
     func element(_ element: Element, has identifier: Identifier) -> Bool {

@@ -93,7 +93,7 @@ enum BenchmarkChart {
                 }
                 currentSuite = group.suite
                 body.append(
-                    "<text x=\"10\" y=\"\(f(y + 4))\" class=\"suite\">\(escape(group.suite)) — time relative to <tspan class=\"mono\">\(escape(group.baseline))</tspan> (log scale; left of the line is faster)</text>"
+                    "<text x=\"10\" y=\"\(f(y + 4))\" class=\"suite\">\(escape(group.suite)) — time relative to \(escape(group.baseline)) (log scale; left of the line is faster)</text>"
                 )
                 y += 14
                 plotTop = y
@@ -132,7 +132,6 @@ enum BenchmarkChart {
             .engine { font-size: 11px; fill: #333; }
             .note { font-size: 10px; fill: #333; }
             .tick { font-size: 10px; fill: #666; }
-            .mono { font-family: Menlo, monospace; }
             </style>
             <rect width="100%" height="100%" fill="white"/>
             <text x="10" y="24" class="title">\(escape(title))</text>

@@ -44,6 +44,34 @@ final class FlatDiffTests: XCTestCase {
         XCTAssertEqual(changes.inserts, [])
     }
 
+    func test_aTableAtItsFullest_leavesScratchForEveryMatch() {
+        // Found by fuzz-flat under AddressSanitizer: after the lookups the diff works in the
+        // table's memory, 12 bytes per match, but a table filled to its limit (capacity minus a
+        // third, rounded down) has less: 22 source elements in 32 slots is 256 bytes for 264. The
+        // longest increasing run wrote past the end. (Without AddressSanitizer the overflow went
+        // unnoticed into the allocator's padding; `.ci/run` runs this test under it.)
+        var capacity = 16
+        while capacity <= 1 << 12 {
+            let count = capacity - capacity / 3
+            let source = Array(0..<count)
+            let changes = diff(source, source.reversed())
+            XCTAssertEqual(changes.moves.count, count - 1, "\(count) elements")
+            capacity <<= 1
+        }
+        // The fuzzer's case: repeated identifiers, paired by place, then left over.
+        let fuzzed = [15, 15, 0] + [Int](repeating: 15, count: 21)
+        let changes = diff(fuzzed, [Int](repeating: 15, count: 23) + [Int](repeating: 0, count: 6))
+        XCTAssertEqual(changes.sourceCount, 24)
+        let items = [TestItem(id: 15, content: 1), TestItem(id: 15), TestItem(id: 0, content: 1)]
+            + [TestItem](repeating: TestItem(id: 15, content: 1), count: 21)
+        let newItems = [TestItem](repeating: TestItem(id: 15, content: 1), count: 16) + [TestItem(id: 15)]
+            + [TestItem](repeating: TestItem(id: 15, content: 1), count: 5) + [TestItem(id: 15)]
+            + [TestItem](repeating: TestItem(id: 0), count: 6)
+        let itemChanges = Changeset(from: items, to: newItems)
+        XCTAssertNil(itemChanges.validationFailure())
+        XCTAssertEqual(StagedChangeset(from: items, to: newItems).last?.data, newItems)
+    }
+
     func test_movesAreMinimal_oneElementMovedFarAway() {
         // Moving the first element to the end is one move, not four.
         XCTAssertEqual(

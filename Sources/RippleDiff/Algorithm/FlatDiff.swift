@@ -119,7 +119,7 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
     let oldCount = source.count
     let newCount = target.count
     // Sized for the source's identifiers; it doubles if new ones come. (Its memory serves as the
-    // scratch space of steps 3 and 4, 12 bytes per source element.)
+    // scratch space of steps 3 and 4, 12 bytes per source element, when it has that many.)
     var table = _SlotTable(forKeys: Swift.max(oldCount, 1))
     let seed = _hashSeed
     let nextSame = UnsafeMutableBufferPointer<Int32>.allocate(capacity: Swift.max(oldCount, 1))
@@ -304,9 +304,18 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
         }
     }
 
-    // From here on, the table's memory is scratch space: 8 bytes per slot, at least 12 per source
-    // element (the table is at most two-thirds full), enough for steps 3 and 4.
-    let scratch = UnsafeMutableRawPointer(table.slots.baseAddress.unsafelyUnwrapped)
+    // From here on, the table's memory is scratch space for steps 3 and 4, which need 12 bytes per
+    // source element. A table is at most about two-thirds full, so it nearly always has them; at
+    // its fullest (22 elements in 32 slots: 256 bytes for 264) it does not, and the scratch space
+    // is allocated instead.
+    let scratchBytes = 12 &* oldCount
+    let tableBytes = table.slots.count &* MemoryLayout<UInt64>.stride
+    let allocatedScratch =
+        tableBytes < scratchBytes
+        ? UnsafeMutableRawPointer.allocate(byteCount: scratchBytes, alignment: MemoryLayout<UInt64>.alignment)
+        : nil
+    defer { allocatedScratch?.deallocate() }
+    let scratch = allocatedScratch ?? UnsafeMutableRawPointer(table.slots.baseAddress.unsafelyUnwrapped)
 
     if !unmatched.isEmpty {
         // Occurrences left over by the pairing by place: one left on each side pairs.

@@ -56,3 +56,21 @@ func fuzzCheck(
 ) {
     if !condition() { fuzzFailure(message(), file: file, line: line) }
 }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Whether `RIPPLE_FUZZ_PRINT` is set: each case is then printed before it runs, so that a crash
+/// the checks do not catch (an AddressSanitizer report, a trap) can be read as a case too.
+private let printsCases = getenv("RIPPLE_FUZZ_PRINT") != nil
+
+/// Prints `description` to standard error when `RIPPLE_FUZZ_PRINT` is set.
+func fuzzTrace(_ description: @autoclosure () -> String) {
+    guard printsCases else { return }
+    var line = "fuzz case: \(description())\n"
+    line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+}
+

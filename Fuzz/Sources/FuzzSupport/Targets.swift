@@ -15,6 +15,7 @@ private func withInput(_ data: UnsafePointer<UInt8>?, _ size: Int, _ body: (inou
 public func fuzzFlat(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     withInput(data, size) { bytes in
         let (source, target) = bytes.flatPair()
+        fuzzTrace("\(source) → \(target)")
         checkFlat(source, target)
     }
 }
@@ -25,6 +26,7 @@ public func fuzzFlat(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 public func fuzzSectioned(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     withInput(data, size) { bytes in
         let (source, target) = bytes.sectionedPair()
+        fuzzTrace("\(source) → \(target)")
         checkSectioned(source, target)
     }
 }
@@ -42,6 +44,7 @@ public func fuzzBatch(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         }
         let before = counts(&bytes)
         let after = counts(&bytes)
+        fuzzTrace("\(calls), before \(before), after \(after)")
         checkRawBatch(calls, before: before, after: after, countsFromViews: realCounts)
     }
 }
@@ -53,11 +56,16 @@ public func fuzzSequential(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 
     withInput(data, size) { bytes in
         switch bytes.int(below: 3) {
         case 0:
-            checkRawChangeset(bytes.rawChangeset())
+            let changes = bytes.rawChangeset()
+            fuzzTrace("\(changes)")
+            checkRawChangeset(changes)
         case 1:
-            checkRawChangeset(bytes.originsChangeset(), mustBeValid: true)
+            let changes = bytes.originsChangeset()
+            fuzzTrace("\(changes)")
+            checkRawChangeset(changes, mustBeValid: true)
         default:
             let (source, target) = bytes.flatPair()
+            fuzzTrace("\(source) → \(target)")
             checkSequential(Changeset(from: source, to: target), from: source, to: target)
         }
     }

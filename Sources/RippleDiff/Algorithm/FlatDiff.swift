@@ -331,22 +331,22 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
 
     // 4. Moves: everything matched outside one longest increasing run; inserts in the same pass.
     if inOrder {
-        changes.inserts = Array(unsafeUninitializedCapacity: newCount &- matched) { inserts, initialized in
+        changes.inserts = _exactArray(count: newCount &- matched) { inserts in
             var written = 0
             for new in 0..<newCount where targetToSource[new] < 0 {
                 inserts[written] = offset &+ new
                 written &+= 1
             }
-            initialized = written
+            return written
         }
     } else {
         let (marks, stay) = _markLongestIncreasingRun(targetToSource, matched: matched, scratch: scratch)
         var moves: [Changeset.OffsetPair] = []
-        changes.inserts = Array(unsafeUninitializedCapacity: newCount &- matched) { inserts, insertCount in
-            moves = Array(unsafeUninitializedCapacity: matched &- stay) { moves, moveCount in
+        var insertsWritten = 0
+        changes.inserts = _exactArray(count: newCount &- matched) { inserts in
+            moves = _exactArray(count: matched &- stay) { moves in
                 var position = 0
                 var movesWritten = 0
-                var insertsWritten = 0
                 for new in 0..<newCount {
                     let old = targetToSource[new]
                     if old < 0 {
@@ -361,15 +361,15 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
                     }
                     position &+= 1
                 }
-                moveCount = movesWritten
-                insertCount = insertsWritten
+                return movesWritten
             }
+            return insertsWritten
         }
         changes.moves = moves
     }
 
     // 5. Deletes and updates in source order.
-    changes.deletes = Array(unsafeUninitializedCapacity: oldCount &- matched) { deletes, initialized in
+    changes.deletes = _exactArray(count: oldCount &- matched) { deletes in
         var written = 0
         for old in 0..<oldCount {
             let new = Int(sourceToTarget[old])
@@ -380,7 +380,7 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
                 updates.append(Changeset.OffsetPair(source: offset &+ old, target: offset &+ new))
             }
         }
-        initialized = written
+        return written
     }
     if !sourceRepeats.isEmpty || !targetRepeats.isEmpty {
         changes.duplicates = Changeset.Duplicates(
@@ -489,7 +489,7 @@ internal struct _OffsetBits {
     @inlinable
     func offsets(shiftedBy shift: Int) -> [Int] {
         guard let words else { return [] }
-        return Array(unsafeUninitializedCapacity: count) { offsets, initialized in
+        return _exactArray(count: count) { offsets in
             var written = 0
             for index in 0..<words.count {
                 var word = words[index]
@@ -499,10 +499,32 @@ internal struct _OffsetBits {
                     word &= word &- 1
                 }
             }
-            initialized = written
+            return written
         }
     }
 
     @inlinable
     func deallocate() { words?.deallocate() }
 }
+
+/// An array of `count` elements written by `initialize`, which gets uninitialized memory for them
+/// and returns how many it wrote, in order from the start.
+///
+/// `initialize` always runs, with an empty buffer when `count` is 0, so that it can produce other
+/// results too. A count of 0 never reaches `Array(unsafeUninitializedCapacity:)`: with no capacity
+/// it writes the count into the empty-array storage that every process shares, a race that
+/// ThreadSanitizer reports when two threads diff at once (Swift 6.3).
+@inlinable
+internal func _exactArray<Element>(
+    count: Int, _ initialize: (UnsafeMutableBufferPointer<Element>) -> Int
+) -> [Element] {
+    if count == 0 {
+        let written = initialize(UnsafeMutableBufferPointer(start: nil, count: 0))
+        assert(written == 0, "_exactArray(count:_:): wrote \(written) elements into 0")
+        return []
+    }
+    return Array(unsafeUninitializedCapacity: count) { buffer, initialized in
+        initialized = initialize(buffer)
+    }
+}
+

@@ -38,14 +38,38 @@ internal func _markLongestIncreasingSubsequence(
     }
     var length = 0
     for position in 0..<count {
-        let value = values[position]
-        if length == 0 || tailValues[length &- 1] < value {
-            previous[position] = length == 0 ? -1 : tails[length &- 1]
-            tails[length] = Int32(truncatingIfNeeded: position)
-            tailValues[length] = value
-            length &+= 1
-            continue
-        }
+        previous[position] = _extendRun(
+            with: values[position], at: position, tails: tails, tailValues: tailValues, length: &length)
+    }
+    var position = Int(tails[length &- 1])
+    while position >= 0 {
+        keep[position] = true
+        position = Int(previous[position])
+    }
+    return length
+}
+
+/// One step of patience sorting, shared by both functions here: `value`, at `position`, ends a
+/// run one longer than the longest whose smallest tail is below it.
+///
+/// `tails[l]` is the position of the smallest tail of an increasing run of length `l + 1`, and
+/// `tailValues[l]` its value (kept apart so that the search reads one array); both are updated, and
+/// `length` grows when `value` extends the longest run.
+///
+/// - Returns: The position of the element before `value` in its run, or -1.
+/// - Complexity: O(1) when `value` extends the longest run; O(log *d*) when it extends one of the
+///   *d* longest, since the run is searched for from the longest one down by doubling strides.
+@inlinable @inline(__always)
+internal func _extendRun(
+    with value: Int32, at position: Int,
+    tails: UnsafeMutableBufferPointer<Int32>, tailValues: UnsafeMutableBufferPointer<Int32>,
+    length: inout Int
+) -> Int32 {
+    var low: Int
+    if length == 0 || tailValues[length &- 1] < value {
+        low = length
+        length &+= 1
+    } else {
         // Smallest l with tailValues[l] >= value. tailValues[high] >= value; step down by doubling
         // strides until a tail below `value` is passed, then search in between.
         var high = length &- 1
@@ -54,21 +78,15 @@ internal func _markLongestIncreasingSubsequence(
             high &-= stride
             stride &<<= 1
         }
-        var low = high >= stride ? high &- stride &+ 1 : 0
+        low = high >= stride ? high &- stride &+ 1 : 0
         while low < high {
             let middle = (low &+ high) >> 1
             if tailValues[middle] < value { low = middle &+ 1 } else { high = middle }
         }
-        previous[position] = low == 0 ? -1 : tails[low &- 1]
-        tails[low] = Int32(truncatingIfNeeded: position)
-        tailValues[low] = value
     }
-    var position = Int(tails[length &- 1])
-    while position >= 0 {
-        keep[position] = true
-        position = Int(previous[position])
-    }
-    return length
+    tails[low] = Int32(truncatingIfNeeded: position)
+    tailValues[low] = value
+    return low == 0 ? -1 : tails[low &- 1]
 }
 
 /// Marks a longest strictly increasing run among the matched elements of a flat diff, read in
@@ -102,27 +120,8 @@ internal func _markLongestIncreasingRun(
     for new in 0..<targetToSource.count {
         let value = targetToSource[new]
         if value < 0 { continue }
-        if length == 0 || tailValues[length &- 1] < value {
-            previous[position] = length == 0 ? -1 : tails[length &- 1]
-            tails[length] = Int32(truncatingIfNeeded: position)
-            tailValues[length] = value
-            length &+= 1
-        } else {
-            var high = length &- 1
-            var stride = 1
-            while high >= stride && tailValues[high &- stride] >= value {
-                high &-= stride
-                stride &<<= 1
-            }
-            var low = high >= stride ? high &- stride &+ 1 : 0
-            while low < high {
-                let middle = (low &+ high) >> 1
-                if tailValues[middle] < value { low = middle &+ 1 } else { high = middle }
-            }
-            previous[position] = low == 0 ? -1 : tails[low &- 1]
-            tails[low] = Int32(truncatingIfNeeded: position)
-            tailValues[low] = value
-        }
+        previous[position] = _extendRun(
+            with: value, at: position, tails: tails, tailValues: tailValues, length: &length)
         position &+= 1
     }
     if length > 0 {

@@ -250,25 +250,29 @@ extension ObservableCollection.State {
     /// - Returns: Whether the caller must drain after unlocking.
     @inlinable
     mutating func publish(_ changeset: consuming Changeset) -> Bool {
-        guard !changeset.isEmpty else { return false }
-        version &+= 1
-        if core.subscribers.isEmpty {
-            core.sequence &+= 1
-            return false
-        }
-        return core.enqueue(CollectionChange(changeset: changeset, snapshot: elements, version: version))
+        guard let event = nextVersion(changeset) else { return false }
+        return core.enqueue(event)
     }
 
     /// ``publish(_:)`` that also takes the first delivery (see ``EmitterCore/send(_:)``).
     @inlinable
     mutating func publishTakingDelivery(_ changeset: consuming Changeset) -> EmitterCore<CollectionChange<Element>>.Handoff? {
+        guard let event = nextVersion(changeset) else { return nil }
+        return core.send(event)
+    }
+
+    /// Makes `changeset`, which already happened to `elements`, a new version, and returns its
+    /// event for ``publish(_:)`` to queue; `nil` for an empty change-set (no new version), and when
+    /// nobody subscribes (the version and the emitter's sequence advance, but no event is built).
+    @inlinable
+    mutating func nextVersion(_ changeset: consuming Changeset) -> CollectionChange<Element>? {
         guard !changeset.isEmpty else { return nil }
         version &+= 1
         if core.subscribers.isEmpty {
             core.sequence &+= 1
             return nil
         }
-        return core.send(CollectionChange(changeset: changeset, snapshot: elements, version: version))
+        return CollectionChange(changeset: changeset, snapshot: elements, version: version)
     }
 
     /// `[offset]`, in a reused array (see ``oneOffset``).

@@ -52,12 +52,12 @@ public final class SectionedCollectionChange<Item: Sendable, Section: Sendable>:
     /// - Complexity: O(*s* + *t* + *c* log *c*) for *s* and *t* sections and *c* changes; see
     ///   `StagedSectionedChangeset.init(changeset:source:target:)`.
     public func staged(from rendered: [SectionSnapshot<Section, Item>]) -> StagedSectionedChangeset<Section, Item> {
-        let counts = rendered.map(\.items.count)
+        let expected = changeset.sourceItemCounts
         precondition(
-            counts == changeset.sourceItemCounts,
-            "SectionedCollectionChange.staged(from:): the rendered sections hold \(_cappedList(counts)) items, "
-                + "but the change starts from \(_cappedList(changeset.sourceItemCounts)); pass the previous "
-                + "event's snapshot")
+            rendered.count == expected.count && zip(rendered, expected).allSatisfy { $0.items.count == $1 },
+            "SectionedCollectionChange.staged(from:): the rendered sections hold "
+                + "\(_cappedList(rendered.map(\.items.count))) items, but the change starts from "
+                + "\(_cappedList(expected)); pass the previous event's snapshot")
         return StagedSectionedChangeset(changeset: changeset, source: rendered, target: snapshot)
     }
 }

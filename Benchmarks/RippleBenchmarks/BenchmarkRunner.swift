@@ -67,12 +67,19 @@ func blackHole<T>(_ value: T) {
 struct BenchmarkRunner {
     /// Measured runs per task after the warm-up.
     var runs: Int
+    /// Swept before every timed run (`--cold`), or `nil`.
+    var sweep: CacheSweep? = nil
     /// Writes a progress line to standard error.
     var progress: (String) -> Void
 
     /// Measures every task in `group`, round-robin, after warm-up runs of each: one, or as many
     /// as fit in about 20 ms (at most 20) when the group is quick, so that caches, the allocator's
     /// thresholds and the processor's clock settle before the first measured run.
+    ///
+    /// Round-robin times each engine right after another one's work: the engine after a long one
+    /// (`stdlib`'s diff) starts with caches full of that engine's data, and the one after it finds
+    /// the caches and freed memory the first one warmed. With a ``sweep``, every timed run
+    /// starts after the same sweep instead.
     func measure(_ group: BenchmarkGroup) -> [BenchmarkResult] {
         let clock = ContinuousClock()
         var samples = [[Int64]](repeating: [], count: group.tasks.count)
@@ -88,6 +95,7 @@ struct BenchmarkRunner {
                 task.prepare?()
                 var reported: Int?
                 let iterations = task.iterations
+                if round >= warmUps { sweep?.run() }
                 let elapsed = clock.measure {
                     for _ in 0..<iterations { reported = task.body() }
                 }
@@ -126,5 +134,26 @@ extension Array where Element == Int64 {
         if isEmpty { return 0 }
         let middle = count / 2
         return count % 2 == 1 ? self[middle] : (self[middle - 1] + self[middle]) / 2
+    }
+}
+
+/// A buffer larger than the processor's caches, written once per cache line to push every engine's
+/// data out of them (`--cold`).
+final class CacheSweep {
+    /// 64 MiB: twice the last-level cache of the machines the project has run on.
+    let size = 64 << 20
+    private let buffer: UnsafeMutableRawPointer
+
+    init() { buffer = .allocate(byteCount: size, alignment: 64) }
+
+    deinit { buffer.deallocate() }
+
+    /// Writes one byte in every 64-byte line of the buffer.
+    func run() {
+        var offset = 0
+        while offset < size {
+            buffer.storeBytes(of: UInt8(truncatingIfNeeded: offset >> 6), toByteOffset: offset, as: UInt8.self)
+            offset &+= 64
+        }
     }
 }

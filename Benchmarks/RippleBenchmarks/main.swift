@@ -8,6 +8,7 @@ import Foundation
 //   swift run -c release ripple-bench --json out.json also write JSON records
 //   swift run -c release ripple-bench --chart out.svg also draw an SVG chart
 //   swift run -c release ripple-bench --threaded      with one idle thread beside, as in an app
+//   swift run -c release ripple-bench --cold          every timed run starts with cold caches
 
 let suites: [BenchmarkSuite] = [
     DiffBenchmarks.suite,
@@ -24,6 +25,7 @@ struct Options {
     var chartPath: String?
     var runs = 7
     var threaded = false
+    var cold = false
     var scenarios: Set<String>?
     var engines: Set<String>?
     var elements: Set<String>?
@@ -31,7 +33,7 @@ struct Options {
 
 @MainActor func usage() -> String {
     """
-    usage: ripple-bench [--suite NAME] [--scenario A,B] [--engines A,B] [--elements A,B] [--quick] [--json PATH] [--chart PATH] [--runs N] [--threaded]
+    usage: ripple-bench [--suite NAME] [--scenario A,B] [--engines A,B] [--elements A,B] [--quick] [--json PATH] [--chart PATH] [--runs N] [--threaded] [--cold]
       --suite NAME  run one suite: \(suites.map(\.name).joined(separator: ", "))
       --scenario A,B run only these scenarios of each suite run, e.g. 1m (for profiling)
       --engines A,B run only these engines, e.g. ripple,floor (for profiling)
@@ -43,6 +45,8 @@ struct Options {
       --runs N      measured runs per task after one warm-up (default 7, at least 5)
       --threaded    start one idle thread first, as every app has, so that locks take their
                     multi-threaded path (a single-threaded process lets glibc skip atomics)
+      --cold        sweep 64 MiB of memory before every timed run, so that each engine starts
+                    with caches that hold none of its data, whichever engine ran before it
     """
 }
 
@@ -83,6 +87,8 @@ while let argument = arguments.popFirst() {
         options.runs = runs
     case "--threaded":
         options.threaded = true
+    case "--cold":
+        options.cold = true
     case "--help", "-h":
         print(usage())
         exit(0)
@@ -104,7 +110,7 @@ if options.threaded {
     }
 }
 
-let runner = BenchmarkRunner(runs: options.runs) { line in
+let runner = BenchmarkRunner(runs: options.runs, sweep: options.cold ? CacheSweep() : nil) { line in
     FileHandle.standardError.write(Data("\u{1B}[2K\r\(line)".utf8))
 }
 var allResults: [BenchmarkResult] = []
@@ -112,6 +118,9 @@ print("# ripple-bench\(options.quick ? " --quick" : "")\n")
 print("Median and minimum of \(options.runs) runs after a warm-up; engines of one scenario run round-robin.\n")
 if options.threaded {
     print("With one idle thread beside the benchmark (`--threaded`).\n")
+}
+if options.cold {
+    print("Each timed run after a sweep of 64 MiB of memory (`--cold`).\n")
 }
 for suite in suites where options.suite == nil || options.suite == suite.name {
     var results: [BenchmarkResult] = []

@@ -163,9 +163,13 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
                 if identity.sameIdentity(source[ref], source[old]) {
                     // `ref` is the chain's head; `old` comes before it and becomes the new head.
                     sourceRepeats.insert(ref, capacity: oldCount)
-                    if lastSame == nil { lastSame = .allocate(capacity: oldCount) }
-                    lastSame.unsafelyUnwrapped[old] =
-                        nextSame[ref] < 0 ? Int32(truncatingIfNeeded: ref) : lastSame.unsafelyUnwrapped[ref]
+                    if lastSame == nil {
+                        lastSame = .allocate(capacity: oldCount)
+                        lastSame.unsafelyUnwrapped.initialize(repeating: 0)
+                    }
+                    // Both loads happen either way, so that the choice needs no branch.
+                    let last = lastSame.unsafelyUnwrapped[ref]
+                    lastSame.unsafelyUnwrapped[old] = nextSame[ref] < 0 ? Int32(truncatingIfNeeded: ref) : last
                     nextSame[old] = Int32(truncatingIfNeeded: ref)
                     table.slots[bucket] = tag | UInt64(truncatingIfNeeded: old &+ 1)
                     return
@@ -209,7 +213,11 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
                     ref < oldCount
                     ? identity.element(source[ref], has: id) : identity.element(target[ref &- oldCount], has: id)
                 if same {
-                    if slot & _SlotBits.seenInTarget != 0 { targetRepeats.insert(new, capacity: newCount) }
+                    if choosesNearest {
+                        targetRepeats.insert(new, if: slot &>> 63)
+                    } else if slot & _SlotBits.seenInTarget != 0 {
+                        targetRepeats.insert(new, capacity: newCount)
+                    }
                     if ref >= oldCount {
                         // An identifier only the target has.
                         targetToSource[new] = -1
@@ -269,7 +277,10 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
             old &-= 1
             insertSource(old, hash: identity.hash(of: source[old], seed: seed))
         }
-        if case .keepingOrder = duplicatePairing, !sourceRepeats.isEmpty { choosesNearest = true }
+        if case .keepingOrder = duplicatePairing, !sourceRepeats.isEmpty {
+            choosesNearest = true
+            targetRepeats.allocate(capacity: newCount)
+        }
         for new in 0..<newCount {
             let id = identity.identifier(of: target[new])
             probeTarget(new, id: id, hash: _diffHash(id, seed: seed))
@@ -291,7 +302,10 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
                 insertSource(old, hash: hashes[old &- low])
             }
         }
-        if case .keepingOrder = duplicatePairing, !sourceRepeats.isEmpty { choosesNearest = true }
+        if case .keepingOrder = duplicatePairing, !sourceRepeats.isEmpty {
+            choosesNearest = true
+            targetRepeats.allocate(capacity: newCount)
+        }
         var low = 0
         while low < newCount {
             let high = Swift.min(low &+ _tableBlock, newCount)
@@ -476,13 +490,25 @@ internal struct _OffsetBits {
     /// Adds `offset`, which must be new and below `capacity`.
     @inlinable @inline(__always)
     mutating func insert(_ offset: Int, capacity: Int) {
-        if words == nil {
-            let buffer = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: (capacity &+ 63) >> 6)
-            buffer.initialize(repeating: 0)
-            words = buffer
-        }
+        if words == nil { allocate(capacity: capacity) }
         words.unsafelyUnwrapped[offset >> 6] |= 1 &<< UInt64(truncatingIfNeeded: offset & 63)
         count &+= 1
+    }
+
+    /// Allocates room for offsets below `capacity`, so that ``insert(_:if:)`` can be used.
+    @inlinable
+    mutating func allocate(capacity: Int) {
+        let buffer = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: (capacity &+ 63) >> 6)
+        buffer.initialize(repeating: 0)
+        words = buffer
+    }
+
+    /// Adds `offset`, which must be new and within the allocated room, when `bit` is 1 (and
+    /// nothing when it is 0), without a branch.
+    @inlinable @inline(__always)
+    mutating func insert(_ offset: Int, if bit: UInt64) {
+        words.unsafelyUnwrapped[offset >> 6] |= bit &<< UInt64(truncatingIfNeeded: offset & 63)
+        count &+= Int(truncatingIfNeeded: bit)
     }
 
     /// The offsets, ascending, each plus `shift`.

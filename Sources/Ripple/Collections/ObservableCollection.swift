@@ -262,8 +262,9 @@ extension ObservableCollection.State {
     }
 
     /// Makes `changeset`, which already happened to `elements`, a new version, and returns its
-    /// event for ``publish(_:)`` to queue; `nil` for an empty change-set (no new version), and when
-    /// nobody subscribes (the version and the emitter's sequence advance, but no event is built).
+    /// event for ``publish(_:)`` to queue or ``publishTakingDelivery(_:)`` to send; `nil` for an
+    /// empty change-set (no new version), and when nobody subscribes (the version and the
+    /// emitter's sequence advance, but no event is built).
     @inlinable
     mutating func nextVersion(_ changeset: consuming Changeset) -> CollectionChange<Element>? {
         guard !changeset.isEmpty else { return nil }

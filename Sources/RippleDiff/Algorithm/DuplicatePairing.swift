@@ -33,63 +33,64 @@
 /// Pairs the occurrences left unmatched by the pairing by place: an identifier with exactly one
 /// unmatched occurrence on each side pairs them.
 ///
-/// `nextSame` chains the source offsets of each identifier in ascending order (-1 ends a chain).
 /// `targetToSource[t]` is -2 - s for a target element whose identifier the source has, but that is
 /// unmatched (one of `unmatched`), where `s` is a source occurrence of the identifier; other
 /// unmatched elements are -1.
 ///
+/// Each pass is written without a branch on the data (matched or not, how many left), which is as
+/// unpredictable as the lists: a condition picks a value or an offset to write to, the last of
+/// `sourceToTarget` and of the scratch arrays being a sink for writes that do not count.
+///
 /// - Parameters:
 ///   - sourceCount: The number of source elements in the middle.
-///   - nextSame: The chains of repeated identifiers in the source.
-///   - lastSame: For each source offset whose identifier repeats later, the last source offset
-///     with the identifier.
-///   - sourceToTarget: For each source offset, its target partner or -1; updated.
+///   - lastSame: For each source offset, the last source offset with its identifier.
+///   - sourceToTarget: For each source offset, its target partner or -1, and one more element to
+///     write to; updated.
 ///   - targetToSource: For each target offset, its source partner or a negative value; updated.
 ///   - unmatched: The target offsets of the unmatched elements whose identifier the source has.
-///   - scratch: At least 5 × `sourceCount` bytes of memory aligned for `Int32`, overwritten.
+///   - scratch: At least 5 × (`sourceCount` + 1) bytes of memory aligned for `Int32`, overwritten.
 /// - Returns: The number of new pairs.
 /// - Complexity: O(*n* + *u*) for *n* source elements and *u* unmatched target elements.
 @inlinable
 internal func _pairLeftovers(
     sourceCount: Int,
-    nextSame: UnsafeMutableBufferPointer<Int32>,
     lastSame: UnsafeMutableBufferPointer<Int32>,
     sourceToTarget: UnsafeMutableBufferPointer<Int32>,
     targetToSource: UnsafeMutableBufferPointer<Int32>,
-    unmatched: [Int32],
+    unmatched: UnsafeBufferPointer<Int32>,
     scratch: UnsafeMutableRawPointer
 ) -> Int {
-    // An identifier is known by the last source offset of its chain.
-    @inline(__always)
-    func last(_ member: Int) -> Int {
-        nextSame[member] < 0 ? member : Int(lastSame[member])
-    }
-    // Per identifier: one unmatched source occurrence, and its unmatched occurrences on each side
-    // (two bits each, saturating at 2, since only "exactly one" matters).
-    let someSource = scratch.bindMemory(to: Int32.self, capacity: sourceCount)
-    let counts = (scratch + 4 &* sourceCount).bindMemory(to: UInt8.self, capacity: sourceCount)
-    counts.initialize(repeating: 0, count: sourceCount)
-    for old in 0..<sourceCount where sourceToTarget[old] < 0 {
-        let key = last(old)
-        if counts[key] & 0x3 < 2 { counts[key] &+= 1 }
-        someSource[key] = Int32(truncatingIfNeeded: old)
+    // An identifier is known by the last source offset of its chain. Per identifier: one unmatched
+    // source occurrence, and its unmatched occurrences on each side (two bits each, saturating at
+    // 2, since only "exactly one" matters: bits 0-1 the source's, 2-3 the target's).
+    let sink = sourceCount
+    let someSource = scratch.bindMemory(to: Int32.self, capacity: sourceCount &+ 1)
+    let counts = (scratch + 4 &* (sourceCount &+ 1)).bindMemory(to: UInt8.self, capacity: sourceCount &+ 1)
+    counts.initialize(repeating: 0, count: sourceCount &+ 1)
+    for old in 0..<sourceCount {
+        // All ones when `old` is unmatched, else zero.
+        let open = Int(sourceToTarget[old] &>> 31)
+        let key = Int(lastSame[old])
+        let count = counts[key]
+        counts[key] = count &+ (UInt8(truncatingIfNeeded: open & 1) & ~(count &>> 1) & 1)
+        someSource[(key & open) | (sink & ~open)] = Int32(truncatingIfNeeded: old)
     }
     for new in unmatched {
-        let key = last(Int(-2 &- targetToSource[Int(new)]))
-        if counts[key] & 0xC < 0x8 { counts[key] &+= 0x4 }
+        let key = Int(lastSame[Int(-2 &- targetToSource[Int(new)])])
+        let count = counts[key]
+        counts[key] = count &+ (~(count &>> 1) & 0x4)
         targetToSource[Int(new)] = -2 &- Int32(truncatingIfNeeded: key)
     }
     var paired = 0
     for new in unmatched {
         let key = Int(-2 &- targetToSource[Int(new)])
-        if counts[key] == 0x5 {
-            let old = someSource[key]
-            targetToSource[Int(new)] = old
-            sourceToTarget[Int(old)] = new
-            paired &+= 1
-        } else {
-            targetToSource[Int(new)] = -1
-        }
+        // All ones when the identifier has one unmatched occurrence on each side, else zero.
+        let pairs = Int32(truncatingIfNeeded: counts[key] == 0x5 ? -1 : 0)
+        let old = someSource[key]
+        targetToSource[Int(new)] = (old & pairs) | ~pairs
+        sourceToTarget[Int((old & pairs) | (Int32(truncatingIfNeeded: sink) & ~pairs))] = new
+        paired &-= Int(pairs)
     }
+    sourceToTarget[sink] = -1
     return paired
 }

@@ -122,8 +122,14 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
     // scratch space of steps 3 and 4, 12 bytes per source element, when it has that many.)
     var table = _SlotTable(forKeys: Swift.max(oldCount, 1))
     let seed = _hashSeed
+    // Each identifier's source offsets in ascending order (-1 ends a chain).
     let nextSame = UnsafeMutableBufferPointer<Int32>.allocate(capacity: Swift.max(oldCount, 1))
-    let sourceToTarget = UnsafeMutableBufferPointer<Int32>.allocate(capacity: Swift.max(oldCount, 1))
+    // For each source element, the last source offset with its identifier; allocated at the first
+    // repeat, when the source's identifiers stop being unique.
+    var lastSame = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
+    // One more than the source: the last is where the pairing of leftovers writes what does not
+    // count.
+    let sourceToTarget = UnsafeMutableBufferPointer<Int32>.allocate(capacity: oldCount &+ 1)
     sourceToTarget.initialize(repeating: -1)
     // The matched source offset, or -1 for an identifier the source lacks, or -2 - s when every
     // source element with the identifier is taken and `s` is one of them.
@@ -132,13 +138,10 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
     // first repeat.
     var sourceRepeats = _OffsetBits()
     var targetRepeats = _OffsetBits()
-    // For each source element that repeats later, the last source offset with its identifier;
-    // allocated at the first repeat.
-    var lastSame: UnsafeMutableBufferPointer<Int32>? = nil
     defer {
-        lastSame?.deallocate()
         table.deallocate()
         nextSame.deallocate()
+        lastSame.deallocate()
         sourceToTarget.deallocate()
         targetToSource.deallocate()
         sourceRepeats.deallocate()
@@ -146,8 +149,15 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
     }
 
     // 2. Source identifiers, last to first, so each chain lists its offsets in ascending order.
+    //    While they are unique, each is new: a branch the processor predicts (`insertUnique`).
+    //    From the first repeat on, whether one is new or repeats is as unpredictable as the list,
+    //    so it is not branched on: both cases write the same slot and links, with different values
+    //    (`insertSource`).
+
+    // Inserts `old` and returns true if its identifier is new; returns false, inserting nothing,
+    // if it is already there.
     @inline(__always)
-    func insertSource(_ old: Int, hash: Int) {
+    func insertUnique(_ old: Int, hash: Int) -> Bool {
         let tag = _SlotBits.tag(hash)
         var bucket = table.bucket(hash)
         while true {
@@ -156,27 +166,51 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
                 table.slots[bucket] = tag | UInt64(truncatingIfNeeded: old &+ 1)
                 table.count &+= 1
                 nextSame[old] = -1
-                return
+                return true
             }
-            if slot & _SlotBits.tagMask == tag {
-                let ref = Int(truncatingIfNeeded: slot & _SlotBits.offsetMask) &- 1
-                if identity.sameIdentity(source[ref], source[old]) {
-                    // `ref` is the chain's head; `old` comes before it and becomes the new head.
-                    sourceRepeats.insert(ref, capacity: oldCount)
-                    if lastSame == nil {
-                        lastSame = .allocate(capacity: oldCount)
-                        lastSame.unsafelyUnwrapped.initialize(repeating: 0)
-                    }
-                    // Both loads happen either way, so that the choice needs no branch.
-                    let last = lastSame.unsafelyUnwrapped[ref]
-                    lastSame.unsafelyUnwrapped[old] = nextSame[ref] < 0 ? Int32(truncatingIfNeeded: ref) : last
-                    nextSame[old] = Int32(truncatingIfNeeded: ref)
-                    table.slots[bucket] = tag | UInt64(truncatingIfNeeded: old &+ 1)
-                    return
-                }
+            if slot & _SlotBits.tagMask == tag
+                && identity.sameIdentity(source[Int(truncatingIfNeeded: slot & _SlotBits.offsetMask) &- 1], source[old])
+            {
+                return false
             }
             bucket = table.after(bucket)
         }
+    }
+    // Called at the first repeat, `old`: every identifier after it is the last of its chain.
+    @inline(__always)
+    func startRepeats(at old: Int) {
+        sourceRepeats.allocate(capacity: oldCount)
+        lastSame = .allocate(capacity: oldCount)
+        for later in (old &+ 1)..<oldCount { lastSame[later] = Int32(truncatingIfNeeded: later) }
+    }
+    // Inserts `old`, new or repeated, after the first repeat.
+    @inline(__always)
+    func insertSource(_ old: Int, hash: Int) {
+        let tag = _SlotBits.tag(hash)
+        var bucket = table.bucket(hash)
+        // An empty slot ends the probe as if it held `old` itself: same tag, same identifier. The
+        // choice is arithmetic (`empty` is all ones or zero), not a select, which the compiler
+        // would turn back into a branch on the slot.
+        var found: Int  // The slot's offset, or -1 when it is empty.
+        var empty: Int
+        var ref: Int  // The slot's offset, or `old` when it is empty.
+        while true {
+            let slot = table.slots[bucket]
+            found = Int(truncatingIfNeeded: slot & _SlotBits.offsetMask) &- 1
+            empty = found &>> 63
+            ref = found &+ (empty & (old &+ 1))
+            let slotTag = (slot & _SlotBits.tagMask) | (UInt64(bitPattern: Int64(empty)) & tag)
+            if slotTag == tag && identity.sameIdentity(source[ref], source[old]) { break }
+            bucket = table.after(bucket)
+        }
+        // `ref` is the chain's head (or `old`); `old` comes before it and becomes the new head.
+        table.slots[bucket] = tag | UInt64(truncatingIfNeeded: old &+ 1)
+        table.count &-= empty
+        nextSame[old] = Int32(truncatingIfNeeded: found)
+        // The last offset of the chain is `old` itself when it is new (`ref` is `old`), else ref's.
+        lastSame[old] = Int32(truncatingIfNeeded: old)
+        lastSame[old] = lastSame[ref]
+        sourceRepeats.insert(ref, if: UInt64(bitPattern: Int64(empty &+ 1)))
     }
 
     // 3. Target identifiers, first to last. With repeated identifiers in the source, by place (see
@@ -186,8 +220,10 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
     var lastMatched: Int32 = -1
     var choosesNearest = false
     // With `choosesNearest`, the target elements left unmatched although the source has their
-    // identifier, in target order.
-    var unmatched: [Int32] = []
+    // identifier, in target order: the first `unmatchedCount` of `unmatched`.
+    var unmatched = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
+    var unmatchedCount = 0
+    defer { unmatched.deallocate() }
     var drift = _Drift()
     @inline(__always)
     func probeTarget(_ new: Int, id: Identity.Identifier, hash: Int) {
@@ -225,14 +261,20 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
                     } else if slot & _SlotBits.usedUp != 0 {
                         // Every source element with this identifier is taken; `ref` is one of them.
                         targetToSource[new] = -2 &- Int32(truncatingIfNeeded: ref)
-                        if choosesNearest { unmatched.append(Int32(truncatingIfNeeded: new)) }
+                        if choosesNearest {
+                            unmatched[unmatchedCount] = Int32(truncatingIfNeeded: new)
+                            unmatchedCount &+= 1
+                        }
                     } else {
                         // `ref` is the first unmatched source element with this identifier.
                         var taken = ref
                         var next = Int(nextSame[ref])
                         if choosesNearest {
                             // Take the first within the window around the expected offset, passing
-                            // over (at most 8) before it; if it is not there, wait.
+                            // over (at most 8) before it; if it is not there, wait. (A branch, not
+                            // arithmetic: the processor predicts "take" and goes on to the next
+                            // elements before this one's loads arrive; computed, the next expected
+                            // offset would wait for them.)
                             let expected = new &+ drift.offset
                             var scanned = 0
                             while next >= 0 && taken < expected &- _nearWindow && scanned < _nearScan {
@@ -244,7 +286,8 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
                                 drift.wait(taken &- new)
                                 targetToSource[new] = -2 &- Int32(truncatingIfNeeded: ref)
                                 table.slots[bucket] = slot | _SlotBits.seenInTarget
-                                unmatched.append(Int32(truncatingIfNeeded: new))
+                                unmatched[unmatchedCount] = Int32(truncatingIfNeeded: new)
+                                unmatchedCount &+= 1
                                 return
                             }
                             drift.take(taken &- new)
@@ -275,11 +318,21 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
         var old = oldCount
         while old > 0 {
             old &-= 1
+            let hash = identity.hash(of: source[old], seed: seed)
+            if !insertUnique(old, hash: hash) {
+                startRepeats(at: old)
+                insertSource(old, hash: hash)
+                break
+            }
+        }
+        while old > 0 {
+            old &-= 1
             insertSource(old, hash: identity.hash(of: source[old], seed: seed))
         }
         if case .keepingOrder = duplicatePairing, !sourceRepeats.isEmpty {
             choosesNearest = true
             targetRepeats.allocate(capacity: newCount)
+            unmatched = .allocate(capacity: newCount)
         }
         for new in 0..<newCount {
             let id = identity.identifier(of: target[new])
@@ -293,28 +346,42 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
         let hashes = UnsafeMutableBufferPointer<Int>.allocate(capacity: _tableBlock)
         defer { hashes.deallocate() }
         var old = oldCount
-        while old > 0 {
-            let low = Swift.max(old &- _tableBlock, 0)
+        var low = oldCount
+        @inline(__always)
+        func hashBlock() {
+            low = Swift.max(old &- _tableBlock, 0)
             for index in low..<old { hashes[index &- low] = identity.hash(of: source[index], seed: seed) }
             _touch(table, hashes, count: old &- low)
+        }
+        unique: while old > 0 {
+            hashBlock()
             while old > low {
+                if !insertUnique(old &- 1, hash: hashes[old &- 1 &- low]) {
+                    startRepeats(at: old &- 1)
+                    break unique
+                }
                 old &-= 1
-                insertSource(old, hash: hashes[old &- low])
             }
+        }
+        while old > 0 {
+            if old == low { hashBlock() }
+            old &-= 1
+            insertSource(old, hash: hashes[old &- low])
         }
         if case .keepingOrder = duplicatePairing, !sourceRepeats.isEmpty {
             choosesNearest = true
             targetRepeats.allocate(capacity: newCount)
+            unmatched = .allocate(capacity: newCount)
         }
-        var low = 0
-        while low < newCount {
-            let high = Swift.min(low &+ _tableBlock, newCount)
-            for index in low..<high { hashes[index &- low] = identity.hash(of: target[index], seed: seed) }
-            _touch(table, hashes, count: high &- low)
-            for new in low..<high {
-                probeTarget(new, id: identity.identifier(of: target[new]), hash: hashes[new &- low])
+        var first = 0
+        while first < newCount {
+            let end = Swift.min(first &+ _tableBlock, newCount)
+            for index in first..<end { hashes[index &- first] = identity.hash(of: target[index], seed: seed) }
+            _touch(table, hashes, count: end &- first)
+            for new in first..<end {
+                probeTarget(new, id: identity.identifier(of: target[new]), hash: hashes[new &- first])
             }
-            low = high
+            first = end
         }
     }
 
@@ -331,12 +398,12 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
     defer { allocatedScratch?.deallocate() }
     let scratch = allocatedScratch ?? UnsafeMutableRawPointer(table.slots.baseAddress.unsafelyUnwrapped)
 
-    if !unmatched.isEmpty {
+    if unmatchedCount > 0 {
         // Occurrences left over by the pairing by place: one left on each side pairs.
         let paired = _pairLeftovers(
-            sourceCount: oldCount, nextSame: nextSame,
-            lastSame: lastSame.unsafelyUnwrapped, sourceToTarget: sourceToTarget,
-            targetToSource: targetToSource, unmatched: unmatched, scratch: scratch)
+            sourceCount: oldCount, lastSame: lastSame, sourceToTarget: sourceToTarget,
+            targetToSource: targetToSource,
+            unmatched: UnsafeBufferPointer(rebasing: unmatched[0..<unmatchedCount]), scratch: scratch)
         if paired > 0 {
             matched &+= paired
             inOrder = false

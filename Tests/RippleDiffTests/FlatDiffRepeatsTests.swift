@@ -113,6 +113,32 @@ final class FlatDiffRepeatsTests: XCTestCase {
         }
     }
 
+    func test_theFirstRepeat_anywhereInTheSource() {
+        // The source pass (last to first) inserts with a branch while identifiers are unique, and
+        // without one from the first repeat it meets on. Wherever that repeat is (the first or
+        // last element, either side of a block of 16), the change-set follows every rule, the
+        // blocked path gives the same one, and exactly the later occurrence is reported.
+        for count in [2, 3, 16, 17, 33] {
+            for later in 1..<count {
+                for earlier in 0..<later {
+                    var inner = Array(100..<(100 + count))
+                    inner[later] = inner[earlier]
+                    // One more occurrence of the repeated identifier, the first element gone, the
+                    // last moved to the front.
+                    let edited = [inner[count - 1], inner[earlier]] + inner.dropFirst().dropLast()
+                    let (source, target) = framed(inner, edited)
+                    let changes = diff(source, target).byPlace
+                    XCTAssertEqual(
+                        RippleDiff._flatDiff(from: source, to: target, touchingCapacity: 0), changes,
+                        "\(count) elements, repeat at \(earlier) and \(later)")
+                    XCTAssertEqual(
+                        changes.duplicates.sourceOffsets, [later + 1],
+                        "\(count) elements, repeat at \(earlier) and \(later)")
+                }
+            }
+        }
+    }
+
     func test_theLookAheadStopsAfterEightOccurrences() {
         // The bound that keeps the pairing O(1) per element: a target element passes over at most
         // eight occurrences before its expected offset. Here ten occurrences of 0 precede the one

@@ -191,9 +191,9 @@ internal func _diffMiddle<Identity: _DiffIdentity>(
         // An empty slot ends the probe as if it held `old` itself: same tag, same identifier. The
         // choice is arithmetic (`empty` is all ones or zero), not a select, which the compiler
         // would turn back into a branch on the slot.
-        var found: Int  // The slot's offset, or -1 when it is empty.
-        var empty: Int
-        var ref: Int  // The slot's offset, or `old` when it is empty.
+        var found = 0  // The slot's offset, or -1 when it is empty.
+        var empty = 0
+        var ref = 0  // The slot's offset, or `old` when it is empty.
         while true {
             let slot = table.slots[bucket]
             found = Int(truncatingIfNeeded: slot & _SlotBits.offsetMask) &- 1

@@ -91,6 +91,5 @@ internal func _pairLeftovers(
         sourceToTarget[Int((old & pairs) | (Int32(truncatingIfNeeded: sink) & ~pairs))] = new
         paired &-= Int(pairs)
     }
-    sourceToTarget[sink] = -1
     return paired
 }

@@ -52,7 +52,7 @@ final class BatchUpdateValidatorMessagesTests: XCTestCase {
         XCTAssertEqual(violation.exceptionName, "NSInternalInconsistencyException")
         XCTAssertEqual(violation.description, "R5 M1: text")
         XCTAssertEqual(BatchUpdateViolation(rule: .r15, messageID: nil, message: "x").description, "R15 -: x")
-        XCTAssertEqual(BatchUpdateRule.allCases.count, 16)
+        XCTAssertEqual(BatchUpdateRule.allCases.count, 17, "R1–R16 from UIKit, R17 Ripple's reconfigure rule")
         XCTAssertEqual(BatchUpdateMessageID.allCases.map(\.description), (1...25).map { "M\($0)" })
     }
 

@@ -77,7 +77,7 @@ final class HeadlessCellHostTests: XCTestCase {
         XCTAssertEqual(host.visibleSupplementaryViews.map(\.section), [0, 1, 1], "Novels' header, Poems' header and footer")
         XCTAssertEqual((host.header(inSection: 0) as? ShelfHeader)?.title, "Novels")
         XCTAssertTrue(collection.snapshot[1].section.view === host.header(inSection: 1), "the header is its presenter's view")
-        XCTAssertEqual(host.footer(inSection: 1)?.item?.title, "Poems", "a footer without a class of its own")
+        XCTAssertEqual((host.footer(inSection: 1)?.shownItem as? ShelfPresenter)?.title, "Poems", "a footer without a class of its own")
         XCTAssertFalse(host.footer(inSection: 1) is ShelfHeader)
         XCTAssertNil(host.footer(inSection: 0))
         XCTAssertNil(host.header(inSection: 2), "Plays is below the screen")
@@ -165,7 +165,7 @@ final class HeadlessCellHostTests: XCTestCase {
         await screen.settle()
         XCTAssertEqual(view.violations, [])
         XCTAssertEqual(view.selectedPaths, [path(3)])
-        XCTAssertTrue(host.visibleCells[3].cell.item === selected)
+        XCTAssertTrue(host.visibleItems[3] === selected)
         XCTAssertTrue(host.visibleCells[3].cell.isSelected)
 
         books.remove(at: 3)

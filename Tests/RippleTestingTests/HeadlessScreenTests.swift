@@ -334,7 +334,7 @@ final class HeadlessScreenTests: XCTestCase {
         weak var weakScreen: HeadlessTableScreenWithSection<TestItem, String>?
         weak var weakSource: TableViewSourceWithSection<TestItem, String>?
         weak var weakView: HeadlessTableView<TestItem?>?
-        weak var weakCell: HeadlessCell<TestItem>?
+        weak var weakCell: HeadlessReusableView?
         do {
             let screen = HeadlessTableScreenWithSection(
                 collection: SectionedCollection([SectionData("A", sharing: items)]), visibleRowCount: 2)

@@ -91,7 +91,7 @@ private final class BookListScreen {
         source = TableViewSource(view: tableView, collection: presenter.books, selectItem: presenter.openBook)
         box.source = source
         if pageCount > 0 { source.paginate(with: presenter.loadMore, threshold: 3) }
-        host = HeadlessCellHost(source: source, visibleRowCount: visibleRows)
+        host = HeadlessCellHost(source: source, view: tableView, visibleRowCount: visibleRows)
         host.register(BookCell.self, forCellReuseIdentifier: "Cell")
         host.register(HeadlessCell<BookCellPresenter>.self, forCellReuseIdentifier: "Loading")
     }
@@ -115,7 +115,7 @@ private final class BookListScreen {
         XCTAssertEqual(tableView.numberOfRows(inSection: 0), source.numberOfItems(inSection: 0), context, file: file, line: line)
         var shown = Set<ObjectIdentifier>()
         for (path, cell) in host.visibleCells {
-            guard let book = cell.item else { continue }
+            guard let book = cell.shownItem as? BookCellPresenter else { continue }
             XCTAssertTrue(shown.insert(ObjectIdentifier(book)).inserted, "\(book) shown in two cells \(context)", file: file, line: line)
             XCTAssertTrue(book === source.element(at: path), "\(path) shows \(book) \(context)", file: file, line: line)
             XCTAssertTrue(book.view === cell, "\(book)'s view is not its cell \(context)", file: file, line: line)
@@ -226,9 +226,8 @@ final class ScreenTests: XCTestCase {
     func test_reuse_neverClearsAPresenterThatMovedToAnotherCell() {
         MainActor.assumeIsolated {
             let books = ObservableCollection<BookCellPresenter>((0..<6).map(BookCellPresenter.init(id:)))
-            let view = HeadlessTableView<Int> { [[]] }
-            let source = TableViewSource(view: view, collection: books)
-            let host = HeadlessCellHost(source: source, visibleRowCount: 4)
+            let screen = HeadlessTableScreen(collection: books, visibleRowCount: 4)
+            let (source, host) = (screen.source, screen.cells)
             host.register(BookCell.self, forCellReuseIdentifier: "Cell")
             flushMainQueue()
             host.layout()
@@ -243,7 +242,7 @@ final class ScreenTests: XCTestCase {
                 host.layout()
                 if random.chance(1, in: 4) { host.scroll(toRow: random.int(below: 6)) }
                 for (path, cell) in host.visibleCells {
-                    guard let book = cell.item else { continue }
+                    guard let book = cell.shownItem as? BookCellPresenter else { continue }
                     XCTAssertTrue(book === source.element(at: path), "step \(step)")
                     XCTAssertTrue(book.view === cell, "step \(step): \(book) lost its view")
                 }

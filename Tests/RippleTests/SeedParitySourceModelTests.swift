@@ -235,7 +235,7 @@ final class SeedParitySourceModelTests: XCTestCase {
 
         presenter.rows.insert(BannerCellPresenter(promotion: Promotion(text: "New")), at: 0)
         await screen.settle()
-        let apples = screen.cells.visibleCells.compactMap { $0.cell.item as? ProductCellPresenter }.last
+        let apples = screen.cells.visibleCells.compactMap { $0.cell.shownItem as? ProductCellPresenter }.last
         apples?.tapFavorite()  // the cell's button
         XCTAssertEqual(presenter.favorites.map(\.name), ["Apples"])
         XCTAssertEqual(presenter.favorites.map(\.index), [2], "its index now, below the new banner")

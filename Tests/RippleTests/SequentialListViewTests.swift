@@ -26,6 +26,7 @@ private final class RecordingRowView: SequentialRowView {
     }
     func moveRow(at row: Int, to newRow: Int) { calls.append("move \(row)→\(newRow)") }
     func reloadRows(_ rows: [Int]) { calls.append("reload \(rows)") }
+    func reconfigureRows(_ rows: [Int]) { calls.append("reconfigure \(rows)") }
 
     var adoptedSources: [AnyObject] = []
     /// Records the source and returns the list view as the adapter, which keeps it alive, as the

@@ -20,6 +20,9 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         case lifecycleOutOfOrder
         /// A batch of updates that its view would reject; Ripple reloaded the view instead.
         case invalidBatch
+        /// A cell or header view that cannot show its row's item or its section's value (its
+        /// `Item` type is another); the row shows nothing.
+        case cellTypeMismatch
     }
 
     /// The kind of problem.

@@ -36,10 +36,16 @@ public protocol ListDataSource: AnyObject {
     /// Hands the row's item to a dequeued cell (``PresentingCell/show(_:)``), or none for a
     /// loading row.
     ///
+    /// The cell is any ``PresentingCell`` whose `Item` the row's item is, or casts to: a cell
+    /// typed on a concrete presenter shows the rows of that presenter in a heterogeneous list. A
+    /// cell that cannot show the row's item is reported through ``Diagnostics``
+    /// (``Diagnostic/Kind/cellTypeMismatch``), naming the row, the item's type and the cell's
+    /// type: never a silent blank row.
+    ///
     /// - Parameters:
     ///   - cell: A cell dequeued with ``cellIdentifier(at:)``.
     ///   - path: The row it shows.
-    func configure<Cell: PresentingCell>(_ cell: Cell, at path: ElementPath) where Cell.Item == Item
+    func configure(_ cell: AnyObject, at path: ElementPath)
 
     /// The reuse identifier of a section's header or footer view, or `nil` when the section has
     /// none of that kind.
@@ -49,12 +55,13 @@ public protocol ListDataSource: AnyObject {
     ///   - section: A section on screen.
     func supplementaryIdentifier(_ kind: SupplementaryKind, inSection section: Int) -> String?
 
-    /// Hands a section's value to a dequeued header or footer view.
+    /// Hands a section's value to a dequeued header or footer view: any ``PresentingCell`` whose
+    /// `Item` the section's value is, or casts to.
     ///
     /// - Parameters:
     ///   - view: A view dequeued with ``supplementaryIdentifier(_:inSection:)``.
     ///   - section: The section it shows.
-    func configureSupplementary<View: PresentingCell>(_ view: View, inSection section: Int) where View.Item == Section
+    func configureSupplementary(_ view: AnyObject, inSection section: Int)
 
     /// The size of the cell at `path` from its presenter, or `nil` for the view's own size.
     ///
@@ -110,6 +117,5 @@ extension ListDataSource {
     /// - Parameters:
     ///   - view: A header or footer view.
     ///   - section: The section it shows.
-    public func configureSupplementary<View: PresentingCell>(_ view: View, inSection section: Int)
-    where View.Item == Section {}
+    public func configureSupplementary(_ view: AnyObject, inSection section: Int) {}
 }

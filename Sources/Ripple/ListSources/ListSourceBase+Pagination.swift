@@ -90,6 +90,11 @@ extension ListSourceBase {
         guard let pagination, path.section >= 0, path.section < counts.count else { return }
         let position = counts[..<path.section].reduce(0, +) + path.item
         guard position >= renderedItemCount - pagination.threshold else { return }
+        if pagination.isLoading && !isLoadingRow(path) {
+            // On a device, the rows a page brings are displayed as soon as their batch lands,
+            // before the run's end reaches the main queue: remember the row, and look again then.
+            pagination.displayedWhileLoading = max(pagination.displayedWhileLoading ?? position, position)
+        }
         loadMore(pagination)
     }
 
@@ -111,11 +116,13 @@ extension ListSourceBase {
     /// command starts and ends.
     private func executingChanged(_ executing: Bool) {
         guard let pagination else { return }
+        var grewSinceFired = false
         switch (pagination.run, executing) {
         case (.fired, true):
             // The start of the run it fired; a "not executing" before it was replayed from before.
             pagination.run = .started
         case (.started, false):
+            grewSinceFired = pagination.firedAtCount.map { renderedItemCount > $0 } ?? false
             // The run's end, delivered after its result and after the rows it appended: the last
             // page is known by now, and the page it loaded is on screen (or the load brought
             // nothing). Either way the next page is due: the next row displayed near the end
@@ -127,6 +134,13 @@ extension ListSourceBase {
         }
         // The event says the state changed; the command says what it is now.
         renderer.setLoadingRow(shown: pagination.isExecuting() && pagination.showsLoadingRow)
+        // A row near the end was displayed while the page loaded (the page's own rows, when they
+        // do not fill the screen): the next page is due now, as no row will be displayed again.
+        // A page that brought nothing waits for the user to scroll, as before.
+        if !pagination.isLoading, let position = pagination.displayedWhileLoading {
+            pagination.displayedWhileLoading = nil
+            if grewSinceFired && position >= renderedItemCount - pagination.threshold { loadMore(pagination) }
+        }
     }
 }
 
@@ -143,6 +157,9 @@ final class Pagination {
     var firedAtCount: Int?
     /// The run this pagination started, as its events reach the main queue.
     var run = Run.none
+    /// The furthest position, counted across sections, of a row near the end that was displayed
+    /// while a page loaded, or `nil`.
+    var displayedWhileLoading: Int?
     /// Whether the last run's result was ``PageLoad/lastPage``.
     var reachedLastPage = false
     /// The subscriptions to the command.

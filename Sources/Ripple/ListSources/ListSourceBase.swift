@@ -53,6 +53,9 @@ public class ListSourceBase<Item: Sendable, Rendered> {
     /// The reuse identifiers set per type of item, by the item type's identity.
     private var cellIdentifiersByType: [ObjectIdentifier: String] = [:]
 
+    /// The pairs of cell and item types already reported as unable to show each other.
+    private var reportedCellMismatches: Set<String> = []
+
     /// The reuse identifier of the loading row shown while a pagination command loads a page.
     public var loadingCellIdentifier = "Loading"
 
@@ -200,15 +203,40 @@ public class ListSourceBase<Item: Sendable, Rendered> {
 
     /// Hands the row's item to a dequeued cell, or none for the loading row.
     ///
+    /// The cell is any ``PresentingCell`` whose `Item` the row's item is, or casts to: in a
+    /// heterogeneous list, a `TableViewCell<CountryCellPresenter>` shows the rows whose item is a
+    /// `CountryCellPresenter`. A cell that cannot show the row's item (another presenter type, or
+    /// a cell that is no ``PresentingCell``) is reported through ``Diagnostics`` as
+    /// ``Diagnostic/Kind/cellTypeMismatch``, once per pair of cell and item types, naming the row,
+    /// the item's type and the cell's type.
+    ///
     /// - Parameters:
     ///   - cell: A cell dequeued with ``cellIdentifier(at:)``.
     ///   - path: The row it shows.
-    public func configure<Cell: PresentingCell>(_ cell: Cell, at path: ElementPath) where Cell.Item == Item {
+    public func configure(_ cell: AnyObject, at path: ElementPath) {
+        let presenting = cell as? any PresentingCell
         if isLoadingRow(path) {
-            cell.prepareItemForReuse()
-        } else {
-            cell.show(element(at: path))
+            presenting?.prepareItemForReuse()
+            return
         }
+        let item = element(at: path)
+        if presenting?._show(anyItem: item) != true {
+            reportCellMismatch(cell, showing: item, at: "row \(path)")
+        }
+    }
+
+    /// Reports, once per pair of types, a cell or header that cannot show its item.
+    func reportCellMismatch(_ cell: AnyObject, showing item: Any, at place: String) {
+        let cellType = String(reflecting: Swift.type(of: cell))
+        let itemType = String(reflecting: Swift.type(of: item))
+        guard reportedCellMismatches.insert("\(cellType) \(itemType)").inserted else { return }
+        let reason = cell is any PresentingCell ? "whose item type it is not" : "as it is no PresentingCell"
+        Diagnostics.report(
+            Diagnostic(
+                kind: .cellTypeMismatch, source: renderer.sourceName,
+                message:
+                    "\(place): a cell of type \(cellType) cannot show an item of type \(itemType), \(reason); the row shows nothing. Register a cell typed on the item's type (register(_:for:)) or give the item's type its own identifier"
+            ))
     }
 
     // MARK: - Delegate

@@ -121,14 +121,18 @@ public class ListSourceWithSection<Item: Sendable, Section: Sendable>:
         return kind == .header ? headerIdentifier(value) : footerIdentifier(value)
     }
 
-    /// Hands a section's value (its presenter) to a dequeued header or footer view.
+    /// Hands a section's value (its presenter) to a dequeued header or footer view: any
+    /// ``PresentingCell`` whose `Item` the value is, or casts to; another view is reported through
+    /// ``Diagnostics`` as ``Diagnostic/Kind/cellTypeMismatch``.
     ///
     /// - Parameters:
     ///   - view: A view dequeued with ``supplementaryIdentifier(_:inSection:)``.
     ///   - section: The section it shows.
-    public func configureSupplementary<View: PresentingCell>(_ view: View, inSection section: Int)
-    where View.Item == Section {
-        view.show(self.section(at: section))
+    public func configureSupplementary(_ view: AnyObject, inSection section: Int) {
+        let value = self.section(at: section)
+        if (view as? any PresentingCell)?._show(anyItem: value) != true {
+            reportCellMismatch(view, showing: value, at: "section \(section)'s header or footer")
+        }
     }
 }
 

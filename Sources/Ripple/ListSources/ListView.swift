@@ -52,6 +52,17 @@ public protocol ListView: AnyObject {
     /// Moves an item from its before path to its after path.
     func moveItem(at path: ElementPath, to newPath: ElementPath)
 
+    /// Configures the cells of items again in place, keeping each cell: `reconfigureRows(at:)` /
+    /// `reconfigureItems(at:)` on iOS 15 and later; before that, the glue configures the visible
+    /// cells directly. Items that are not on screen are skipped.
+    ///
+    /// List sources call it outside any batch, after the batches of an event, with the items'
+    /// final paths (`uikit-cell-lifecycle.md`, C4 and C7): for kept rows whose element is a
+    /// different object than their cell shows, and for updated rows whose cell type is unchanged.
+    ///
+    /// - Parameter paths: The items' paths, in the view's current coordinates.
+    func reconfigureItems(at paths: [ElementPath])
+
     /// Makes `source` answer the view's data-source and delegate questions.
     ///
     /// A list source calls it when it starts driving the view, and again when the app's forwarding

@@ -28,6 +28,14 @@ extension PresentingCell {
         (newItem as? any ViewAttaching)?.attachView(self)
     }
 
+    /// Shows `newItem` when it is an `Item` (or casts to one), and returns whether it did: how a
+    /// list source configures a cell it knows only as an object.
+    func _show(anyItem newItem: Any) -> Bool {
+        guard let newItem = newItem as? Item else { return false }
+        show(newItem)
+        return true
+    }
+
     /// Gives up the item before the cell is reused: detaches the cell from its presenter if the
     /// presenter still shows in this cell, and forgets the item.
     public func prepareItemForReuse() {

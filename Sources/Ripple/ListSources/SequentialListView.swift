@@ -123,6 +123,14 @@ public final class SequentialListView: ListView {
         }
     }
 
+    /// Configures rows on screen again in place (section 0), outside any batch.
+    ///
+    /// - Parameter paths: The rows' paths, as the rows are now.
+    public func reconfigureItems(at paths: [ElementPath]) {
+        for path in paths { checkSection(path.section, "reconfigureItems(at:)") }
+        rowView?.reconfigureRows(paths.map(\.item))
+    }
+
     /// Traps: a sequential row view has one section.
     public func insertSections(_ sections: [Int]) { sectionCallTraps("insertSections(_:)", sections) }
     /// Traps: a sequential row view has one section.

@@ -43,6 +43,12 @@ public protocol SequentialRowView: AnyObject {
     ///   - newRow: Its position once moved, in the rows as they are after the move.
     func moveRow(at row: Int, to newRow: Int)
 
+    /// Configures the views of rows on screen again in place, keeping each view (no reuse, no
+    /// display callbacks); rows off screen are skipped. Called outside `beginUpdates()`/`endUpdates()`.
+    ///
+    /// - Parameter rows: Rows as they are now.
+    func reconfigureRows(_ rows: [Int])
+
     /// Reloads rows from the data source; they keep their positions.
     ///
     /// - Parameter rows: Ascending and distinct, naming rows as they are now.

@@ -26,6 +26,17 @@ extension NSTableView: SequentialRowView {
     public func removeRows(_ rows: [Int]) { removeRows(at: IndexSet(rows), withAnimation: .slideUp) }
     /// Inserts rows at their positions after the insertion.
     public func insertRows(_ rows: [Int]) { insertRows(at: IndexSet(rows), withAnimation: .slideDown) }
+    /// Configures the views of rows on screen again in place (AppKit has no reconfigure call).
+    public func reconfigureRows(_ rows: [Int]) {
+        let source = (dataSource as? ListViewAdapter)?.source
+        for row in rows {
+            for column in 0..<numberOfColumns {
+                if let view = view(atColumn: column, row: row, makeIfNecessary: false) {
+                    source?.configure(view, at: ElementPath(item: row, section: 0))
+                }
+            }
+        }
+    }
     /// Reloads rows, every column.
     public func reloadRows(_ rows: [Int]) {
         reloadData(forRowIndexes: IndexSet(rows), columnIndexes: IndexSet(integersIn: 0..<numberOfColumns))
@@ -67,6 +78,13 @@ extension NSCollectionView: ListView {
     public func reloadItems(at paths: [ElementPath]) { reloadItems(at: Set(paths.map(IndexPath.init))) }
     /// Moves an item from its before path to its after path.
     public func moveItem(at path: ElementPath, to newPath: ElementPath) { moveItem(at: IndexPath(path), to: IndexPath(newPath)) }
+    /// Configures the items on screen again in place (AppKit has no reconfigure call).
+    public func reconfigureItems(at paths: [ElementPath]) {
+        let source = (dataSource as? ListViewAdapter)?.source
+        for path in paths {
+            if let item = item(at: IndexPath(path)) { source?.configure(item, at: path) }
+        }
+    }
     /// Makes `source` the collection view's data source and delegate, through an adapter.
     ///
     /// - Parameter source: The list source that drives the collection view.
@@ -87,7 +105,7 @@ extension ListSourceBase {
     /// - Parameters:
     ///   - itemClass: The collection view item class; its identifier is its type name.
     ///   - itemType: The type of the items it shows, usually a cell presenter class.
-    public func register(_ itemClass: NSCollectionViewItem.Type, for itemType: Any.Type) {
+    public func register<Item: NSCollectionViewItem & PresentingCell>(_ itemClass: Item.Type, for itemType: Item.Item.Type) {
         let identifier = String(reflecting: itemClass)
         setCellIdentifier(identifier, for: itemType)
         (listView as? NSCollectionView)?.register(itemClass, forItemWithIdentifier: NSUserInterfaceItemIdentifier(identifier))
@@ -162,7 +180,7 @@ extension TableViewAppKitAdapter: NSTableViewDataSource, NSTableViewDelegate {
         let path = ElementPath(item: row, section: 0)
         let identifier = NSUserInterfaceItemIdentifier(source.cellIdentifier(at: path))
         let view = tableView.makeView(withIdentifier: identifier, owner: tableView.delegate)
-        if let cell = view as? TableCellView<Source.Item> { source.configure(cell, at: path) }
+        if let view { source.configure(view, at: path) }
         return view
     }
 
@@ -230,7 +248,7 @@ extension CollectionViewAppKitAdapter: NSCollectionViewDataSource, NSCollectionV
         let path = ElementPath(indexPath)
         let identifier = NSUserInterfaceItemIdentifier(source.cellIdentifier(at: path))
         let item = collectionView.makeItem(withIdentifier: identifier, for: indexPath)
-        if let cell = item as? CollectionViewItem<Source.Item> { source.configure(cell, at: path) }
+        source.configure(item, at: path)
         return item
     }
 
@@ -256,9 +274,7 @@ extension CollectionViewAppKitAdapter: NSCollectionViewDataSource, NSCollectionV
         else { return NSView() }
         let view = collectionView.makeSupplementaryView(
             ofKind: kind, withIdentifier: NSUserInterfaceItemIdentifier(identifier), for: indexPath)
-        if let view = view as? CollectionSupplementaryView<Source.Section> {
-            source.configureSupplementary(view, inSection: indexPath.section)
-        }
+        source.configureSupplementary(view, inSection: indexPath.section)
         return view
     }
 

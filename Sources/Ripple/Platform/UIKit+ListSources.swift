@@ -38,6 +38,18 @@ extension UITableView: ListView {
     public func reloadItems(at paths: [ElementPath]) { reloadRows(at: paths.map(IndexPath.init), with: .automatic) }
     /// Moves a row from its before path to its after path.
     public func moveItem(at path: ElementPath, to newPath: ElementPath) { moveRow(at: IndexPath(path), to: IndexPath(newPath)) }
+    /// Configures rows again in place: `reconfigureRows(at:)` on iOS 15 and later; before, the
+    /// visible cells are configured again directly (rows off screen have no cell).
+    public func reconfigureItems(at paths: [ElementPath]) {
+        if #available(iOS 15, tvOS 15, macCatalyst 15, *) {
+            reconfigureRows(at: paths.map(IndexPath.init))
+        } else {
+            let source = (dataSource as? ListViewAdapter)?.source
+            for path in paths {
+                if let cell = cellForRow(at: IndexPath(path)) { source?.configure(cell, at: path) }
+            }
+        }
+    }
     /// Makes `source` the table's data source and delegate, through an adapter.
     ///
     /// - Parameter source: The list source that drives the table.
@@ -68,6 +80,18 @@ extension UICollectionView: ListView {
     public func reloadItems(at paths: [ElementPath]) { reloadItems(at: paths.map(IndexPath.init)) }
     /// Moves an item from its before path to its after path.
     public func moveItem(at path: ElementPath, to newPath: ElementPath) { moveItem(at: IndexPath(path), to: IndexPath(newPath)) }
+    /// Configures items again in place: `reconfigureItems(at:)` on iOS 15 and later; before, the
+    /// visible cells are configured again directly (items off screen have no cell).
+    public func reconfigureItems(at paths: [ElementPath]) {
+        if #available(iOS 15, tvOS 15, macCatalyst 15, *) {
+            reconfigureItems(at: paths.map(IndexPath.init))
+        } else {
+            let source = (dataSource as? ListViewAdapter)?.source
+            for path in paths {
+                if let cell = cellForItem(at: IndexPath(path)) { source?.configure(cell, at: path) }
+            }
+        }
+    }
     /// Makes `source` the collection view's data source and delegate, through an adapter.
     ///
     /// - Parameter source: The list source that drives the collection view.
@@ -115,22 +139,34 @@ extension ListSourceBase {
     /// Registers `cellClass` with the table view this source drives, and shows the items of type
     /// `itemType` in it (``setCellIdentifier(_:for:)``): GenericCellPresenters' `registerCell(on:)`.
     ///
+    /// The cell's item type and `itemType` are the same type, so a cell that cannot show the
+    /// items does not compile. In a heterogeneous list (items of type `any Row`), a cell typed on
+    /// one presenter shows that presenter's rows:
+    ///
+    /// ```swift
+    /// final class CountryCell: TableViewCell<CountryCellPresenter> {}
+    /// source.register(CountryCell.self, for: CountryCellPresenter.self)
+    /// ```
+    ///
     /// - Parameters:
     ///   - cellClass: The cell class; its reuse identifier is its type name.
-    ///   - itemType: The type of the items it shows, usually a cell presenter class.
-    public func register(_ cellClass: UITableViewCell.Type, for itemType: Any.Type) {
+    ///   - itemType: The type of the items it shows, usually a cell presenter class: the cell's
+    ///     own item type.
+    public func register<Cell: UITableViewCell & PresentingCell>(_ cellClass: Cell.Type, for itemType: Cell.Item.Type) {
         let identifier = String(reflecting: cellClass)
         setCellIdentifier(identifier, for: itemType)
         (listView as? UITableView)?.register(cellClass, forCellReuseIdentifier: identifier)
     }
 
     /// Registers `cellClass` with the collection view this source drives, and shows the items of
-    /// type `itemType` in it (``setCellIdentifier(_:for:)``).
+    /// type `itemType` in it (``setCellIdentifier(_:for:)``). The cell's item type and `itemType`
+    /// are the same type, so a cell that cannot show the items does not compile.
     ///
     /// - Parameters:
     ///   - cellClass: The cell class; its reuse identifier is its type name.
-    ///   - itemType: The type of the items it shows, usually a cell presenter class.
-    public func register(_ cellClass: UICollectionViewCell.Type, for itemType: Any.Type) {
+    ///   - itemType: The type of the items it shows, usually a cell presenter class: the cell's
+    ///     own item type.
+    public func register<Cell: UICollectionViewCell & PresentingCell>(_ cellClass: Cell.Type, for itemType: Cell.Item.Type) {
         let identifier = String(reflecting: cellClass)
         setCellIdentifier(identifier, for: itemType)
         (listView as? UICollectionView)?.register(cellClass, forCellWithReuseIdentifier: identifier)
@@ -214,7 +250,7 @@ extension TableViewAdapter: UITableViewDataSource, UITableViewDelegate {
     ) -> UITableViewCell {
         let path = ElementPath(indexPath)
         let cell = tableView.dequeueReusableCell(withIdentifier: source.cellIdentifier(at: path), for: indexPath)
-        if let cell = cell as? TableViewCell<Source.Item> { source.configure(cell, at: path) }
+        source.configure(cell, at: path)
         return cell
     }
 
@@ -295,7 +331,7 @@ extension TableViewAdapter: UITableViewDataSource, UITableViewDelegate {
         guard let identifier = source.supplementaryIdentifier(kind, inSection: section),
             let view = tableView.dequeueReusableHeaderFooterView(withIdentifier: identifier)
         else { return nil }
-        if let view = view as? TableViewHeaderFooterView<Source.Section> { source.configureSupplementary(view, inSection: section) }
+        source.configureSupplementary(view, inSection: section)
         return view
     }
 
@@ -354,7 +390,7 @@ extension CollectionViewAdapter: UICollectionViewDataSource, UICollectionViewDel
     ) -> UICollectionViewCell {
         let path = ElementPath(indexPath)
         let cell = collectionView.dequeueReusableCell(withReuseIdentifier: source.cellIdentifier(at: path), for: indexPath)
-        if let cell = cell as? CollectionViewCell<Source.Item> { source.configure(cell, at: path) }
+        source.configure(cell, at: path)
         return cell
     }
 
@@ -377,9 +413,7 @@ extension CollectionViewAdapter: UICollectionViewDataSource, UICollectionViewDel
         guard let identifier = source.supplementaryIdentifier(supplementaryKind, inSection: indexPath.section)
         else { return UICollectionReusableView() }
         let view = collectionView.dequeueReusableSupplementaryView(ofKind: kind, withReuseIdentifier: identifier, for: indexPath)
-        if let view = view as? CollectionReusableView<Source.Section> {
-            source.configureSupplementary(view, inSection: indexPath.section)
-        }
+        source.configureSupplementary(view, inSection: indexPath.section)
         return view
     }
 

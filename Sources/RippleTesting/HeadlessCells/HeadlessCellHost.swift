@@ -2,11 +2,13 @@ import Ripple
 import RippleDiff
 
 /// The scrolling part of a list view, without UIKit: it asks a list source for the cells of the
-/// rows on screen and for the headers and footers of their sections, dequeues and reuses them as
-/// UIKit does, scrolls, and plays the user's taps.
+/// rows on screen and for the headers and footers of their sections, dequeues and reuses them, and
+/// carries them through every batch exactly as UIKit does (`uikit-cell-lifecycle.md`, C1–C6); it
+/// also scrolls, and plays the user's taps.
 ///
 /// Pair it with a headless table or collection view that the same source drives: the view checks
-/// every batch and keeps the selection, the host shows what a user would see.
+/// every batch and keeps the selection, the host follows the view's batches, reloads and
+/// reconfigures and shows what a user would see.
 ///
 /// ```swift
 /// let host = HeadlessCellHost(source: source, view: tableView, visibleRowCount: 10)
@@ -16,25 +18,40 @@ import RippleDiff
 /// host.tap(host.visiblePaths[0])  // selects the row, and drives selectItem
 /// ```
 ///
-/// # Layout
-/// ``layout()`` shows the rows from ``firstVisibleRow`` (counted across sections) on, up to
-/// ``visibleRowCount`` of them. A row whose item is an object already shown in a cell keeps that
-/// cell, as a moved row does in UIKit; every other row gets a cell from the reuse pool for its
-/// identifier (which calls ``HeadlessCell/prepareForReuse()``) or a new one, configured by the
-/// source. Rows that appear get `willDisplay`, rows that leave `didEndDisplaying`.
+/// # Cells belong to rows
+/// The host keeps one cell per row on screen and never matches cells to items:
+/// - The first ``layout()``, a scroll and the view's `reloadData()` ask the source for the cells of
+///   the rows that come on screen (C2). A reload first sends every cell on screen to the reuse
+///   pool.
+/// - A batch carries each cell with its row. A row the batch neither deletes nor reloads keeps its
+///   cell wherever inserts, deletes and moves shift it, and the source is **not** asked again,
+///   even when the row's element is now another object (C1). A row the batch inserts or reloads
+///   that is on screen gets a cell from the source; a deleted or reloaded row's cell, and the cells
+///   of rows pushed off screen, go to the reuse pool after the batch's new cells are dequeued, as
+///   they animate out on a device (C3).
+/// - A reconfigure (`reconfigureRows(at:)`/`reconfigureItems(at:)`) asks the source to configure the
+///   row's cell again, the same cell, without ``HeadlessReusableView/prepareForReuse()`` and without
+///   display callbacks (C4).
+/// - `willDisplay` comes after a new cell is configured; `didEndDisplaying` when a cell leaves: at
+///   its path before the batch for a deleted or reloaded row, at its path now for a row scrolled or
+///   pushed off screen (C5).
 ///
-/// The sections of the rows on screen show their headers and footers
-/// (``visibleSupplementaryViews``, ``header(inSection:)``, ``footer(inSection:)``) when the source
-/// names an identifier for them, reused the same way.
+/// Headers and footers follow their sections the same way: a section the batch neither deletes nor
+/// reloads keeps its views wherever it moves.
+///
+/// The reuse pool of an identifier gives back the cell that entered it last, and cells enter it in
+/// the order of their rows before the change. UIKit does not document its pool's order; the host
+/// fixes one so that a test is repeatable.
+///
+/// Without a headless view (`view: nil`), the host cannot see batches: each ``layout()`` keeps the
+/// cells of the rows on screen by position, as a view that was not told of a change.
 @MainActor
 public final class HeadlessCellHost<Source: ListDataSource> {
     /// A cell on screen and the row it shows.
-    public typealias VisibleCell = (path: ElementPath, cell: HeadlessCell<Source.Item>)
+    public typealias VisibleCell = (path: ElementPath, cell: HeadlessReusableView)
 
     /// A header or footer on screen and the section it belongs to.
-    public typealias VisibleSupplementaryView = (
-        kind: SupplementaryKind, section: Int, view: HeadlessCell<Source.Section>
-    )
+    public typealias VisibleSupplementaryView = (kind: SupplementaryKind, section: Int, view: HeadlessReusableView)
 
     /// The source that answers for the rows.
     public let source: Source
@@ -57,33 +74,45 @@ public final class HeadlessCellHost<Source: ListDataSource> {
 
     /// The view that keeps the selection, held weakly.
     private weak var selectionView: (any _HeadlessSelecting)?
-    private var cellQueue = _ReuseQueue<Source.Item>()
-    private var supplementaryQueue = _ReuseQueue<Source.Section>()
+    private var cellQueue = _ReuseQueue()
+    private var supplementaryQueue = _ReuseQueue()
+    /// Whether the first layout happened: before it the screen shows no cell, and the view's
+    /// changes need none.
+    private var hasLaidOut = false
 
     /// The cell class for an identifier that has none registered, or `nil` to trap as UIKit does.
     /// The screens give the loading row a ``HeadlessLoadingCell`` this way.
-    var fallbackCellClass: ((String) -> HeadlessCell<Source.Item>.Type?)?
+    var fallbackCellClass: ((String) -> HeadlessReusableView.Type?)?
 
     /// Creates a host.
     ///
     /// - Parameters:
     ///   - source: The list source, held strongly, as a test holds its screen.
-    ///   - view: The headless table or collection view the source drives, held weakly: it keeps
-    ///     the selection that ``tap(_:)`` and ``deselect(_:)`` change. Without one, taps only send
-    ///     their events.
+    ///   - view: The headless table or collection view the source drives, held weakly: the host
+    ///     follows its batches, reloads and reconfigures, and it keeps the selection that
+    ///     ``tap(_:)`` and ``deselect(_:)`` change. Without one, taps only send their events.
     ///   - visibleRowCount: How many rows fit on screen.
     public init(source: Source, view: (any ListView)? = nil, visibleRowCount: Int) {
         self.source = source
         self.selectionView = view as? any _HeadlessSelecting
         self.visibleRowCount = visibleRowCount
+        (view as? any _HeadlessLayoutObservable)?.engineLayoutObserver = { [weak self] change in
+            // The headless views are used on the main thread, as UIKit's: the source that drives
+            // the view, and so this host, are main-actor isolated, and call the view there.
+            MainActor.assumeIsolated { self?.viewChanged(change) }
+        }
     }
 
     /// Registers a cell class for a reuse identifier, as `register(_:forCellReuseIdentifier:)`.
     ///
+    /// Any ``HeadlessCell`` class goes, whatever its item type, as with UIKit; the source reports a
+    /// cell that cannot show its row's item through `Diagnostics`. Prefer the screens'
+    /// `register(_:for:)`, which the compiler checks.
+    ///
     /// - Parameters:
     ///   - cellClass: The class to make cells of.
     ///   - identifier: The reuse identifier.
-    public func register(_ cellClass: HeadlessCell<Source.Item>.Type, forCellReuseIdentifier identifier: String) {
+    public func register(_ cellClass: HeadlessReusableView.Type, forCellReuseIdentifier identifier: String) {
         cellQueue.registry[identifier] = cellClass
     }
 
@@ -100,9 +129,7 @@ public final class HeadlessCellHost<Source: ListDataSource> {
     ///     section presenter attaches it as its view.
     ///   - identifier: The reuse identifier the source names (`headerIdentifier`,
     ///     `footerIdentifier`).
-    public func register(
-        _ viewClass: HeadlessCell<Source.Section>.Type, forSupplementaryViewWithReuseIdentifier identifier: String
-    ) {
+    public func register(_ viewClass: HeadlessReusableView.Type, forSupplementaryViewWithReuseIdentifier identifier: String) {
         supplementaryQueue.registry[identifier] = viewClass
     }
 
@@ -112,25 +139,34 @@ public final class HeadlessCellHost<Source: ListDataSource> {
     /// The paths on screen, top to bottom.
     public var visiblePaths: [ElementPath] { visibleCells.map(\.path) }
 
-    /// The items on screen, top to bottom; `nil` for a loading row.
-    public var visibleItems: [Source.Item?] { visibleCells.map(\.cell.item) }
+    /// The items the cells on screen show, top to bottom; `nil` for a loading row, or for a cell
+    /// that shows no item of the source's type.
+    public var visibleItems: [Source.Item?] { visibleCells.map { $0.cell.shownItem as? Source.Item } }
+
+    /// The cell on screen at `path`, as `cellForRow(at:)`: `nil` for a row off screen.
+    ///
+    /// - Parameter path: A row.
+    public func cell(at path: ElementPath) -> HeadlessReusableView? {
+        visibleCells.first { $0.path == path }?.cell
+    }
 
     /// The header on screen of a section, or `nil` when the section is not on screen or has none.
     ///
     /// - Parameter section: A section.
-    public func header(inSection section: Int) -> HeadlessCell<Source.Section>? {
+    public func header(inSection section: Int) -> HeadlessReusableView? {
         visibleSupplementaryViews.first { $0.kind == .header && $0.section == section }?.view
     }
 
     /// The footer on screen of a section, or `nil` when the section is not on screen or has none.
     ///
     /// - Parameter section: A section.
-    public func footer(inSection section: Int) -> HeadlessCell<Source.Section>? {
+    public func footer(inSection section: Int) -> HeadlessReusableView? {
         visibleSupplementaryViews.first { $0.kind == .footer && $0.section == section }?.view
     }
 
     /// Scrolls so that `row`, counted across sections, is the first on screen (clamped to the
-    /// content), and lays out.
+    /// content), and lays out: rows that leave the screen give their cells to the reuse pool, rows
+    /// that come on screen ask the source for theirs.
     ///
     /// - Parameter row: The row to show first.
     public func scroll(toRow row: Int) {
@@ -197,86 +233,191 @@ public final class HeadlessCellHost<Source: ListDataSource> {
 
     // MARK: - Layout
 
-    /// Shows the rows on screen with up-to-date cells, and their sections' headers and footers;
-    /// call it after the view changed, as UIKit lays out after a batch or a reload.
+    /// Shows the rows on screen with their cells, and their sections' headers and footers: the
+    /// first call asks the source for every cell on screen; later calls keep the cells of rows
+    /// that stay on screen and ask only for the rows that come on screen (after a scroll, or when
+    /// the content grew or shrank around the screen).
     public func layout() {
+        hasLaidOut = true
+        var carried: [ElementPath: HeadlessReusableView] = [:]
+        for entry in visibleCells { carried[entry.path] = entry.cell }
+        var headers: [SupplementaryKey: HeadlessReusableView] = [:]
+        for entry in visibleSupplementaryViews { headers[SupplementaryKey(kind: entry.kind, section: entry.section)] = entry.view }
+        layOut(carrying: carried, leaving: [], supplementary: headers, leavingSupplementary: [], afterBatch: false)
+    }
+
+    /// Follows one change of the view's screen.
+    private func viewChanged(_ change: _HeadlessLayoutChange) {
+        guard hasLaidOut else { return }
+        switch change {
+        case .reloaded:
+            // Every cell leaves, then the rows on screen ask for cells again (C2, C3, C5).
+            let leaving = visibleCells.map { Leaving(path: $0.path, cell: $0.cell) }
+            let leavingViews = visibleSupplementaryViews.map(\.view)
+            layOut(carrying: [:], leaving: leaving, supplementary: [:], leavingSupplementary: leavingViews, afterBatch: false)
+        case .applied(let plan, let before, let after):
+            applyBatch(plan, before: before, after: after)
+        case .reconfigured(let paths):
+            reconfigure(paths)
+        case .movedInteractively(let from, let to):
+            moveInteractively(from: from, to: to)
+        }
+    }
+
+    /// Carries the cells through a batch (C1), then lays out.
+    private func applyBatch(_ plan: _BatchPlan, before: [Int], after: [Int]) {
+        var slots = before.map { [HeadlessReusableView?](repeating: nil, count: $0) }
+        for entry in visibleCells where slots.indices.contains(entry.path.section) && slots[entry.path.section].indices.contains(entry.path.item) {
+            slots[entry.path.section][entry.path.item] = entry.cell
+        }
+        let moved = plan.applied(to: slots, dataSource: after.map { [HeadlessReusableView?](repeating: nil, count: $0) })
+        var carried: [ElementPath: HeadlessReusableView] = [:]
+        var kept: Set<ObjectIdentifier> = []
+        for (section, cells) in moved.enumerated() {
+            for (item, cell) in cells.enumerated() {
+                guard let cell else { continue }
+                carried[ElementPath(item: item, section: section)] = cell
+                kept.insert(ObjectIdentifier(cell))
+            }
+        }
+        // Deleted and reloaded rows' cells leave, at their paths before the batch.
+        let leaving = visibleCells.filter { !kept.contains(ObjectIdentifier($0.cell)) }.map { Leaving(path: $0.path, cell: $0.cell) }
+        // A section the batch neither deletes nor reloads keeps its header and footer.
+        var targetOfSource: [Int: Int] = [:]
+        for (target, source) in plan.afterSources.enumerated() { if let source { targetOfSource[source] = target } }
+        var headers: [SupplementaryKey: HeadlessReusableView] = [:]
+        var leavingViews: [HeadlessReusableView] = []
+        for entry in visibleSupplementaryViews {
+            if let target = targetOfSource[entry.section] {
+                headers[SupplementaryKey(kind: entry.kind, section: target)] = entry.view
+            } else {
+                leavingViews.append(entry.view)
+            }
+        }
+        layOut(carrying: carried, leaving: leaving, supplementary: headers, leavingSupplementary: leavingViews, afterBatch: true)
+    }
+
+    /// Configures the cells of the rows on screen among `paths` again, keeping them (C4).
+    private func reconfigure(_ paths: [ElementPath]) {
+        for path in paths {
+            guard let cell = cell(at: path) else { continue }
+            let identifier = source.cellIdentifier(at: path)
+            precondition(
+                identifier == cell.reuseIdentifier,
+                "HeadlessCellHost: reconfigure of row \(path) dequeues identifier \(identifier), but its cell has \(cell.reuseIdentifier); a reconfigure must keep the cell type (reload the row instead)"
+            )
+            configure(cell, at: path)
+        }
+    }
+
+    /// Moves the dragged row's cell with it, and shifts the others.
+    private func moveInteractively(from: ElementPath, to: ElementPath) {
+        let counts = (0..<source.numberOfSections).map { source.numberOfItems(inSection: $0) }
+        var slots = counts.map { [HeadlessReusableView?](repeating: nil, count: $0) }
+        // The counts are after the move; the row left `from.section` and joined `to.section`.
+        if from.section != to.section {
+            slots[from.section].append(nil)
+            slots[to.section].removeLast()
+        }
+        for entry in visibleCells { slots[entry.path.section][entry.path.item] = entry.cell }
+        let cell = slots[from.section].remove(at: from.item)
+        slots[to.section].insert(cell, at: to.item)
+        var carried: [ElementPath: HeadlessReusableView] = [:]
+        for (section, cells) in slots.enumerated() {
+            for (item, cell) in cells.enumerated() { if let cell { carried[ElementPath(item: item, section: section)] = cell } }
+        }
+        var headers: [SupplementaryKey: HeadlessReusableView] = [:]
+        for entry in visibleSupplementaryViews { headers[SupplementaryKey(kind: entry.kind, section: entry.section)] = entry.view }
+        layOut(carrying: carried, leaving: [], supplementary: headers, leavingSupplementary: [], afterBatch: true)
+    }
+
+    /// A cell that leaves the screen, and the path it tells the source it left from.
+    private struct Leaving {
+        var path: ElementPath
+        var cell: HeadlessReusableView
+    }
+
+    /// Shows the rows on screen: each keeps the cell `carrying` gives it, the others get one from
+    /// the source; cells of rows off screen leave, with those in `leaving`.
+    ///
+    /// After a scroll or a reload, the leaving cells enter the reuse pool first, so the new rows
+    /// reuse them; after a batch, they enter it once the new rows have their cells, as they
+    /// animate out on a device.
+    private func layOut(
+        carrying carried: [ElementPath: HeadlessReusableView], leaving: [Leaving],
+        supplementary carriedViews: [SupplementaryKey: HeadlessReusableView], leavingSupplementary: [HeadlessReusableView],
+        afterBatch: Bool
+    ) {
         let total = totalRowCount
         firstVisibleRow = max(0, min(firstVisibleRow, total - visibleRowCount))
         let paths = self.paths(from: firstVisibleRow, count: min(visibleRowCount, total))
-        layOutCells(at: paths)
-        layOutSupplementaryViews(inSections: sectionsOnScreen(showing: paths))
+        var carried = carried
+        var next: [VisibleCell] = []
+        var pending: [Int] = []
+        for path in paths {
+            if let cell = carried.removeValue(forKey: path) {
+                next.append((path, cell))
+            } else {
+                pending.append(next.count)
+                next.append((path, placeholder))
+            }
+        }
+        // Cells of rows now off screen leave too, at their paths now; all leave in the order of
+        // their rows before the change.
+        var pushedOff = carried.map { Leaving(path: $0.key, cell: $0.value) }
+        pushedOff.sort { $0.path < $1.path }
+        let before = Dictionary(visibleCells.map { (ObjectIdentifier($0.cell), $0.path) }, uniquingKeysWith: { first, _ in first })
+        var allLeaving = leaving + pushedOff
+        allLeaving.sort { (before[ObjectIdentifier($0.cell)] ?? $0.path) < (before[ObjectIdentifier($1.cell)] ?? $1.path) }
+        if !afterBatch { release(allLeaving) }
+        for index in pending {
+            let cell = dequeueCell(source.cellIdentifier(at: next[index].path))
+            configure(cell, at: next[index].path)
+            next[index].cell = cell
+        }
+        if afterBatch { release(allLeaving) }
+        visibleCells = next
+        for index in pending { source.handle(.willDisplay, at: next[index].path) }
+        layOutSupplementaryViews(
+            inSections: sectionsOnScreen(showing: paths), carrying: carriedViews, leaving: leavingSupplementary,
+            afterBatch: afterBatch)
         showSelection()
     }
 
-    private func layOutCells(at paths: [ElementPath]) {
-        // Cells whose object item is still on screen keep showing it, wherever it went.
-        var keptByItem: [ObjectIdentifier: HeadlessCell<Source.Item>] = [:]
-        for entry in visibleCells {
-            if let key = objectKey(entry.cell.item) { keptByItem[key] = entry.cell }
-        }
-        var next: [VisibleCell] = []
-        var reused: Set<ObjectIdentifier> = []
-        var pending: [(index: Int, identifier: String)] = []
-        for path in paths {
-            let identifier = source.cellIdentifier(at: path)
-            if let key = itemKey(at: path), let cell = keptByItem[key], cell.reuseIdentifier == identifier {
-                keptByItem[key] = nil
-                reused.insert(ObjectIdentifier(cell))
-                next.append((path, cell))
-            } else {
-                pending.append((next.count, identifier))
-                next.append((path, cellPlaceholder))
-            }
-        }
-        // Cells that left the screen go to the reuse pool, then the new rows take cells.
-        for entry in visibleCells where !reused.contains(ObjectIdentifier(entry.cell)) {
+    /// Tells the source that cells left the screen, and puts them in the reuse pool.
+    private func release(_ leaving: [Leaving]) {
+        for entry in leaving {
             source.handle(.didEndDisplaying, at: entry.path)
             cellQueue.enqueue(entry.cell)
         }
-        for (index, identifier) in pending {
-            let cell = dequeueCell(identifier)
-            source.configure(cell, at: next[index].path)
-            next[index].cell = cell
-        }
-        visibleCells = next
-        for (index, _) in pending { source.handle(.willDisplay, at: next[index].path) }
     }
 
-    private func layOutSupplementaryViews(inSections sections: Range<Int>) {
-        var kept: [SupplementaryKey: HeadlessCell<Source.Section>] = [:]
-        for entry in visibleSupplementaryViews {
-            if let section = objectKey(entry.view.item) { kept[SupplementaryKey(kind: entry.kind, section: section)] = entry.view }
-        }
+    private func layOutSupplementaryViews(
+        inSections sections: Range<Int>, carrying carried: [SupplementaryKey: HeadlessReusableView],
+        leaving: [HeadlessReusableView], afterBatch: Bool
+    ) {
+        var carried = carried
         var next: [VisibleSupplementaryView] = []
-        var reused: Set<ObjectIdentifier> = []
         var pending: [(index: Int, identifier: String)] = []
         for section in sections {
             for kind in [SupplementaryKind.header, .footer] {
                 guard let identifier = source.supplementaryIdentifier(kind, inSection: section) else { continue }
-                let probe = ProbeCell<Source.Section>()
-                source.configureSupplementary(probe, inSection: section)
-                if let value = objectKey(probe.item), let view = kept[SupplementaryKey(kind: kind, section: value)],
-                    view.reuseIdentifier == identifier
-                {
-                    kept[SupplementaryKey(kind: kind, section: value)] = nil
-                    reused.insert(ObjectIdentifier(view))
+                if let view = carried.removeValue(forKey: SupplementaryKey(kind: kind, section: section)) {
                     next.append((kind, section, view))
                 } else {
                     pending.append((next.count, identifier))
-                    next.append((kind, section, supplementaryPlaceholder))
+                    next.append((kind, section, placeholder))
                 }
             }
         }
-        for entry in visibleSupplementaryViews where !reused.contains(ObjectIdentifier(entry.view)) {
-            supplementaryQueue.enqueue(entry.view)
-        }
+        let allLeaving = leaving + carried.sorted { ($0.key.section, $0.key.kind == .footer ? 1 : 0) < ($1.key.section, $1.key.kind == .footer ? 1 : 0) }.map(\.value)
+        if !afterBatch { for view in allLeaving { supplementaryQueue.enqueue(view) } }
         for (index, identifier) in pending {
-            let view =
-                supplementaryQueue.dequeue(identifier)
-                ?? supplementaryQueue.make(HeadlessCell<Source.Section>.self, identifier: identifier)
+            let view = supplementaryQueue.dequeue(identifier) ?? supplementaryQueue.make(HeadlessCell<Source.Section>.self, identifier: identifier)
             source.configureSupplementary(view, inSection: next[index].section)
             next[index].view = view
         }
+        if afterBatch { for view in allLeaving { supplementaryQueue.enqueue(view) } }
         visibleSupplementaryViews = next
     }
 
@@ -289,11 +430,15 @@ public final class HeadlessCellHost<Source: ListDataSource> {
 
     // MARK: - Internals
 
-    private lazy var cellPlaceholder = HeadlessCell<Source.Item>(reuseIdentifier: "")
-    private lazy var supplementaryPlaceholder = HeadlessCell<Source.Section>(reuseIdentifier: "")
+    private lazy var placeholder = HeadlessReusableView(reuseIdentifier: "")
 
     private var totalRowCount: Int {
         (0..<source.numberOfSections).reduce(0) { $0 + source.numberOfItems(inSection: $1) }
+    }
+
+    private func configure(_ cell: HeadlessReusableView, at path: ElementPath) {
+        cell.configureCount += 1
+        source.configure(cell, at: path)
     }
 
     private func requireOnScreen(_ path: ElementPath, method: String) {
@@ -308,8 +453,10 @@ public final class HeadlessCellHost<Source: ListDataSource> {
         var skipped = 0
         for section in 0..<source.numberOfSections {
             let rows = source.numberOfItems(inSection: section)
-            for item in 0..<rows where skipped + item >= first && result.count < count {
-                result.append(ElementPath(item: item, section: section))
+            if skipped + rows > first && result.count < count {
+                for item in max(0, first - skipped)..<rows where result.count < count {
+                    result.append(ElementPath(item: item, section: section))
+                }
             }
             skipped += rows
         }
@@ -326,7 +473,7 @@ public final class HeadlessCellHost<Source: ListDataSource> {
         return lower..<upper
     }
 
-    private func dequeueCell(_ identifier: String) -> HeadlessCell<Source.Item> {
+    private func dequeueCell(_ identifier: String) -> HeadlessReusableView {
         if let cell = cellQueue.dequeue(identifier) { return cell }
         guard let cellClass = cellQueue.registry[identifier] ?? fallbackCellClass?(identifier) else {
             preconditionFailure(
@@ -336,53 +483,34 @@ public final class HeadlessCellHost<Source: ListDataSource> {
         createdCellCount += 1
         return cellQueue.make(cellClass, identifier: identifier)
     }
-
-    /// The identity of the object item a cell would show at `path`, if it is an object.
-    private func itemKey(at path: ElementPath) -> ObjectIdentifier? {
-        let probe = ProbeCell<Source.Item>()
-        source.configure(probe, at: path)
-        return objectKey(probe.item)
-    }
-
-    private func objectKey<Value>(_ value: Value?) -> ObjectIdentifier? {
-        guard let value, Swift.type(of: value as Any) is AnyClass else { return nil }
-        return ObjectIdentifier(value as AnyObject)
-    }
 }
 
-/// A header or footer on screen, by its kind and the object its section shows.
+/// A header or footer on screen, by its kind and its section.
 private struct SupplementaryKey: Hashable {
     var kind: SupplementaryKind
-    var section: ObjectIdentifier
+    var section: Int
 }
 
 /// Registered classes and reusable cells, by reuse identifier.
 @MainActor
-struct _ReuseQueue<Item> {
-    var registry: [String: HeadlessCell<Item>.Type] = [:]
-    private var pool: [String: [HeadlessCell<Item>]] = [:]
+struct _ReuseQueue {
+    var registry: [String: HeadlessReusableView.Type] = [:]
+    private var pool: [String: [HeadlessReusableView]] = [:]
 
     /// Keeps a cell that left the screen for reuse.
-    mutating func enqueue(_ cell: HeadlessCell<Item>) {
+    mutating func enqueue(_ cell: HeadlessReusableView) {
         pool[cell.reuseIdentifier, default: []].append(cell)
     }
 
-    /// A cell from the pool, prepared for reuse, or `nil` when the pool has none.
-    mutating func dequeue(_ identifier: String) -> HeadlessCell<Item>? {
+    /// The cell that entered the pool last, prepared for reuse, or `nil` when the pool has none.
+    mutating func dequeue(_ identifier: String) -> HeadlessReusableView? {
         guard let cell = pool[identifier]?.popLast() else { return nil }
         cell.prepareForReuse()
         return cell
     }
 
     /// A new cell: of the class registered for `identifier`, else of `fallback`.
-    func make(_ fallback: HeadlessCell<Item>.Type, identifier: String) -> HeadlessCell<Item> {
+    func make(_ fallback: HeadlessReusableView.Type, identifier: String) -> HeadlessReusableView {
         (registry[identifier] ?? fallback).init(reuseIdentifier: identifier)
     }
-}
-
-/// A cell that only records the item a source gives it, to learn a row's item without a real
-/// cell. Its item is never a presenter's view: it adopts no view protocol.
-@MainActor
-private final class ProbeCell<Item>: PresentingCell {
-    var item: Item?
 }

@@ -36,6 +36,8 @@ public class HeadlessListScreen<Source: ListDataSource> {
 
     private let probe: _ScreenProbe
     private var tracked: [_TrackedCommand] = []
+    /// Sets the source's reuse identifier for a type of item.
+    private let setCellIdentifier: (String, Any.Type) -> Void
 
     /// Makes the screen around a source that drives `view`, which reads its rows through `link`.
     init<Item, Rendered>(
@@ -43,6 +45,7 @@ public class HeadlessListScreen<Source: ListDataSource> {
         collectionVersion: @escaping @Sendable () -> Int
     ) where Source: ListSourceBase<Item, Rendered> {
         self.source = source
+        setCellIdentifier = { [weak source] identifier, type in source?.setCellIdentifier(identifier, for: type) }
         link.read = { [weak source] in source.map(_shownRows(of:)) ?? [] }
         let probe = _ScreenProbe(source: source, collectionVersion: collectionVersion)
         self.probe = probe
@@ -50,6 +53,28 @@ public class HeadlessListScreen<Source: ListDataSource> {
         cells.fallbackCellClass = { [probe] identifier in
             identifier == probe.loadingCellIdentifier() ? HeadlessLoadingCell<Source.Item>.self : nil
         }
+    }
+
+    // MARK: - Cells
+
+    /// Registers `cellClass` with the screen's cells, and shows the items of type `itemType` in it:
+    /// the headless form of the UIKit glue's `source.register(_:for:)`, with the same shape and the
+    /// same check. The cell's item type and `itemType` are the same type, so a cell that cannot
+    /// show the items does not compile; in a heterogeneous list, a cell typed on one presenter
+    /// shows that presenter's rows.
+    ///
+    /// ```swift
+    /// final class CountryCell: HeadlessCell<CountryCellPresenter>, CountryCellView { … }
+    /// screen.register(CountryCell.self, for: CountryCellPresenter.self)   // rows are `any CountryRow`
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - cellClass: The cell class; its reuse identifier is its type name.
+    ///   - itemType: The type of the items it shows: the cell's own item type.
+    public func register<Cell: HeadlessReusableView & PresentingCell>(_ cellClass: Cell.Type, for itemType: Cell.Item.Type) {
+        let identifier = String(reflecting: cellClass)
+        setCellIdentifier(identifier, itemType)
+        cells.register(cellClass, forCellReuseIdentifier: identifier)
     }
 
     // MARK: - Commands

@@ -293,6 +293,17 @@ public final class HeadlessCollectionView<Item> {
     public func moveItem(at path: ElementPath, to newPath: ElementPath) {
         engine.record([.moveItem(path, to: newPath)])
     }
+
+    /// Reconfigures items in place, as `reconfigureItems(at:)` does (iOS 15): the cells of those
+    /// items that are on screen are configured again by the data source, keeping the cell (no
+    /// `prepareForReuse()`, no display callbacks), and the items read their values again.
+    ///
+    /// Ripple calls it in a pass of its own after a batch, with the items' final paths (R17):
+    /// inside an open batch, or with a path that names no item, it records a violation and does
+    /// nothing.
+    ///
+    /// - Parameter paths: The items' paths.
+    public func reconfigureItems(at paths: [ElementPath]) { engine.reconfigure(paths, method: "reconfigureItems(at:)") }
 }
 
 @available(*, unavailable)

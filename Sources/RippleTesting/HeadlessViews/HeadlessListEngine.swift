@@ -58,6 +58,11 @@ final class _HeadlessListEngine<Element> {
     private(set) var warnings: [BatchUpdateWarning] = []
     private(set) var events: [HeadlessViewEvent] = []
 
+    /// Called with what changed on screen, after the displayed values changed and before any
+    /// completion runs, as UIKit asks for the cells of a batch inside `endUpdates()`. A
+    /// ``HeadlessCellHost`` sets it to carry its cells along with their rows.
+    var layoutObserver: ((_HeadlessLayoutChange) -> Void)?
+
     init(
         typeName: String, reloadsLazily: Bool, validator: BatchUpdateValidator,
         readDataSource: @escaping () -> [[Element]]
@@ -135,6 +140,7 @@ final class _HeadlessListEngine<Element> {
         }
         let value = displayed[source.section].remove(at: source.item)
         displayed[destination.section].insert(value, at: destination.item)
+        layoutObserver?(.movedInteractively(from: source, to: destination))
     }
 
     // MARK: - Selection
@@ -203,6 +209,45 @@ final class _HeadlessListEngine<Element> {
         selection.removeAll()
         needsReload = true
         if !reloadsLazily { loadIfNeeded() }
+        layoutObserver?(.reloaded)
+    }
+
+    // MARK: - Reconfiguring (R17)
+
+    /// Reconfigures items in place, as `reconfigureRows(at:)`/`reconfigureItems(at:)` do: the
+    /// cells on screen are configured again, without a reuse and without display callbacks (C4).
+    ///
+    /// Ripple reconfigures in a pass of its own, after the structural batch, by the items' final
+    /// paths (R17): inside an open batch, or for a path that names no item, the call is recorded
+    /// as a violation and ignored.
+    func reconfigure(_ paths: [ElementPath], method: String) {
+        loadIfNeeded()
+        guard depth == 0 else {
+            recordMisuse(
+                BatchUpdateViolation(
+                    rule: .r17, messageID: nil,
+                    message:
+                        "\(method) called inside a batch (update depth \(depth)); Ripple reconfigures in a pass of its own, after the structural batch, by the items' final index paths. The call is ignored."
+                ))
+            return
+        }
+        let counts = displayed.map(\.count)
+        if let bad = paths.first(where: { !(counts.indices.contains($0.section) && (0..<counts[$0.section]).contains($0.item)) }) {
+            recordMisuse(
+                BatchUpdateViolation(
+                    rule: .r17, messageID: nil,
+                    message:
+                        "\(method): attempt to reconfigure item at index path \(bad), which does not exist; item counts: \(counts). The call is ignored."
+                ))
+            return
+        }
+        // Only the cells change: the displayed values are read again in place.
+        let after = readDataSource()
+        if after.map(\.count) == counts {
+            for path in paths { displayed[path.section][path.item] = after[path.section][path.item] }
+        }
+        events.append(.reconfigure(paths))
+        layoutObserver?(.reconfigured(paths))
     }
 
     // MARK: - Batches (R2, R14)
@@ -258,6 +303,7 @@ final class _HeadlessListEngine<Element> {
             needsReload = false
             selection.removeAll()
             events.append(.reloadData)
+            layoutObserver?(.reloaded)
             for callback in callbacks { callback(false) }
             return
         }
@@ -283,6 +329,11 @@ final class _HeadlessListEngine<Element> {
             selection.removeAll()
         }
         needsReload = false
+        if let plan {
+            layoutObserver?(.applied(plan, before: before.map(\.count), after: after.map(\.count)))
+        } else {
+            layoutObserver?(.reloaded)
+        }
         if let violation = result.violation {
             violations.append(violation)
             violationHandler?(violation)
@@ -294,5 +345,36 @@ final class _HeadlessListEngine<Element> {
         violations.append(violation)
         events.append(.misuse(violation))
         violationHandler?(violation)
+    }
+}
+
+/// What changed on a headless view's screen, for the cell host that follows it.
+enum _HeadlessLayoutChange {
+    /// The view read its data source anew: every cell on screen leaves (C3, C5).
+    case reloaded
+    /// A batch was applied: cells travel with their rows (C1).
+    case applied(_BatchPlan, before: [Int], after: [Int])
+    /// Items were reconfigured in place (C4).
+    case reconfigured([ElementPath])
+    /// The user dragged a row to a new place; its cell went with it.
+    case movedInteractively(from: ElementPath, to: ElementPath)
+}
+
+/// A headless view whose screen changes a ``HeadlessCellHost`` follows.
+protocol _HeadlessLayoutObservable: AnyObject {
+    var engineLayoutObserver: ((_HeadlessLayoutChange) -> Void)? { get set }
+}
+
+extension HeadlessTableView: _HeadlessLayoutObservable {
+    var engineLayoutObserver: ((_HeadlessLayoutChange) -> Void)? {
+        get { engine.layoutObserver }
+        set { engine.layoutObserver = newValue }
+    }
+}
+
+extension HeadlessCollectionView: _HeadlessLayoutObservable {
+    var engineLayoutObserver: ((_HeadlessLayoutChange) -> Void)? {
+        get { engine.layoutObserver }
+        set { engine.layoutObserver = newValue }
     }
 }

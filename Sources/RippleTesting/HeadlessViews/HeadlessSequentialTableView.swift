@@ -282,6 +282,35 @@ public final class HeadlessSequentialTableView<Row> {
         }
     }
 
+    /// The rows reconfigured so far, one array per ``reconfigureRows(_:)`` call, oldest first.
+    public private(set) var reconfiguredRows: [[Int]] = []
+
+    /// Configures rows on screen again in place, as Ripple's AppKit glue does for `NSTableView`
+    /// (which has no reconfigure call): the rows read their values again and keep their places.
+    ///
+    /// Call it outside a batch, with rows in `0..<numberOfRows`; a call inside a batch, or a row out
+    /// of range, is recorded as a violation and ignored.
+    ///
+    /// - Parameter rows: Rows as they are now.
+    public func reconfigureRows(_ rows: [Int]) {
+        let method = "reconfigureRows(_:)"
+        loadIfNeeded()
+        guard depth == 0 else {
+            return recordOutsideBatch(
+                SequentialUpdateViolation(
+                    kind: .reloadDataInsideBatch, method: method,
+                    message: "reconfigureRows(_:) called inside a batch; Ripple reconfigures after the batch ends. The call is ignored."))
+        }
+        if let bad = rows.first(where: { !displayed.indices.contains($0) }) {
+            return recordOutsideBatch(Self.outOfRange(bad, count: displayed.count, method: method))
+        }
+        let after = readDataSource()
+        if after.count == displayed.count {
+            for row in rows { displayed[row] = after[row] }
+        }
+        reconfiguredRows.append(rows)
+    }
+
     // MARK: - Implementation
 
     /// The name in Ripple's own messages.
@@ -313,6 +342,12 @@ public final class HeadlessSequentialTableView<Row> {
 
     /// Records a violation of the open batch: the batch ignores its other calls and recovers when
     /// it ends.
+    /// Records a violation of a call that is no part of a batch, and tells the handler.
+    private func recordOutsideBatch(_ violation: SequentialUpdateViolation) {
+        violations.append(violation)
+        violationHandler?(violation)
+    }
+
     private func record(_ violation: SequentialUpdateViolation) {
         batchViolation = violation
         violations.append(violation)

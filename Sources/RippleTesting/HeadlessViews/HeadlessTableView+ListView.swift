@@ -32,6 +32,11 @@ extension HeadlessTableView: ListView {
     ///   - newPath: Its path after the batch.
     public func moveItem(at path: ElementPath, to newPath: ElementPath) { moveRow(at: path, to: newPath) }
 
+    /// Reconfigures rows in place; the ``ListView`` name of ``reconfigureRows(at:)``.
+    ///
+    /// - Parameter paths: The rows' paths.
+    public func reconfigureItems(at paths: [ElementPath]) { reconfigureRows(at: paths) }
+
     /// Records that `source` adopted the view (``adoptedSource``, ``adoptionCount``); the view
     /// keeps reading its sections from its own data source.
     ///

@@ -301,6 +301,17 @@ public final class HeadlessTableView<Row> {
     public func moveRow(at path: ElementPath, to newPath: ElementPath) {
         engine.record([.moveItem(path, to: newPath)])
     }
+
+    /// Reconfigures rows in place, as `reconfigureRows(at:)` does (iOS 15): the cells of those
+    /// rows that are on screen are configured again by the data source, keeping the cell (no
+    /// `prepareForReuse()`, no display callbacks), and the rows read their values again.
+    ///
+    /// Ripple calls it in a pass of its own after a batch, with the rows' final paths (R17):
+    /// inside an open batch, or with a path that names no row, it records a violation and does
+    /// nothing.
+    ///
+    /// - Parameter paths: The rows' paths.
+    public func reconfigureRows(at paths: [ElementPath]) { engine.reconfigure(paths, method: "reconfigureRows(at:)") }
 }
 
 @available(*, unavailable)

@@ -1,3 +1,5 @@
+import RippleDiff
+
 /// Something a headless view did, in the order it did it.
 ///
 /// A test can assert the whole history at once, for instance that a list source answered a change
@@ -23,6 +25,10 @@ public enum HeadlessViewEvent: Hashable, Sendable, CustomStringConvertible {
     /// a batch (R15) or `endUpdates()` without `beginUpdates()` (R2).
     case misuse(BatchUpdateViolation)
 
+    /// `reconfigureRows(at:)`/`reconfigureItems(at:)` ran outside a batch: the cells of those
+    /// rows on screen were configured again in place (C4), at these paths.
+    case reconfigure([ElementPath])
+
     /// A one-line summary of the event.
     public var description: String {
         switch self {
@@ -30,6 +36,7 @@ public enum HeadlessViewEvent: Hashable, Sendable, CustomStringConvertible {
         case .batchUpdates(let batch, let result):
             return "batchUpdates(\(batch)) → \(result.violation.map { "invalid: \($0)" } ?? "valid")"
         case .misuse(let violation): return "misuse(\(violation))"
+        case .reconfigure(let paths): return "reconfigure(\(paths))"
         }
     }
 }

@@ -36,6 +36,9 @@ public enum BatchUpdateRule: String, Hashable, Sendable, CaseIterable, CustomStr
     case r15 = "R15"
     /// R16: version drift; everything is treated as an error.
     case r16 = "R16"
+    /// R17 (Ripple's rule, not UIKit's): reconfigures name existing items by their final paths, in
+    /// a pass of their own after the structural batch (`uikit-cell-lifecycle.md`, C4).
+    case r17 = "R17"
 
     /// The rule's identifier, such as `R5`.
     public var description: String { rawValue }

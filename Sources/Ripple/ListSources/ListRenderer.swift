@@ -166,6 +166,20 @@ final class ListRenderer<Data> {
         view.reloadData()
     }
 
+    // MARK: - Rebinding
+
+    /// Rebinds cells after an animated event's batches (C7): reloads `reload` in a batch of its own
+    /// (rows whose element needs another cell type), then reconfigures `reconfigure` in place, both
+    /// by the rows' paths after the event.
+    func rebind(reconfigure: [ElementPath], reload: [ElementPath]) {
+        guard let view else { return }
+        if !reload.isEmpty {
+            statistics.batches += 1
+            view.performBatchUpdates({ view.reloadItems(at: reload) }, completion: nil)
+        }
+        if !reconfigure.isEmpty { view.reconfigureItems(at: reconfigure) }
+    }
+
     // MARK: - The user's moves
 
     /// Takes a move the view already shows: `data` becomes the rendered data, and the collection's

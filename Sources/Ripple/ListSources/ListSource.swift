@@ -69,6 +69,9 @@ public class ListSource<Element: Sendable>: ListSourceBase<Element, [Element]>, 
 
     /// Renders one event of the collection.
     private func render(_ change: CollectionChange<Element>) {
+        let before = renderer.rendered
+        let reconfigures = updateStyle == .reconfigure
+        var animated = false
         let alive = renderer.render(
             version: change.version, isInitial: change.isInitial, snapshot: change.snapshot,
             beforeCounts: [change.changeset.sourceCount], changeCount: change.changeset.changeCount,
@@ -77,11 +80,28 @@ public class ListSource<Element: Sendable>: ListSourceBase<Element, [Element]>, 
                     && change.changeset.moves == [Changeset.OffsetPair(source: source.item, target: target.item)]
             }
         ) { rendered in
-            change.staged(from: rendered).map { stage in
-                ListRenderer.Stage(data: stage.data) { $0.apply(stage.changeset) }
+            animated = true
+            return change.staged(from: rendered).map { stage in
+                var changeset = stage.changeset
+                if reconfigures { changeset.updates = [] }
+                return ListRenderer.Stage(data: stage.data) { $0.apply(changeset) }
             }
         }
+        if alive && animated { rebindCells(after: change, before: before) }
         didRender(alive: alive)
+    }
+
+    /// Rebinds the rows the event left showing an old element (C7).
+    private func rebindCells(after change: CollectionChange<Element>, before: [Element]) {
+        let changeset = change.changeset
+        let after = change.snapshot
+        rebindCells(
+            updates: changeset.updates.map { (ElementPath(item: $0.source, section: 0), ElementPath(item: $0.target, section: 0)) },
+            origins: {
+                let sources = changeset.applied(to: (0..<changeset.sourceCount).map { Optional($0) }) { _ in nil }
+                return [sources.map { $0.map { ElementPath(item: $0, section: 0) } }]
+            },
+            before: { before[$0.item] }, after: { after[$0.item] })
     }
 
     override func renderedItem(at path: ElementPath) -> Element? {

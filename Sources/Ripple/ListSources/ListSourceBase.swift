@@ -56,6 +56,12 @@ public class ListSourceBase<Item: Sendable, Rendered> {
     /// The pairs of cell and item types already reported as unable to show each other.
     private var reportedCellMismatches: Set<String> = []
 
+    /// How the source shows a row whose element changed content but kept its identity:
+    /// ``ListUpdateStyle/reconfigure`` (the default) configures its cell again in place after the
+    /// batch, keeping the cell's state; ``ListUpdateStyle/reload`` reloads the row inside the batch,
+    /// with a cross-fade and a cell from the reuse pool.
+    public var updateStyle = ListUpdateStyle.reconfigure
+
     /// The reuse identifier of the loading row shown while a pagination command loads a page.
     public var loadingCellIdentifier = "Loading"
 
@@ -197,8 +203,13 @@ public class ListSourceBase<Item: Sendable, Rendered> {
     /// - Parameter path: A row on screen.
     public func cellIdentifier(at path: ElementPath) -> String {
         guard !isLoadingRow(path) else { return loadingCellIdentifier }
-        let item = element(at: path)
-        return cellIdentifiersByType[ObjectIdentifier(type(of: item as Any))] ?? cellIdentifier(item)
+        return cellIdentifier(of: element(at: path))
+    }
+
+    /// The reuse identifier of the cell for `item`: the one set for its type, else
+    /// ``cellIdentifier``'s.
+    func cellIdentifier(of item: Item) -> String {
+        cellIdentifiersByType[ObjectIdentifier(type(of: item as Any))] ?? cellIdentifier(item)
     }
 
     /// Hands the row's item to a dequeued cell, or none for the loading row.

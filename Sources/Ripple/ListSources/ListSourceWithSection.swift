@@ -53,6 +53,9 @@ public class ListSourceWithSection<Item: Sendable, Section: Sendable>:
     }
 
     private func render(_ change: SectionedCollectionChange<Item, Section>) {
+        let before = renderer.rendered
+        let reconfigures = updateStyle == .reconfigure
+        var animated = false
         let alive = renderer.render(
             version: change.version, isInitial: change.isInitial, snapshot: change.snapshot,
             beforeCounts: change.changeset.sourceItemCounts, changeCount: change.changeset.changeCount,
@@ -61,15 +64,40 @@ public class ListSourceWithSection<Item: Sendable, Section: Sendable>:
                     && change.changeset.itemMoves[0].source == source && change.changeset.itemMoves[0].target == target
             }
         ) { rendered in
-            change.staged(from: rendered).map { stage in
+            animated = true
+            return change.staged(from: rendered).map { stage in
                 let sections = stage.changeset.sections
+                var changeset = stage.changeset
+                if reconfigures { changeset.itemUpdates = [] }
                 return ListRenderer.Stage(
                     data: stage.data,
                     movesSections: !(sections.inserts.isEmpty && sections.deletes.isEmpty && sections.moves.isEmpty)
-                ) { $0.apply(stage.changeset) }
+                ) { $0.apply(changeset) }
             }
         }
+        if alive && animated { rebindCells(after: change, before: before) }
         didRender(alive: alive)
+    }
+
+    /// Rebinds the rows the event left showing an old element (C7). Rows of inserted and reloaded
+    /// sections have new cells.
+    private func rebindCells(after change: SectionedCollectionChange<Item, Section>, before: [SectionSnapshot<Section, Item>]) {
+        let changeset = change.changeset
+        let after = change.snapshot
+        let reloadedSections = Set(changeset.sections.updates.map(\.target))
+        rebindCells(
+            updates: changeset.itemUpdates.filter { !reloadedSections.contains($0.target.section) }.map { ($0.source, $0.target) },
+            origins: {
+                let paths = before.enumerated().map { section, snapshot in
+                    SectionSnapshot<Bool, ElementPath?>(
+                        section: false, items: snapshot.items.indices.map { ElementPath(item: $0, section: section) })
+                }
+                // Inserted and updated sections come back marked `true`: their rows have new cells.
+                return changeset.applied(to: paths, section: { _ in true }, item: { _ in nil }).map { section in
+                    section.section ? section.items.map { _ in nil } : section.items
+                }
+            },
+            before: { before[$0.section].items[$0.item] }, after: { after[$0.section].items[$0.item] })
     }
 
     override func renderedItem(at path: ElementPath) -> Item? {

@@ -20,6 +20,10 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         case lifecycleOutOfOrder
         /// A batch of updates that its view would reject; Ripple reloaded the view instead.
         case invalidBatch
+        /// An element declares an identity (`Identifiable`) that `replace(with:)` could not use,
+        /// such as a conformance isolated to the main actor (`@MainActor Identifiable`); Ripple
+        /// diffed by object identity, or by value, instead. The message says what to write.
+        case identityNotUsed
     }
 
     /// The kind of problem.

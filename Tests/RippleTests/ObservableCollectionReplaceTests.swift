@@ -284,8 +284,11 @@ private final class NonisolatedPresenter: Identifiable, Equatable {
 @MainActor
 private final class PlainPresenter {}
 
-/// A section header object for the sectioned overloads.
-private final class Header: Sendable {}
+/// A section header object for the sectioned overloads, `Identifiable` without isolation.
+private final class Header: Identifiable, Equatable, Sendable {
+    let id = 1
+    static func == (lhs: Header, rhs: Header) -> Bool { lhs.id == rhs.id }
+}
 
 /// The diagnostics of kind `identityNotUsed` that `recorder` holds.
 private func identityReports(_ recorder: EventRecorder<Diagnostic>) -> [Diagnostic] {
@@ -392,7 +395,8 @@ final class ObservableCollectionReplaceIsolatedIdentityTests: XCTestCase {
     }
 
     /// `SectionedCollection`'s object overloads report the same, for `replace(with:)` and
-    /// `replace(withSections:)`.
+    /// `replace(withSections:)`, when sections and items both conform to `Identifiable` (an
+    /// `Identifiable` overload would have run); items that do not are not reported.
     func test_sectioned_mainActorIsolatedIdentifiable_isReported() {
         let diagnostics = self.diagnostics
         MainActor.assumeIsolated {
@@ -403,6 +407,9 @@ final class ObservableCollectionReplaceIsolatedIdentityTests: XCTestCase {
             sectioned.replace(withSections: [SectionData(header, items: [IsolatedPresenter(1)])])
             XCTAssertEqual(
                 identityReports(diagnostics).map(\.source), ["SectionedCollection.replace(with:)", "SectionedCollection.replace(withSections:)"])
+            XCTAssertTrue(
+                identityReports(diagnostics).last?.message.contains(
+                    "Header and IsolatedPresenter conform to Identifiable, but this overload cannot use") ?? false)
             XCTAssertTrue(
                 identityReports(diagnostics).last?.message.contains(
                     "SectionedCollection.replace(withSections:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:")

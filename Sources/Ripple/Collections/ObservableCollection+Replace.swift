@@ -188,10 +188,14 @@ enum _ReplaceMethod: String {
     }
 }
 
-/// Reports to ``Diagnostics`` each of `types` that conforms to `Identifiable` although the
-/// `replace` overload that runs diffs by object identity or by value: the conformance exists but
-/// could not serve the overload's generic requirement, as a main-actor-isolated conformance
-/// (`@MainActor Identifiable`) cannot for a `Sendable` element. Identity never changes silently.
+/// Reports to ``Diagnostics`` element types that all conform to `Identifiable` although the
+/// `replace` overload that runs diffs them by object identity or by value: had the conformances
+/// been usable, an `Identifiable` overload would have been chosen. The likely reason is a
+/// conformance isolated to the main actor (`@MainActor Identifiable`), which a `Sendable` element
+/// cannot use. Identity never changes silently.
+///
+/// A sectioned list reports only when sections and items both conform: with one of them not
+/// `Identifiable`, no `Identifiable` overload applies anyway (sections and items share one rule).
 ///
 /// The check is a metatype cast, which finds an isolated conformance on any thread with Swift
 /// 6.3.1 on Linux (a cast of a value finds it only on the main actor).
@@ -202,14 +206,14 @@ enum _ReplaceMethod: String {
 ///   - method: The method.
 @usableFromInline
 func _reportUnusedIdentity(of types: Any.Type..., diffedBy rule: String, in method: _ReplaceMethod) {
-    for type in types where type is any Identifiable.Type {
-        Diagnostics.report(
-            Diagnostic(
-                kind: .identityNotUsed, source: method.rawValue,
-                message: "\(type) conforms to Identifiable, but this overload cannot use the conformance "
-                    + "(one isolated to the main actor, `@MainActor Identifiable`, cannot serve a Sendable "
-                    + "element) and diffed by \(rule) instead of by id. Declare Identifiable and Equatable "
-                    + "nonisolated (a `let id`, a `nonisolated static func ==`), or call "
-                    + "\(method.closureForm) on the main actor."))
-    }
+    guard types.allSatisfy({ $0 is any Identifiable.Type }) else { return }
+    let names = types.map { "\($0)" }.joined(separator: " and ")
+    Diagnostics.report(
+        Diagnostic(
+            kind: .identityNotUsed, source: method.rawValue,
+            message: "\(names) \(types.count == 1 ? "conforms" : "conform") to Identifiable, but this overload "
+                + "cannot use the conformance (one isolated to the main actor, `@MainActor Identifiable`, "
+                + "cannot serve a Sendable element) and diffed by \(rule) instead of by id. Declare "
+                + "Identifiable and Equatable nonisolated (a `let id`, a `nonisolated static func ==`), or "
+                + "call \(method.closureForm) on the main actor."))
 }

@@ -80,7 +80,7 @@ extension SectionedCollection {
     /// See ``replace(with:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``
     /// for the event and the threading.
     ///
-    /// Section or item types that conform to `Identifiable` but reach this overload (a
+    /// Section and item types that both conform to `Identifiable` but reach this overload (a
     /// conformance isolated to the main actor, `@MainActor Identifiable`, cannot serve a
     /// `Sendable` element) are still diffed by value, and each call reports them to
     /// ``Diagnostics`` as ``Diagnostic/Kind/identityNotUsed``, with what to write instead.
@@ -99,7 +99,7 @@ extension SectionedCollection {
     /// See ``replace(with:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``
     /// for the event and the threading.
     ///
-    /// Section or item types that conform to `Identifiable` but reach this overload (a
+    /// Section and item types that both conform to `Identifiable` but reach this overload (a
     /// conformance isolated to the main actor, `@MainActor Identifiable`, cannot serve a
     /// `Sendable` element) are still diffed by object identity, and each call reports them to
     /// ``Diagnostics`` as ``Diagnostic/Kind/identityNotUsed``, with what to write instead.
@@ -121,7 +121,7 @@ extension SectionedCollection {
     /// ``replace(with:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``
     /// for the event and the threading.
     ///
-    /// Section or item types that conform to `Identifiable` but reach this overload (a
+    /// Section and item types that both conform to `Identifiable` but reach this overload (a
     /// conformance isolated to the main actor, `@MainActor Identifiable`, cannot serve a
     /// `Sendable` element) are still diffed by object identity, and each call reports them to
     /// ``Diagnostics`` as ``Diagnostic/Kind/identityNotUsed``, with what to write instead.

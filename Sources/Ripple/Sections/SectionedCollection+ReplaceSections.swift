@@ -76,7 +76,7 @@ extension SectionedCollection {
     ///
     /// See ``replace(withSections:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``.
     ///
-    /// Section or item types that conform to `Identifiable` but reach this overload (a
+    /// Section and item types that both conform to `Identifiable` but reach this overload (a
     /// conformance isolated to the main actor, `@MainActor Identifiable`, cannot serve a
     /// `Sendable` element) are still diffed by value, and each call reports them to
     /// ``Diagnostics`` as ``Diagnostic/Kind/identityNotUsed``, with what to write instead.
@@ -95,7 +95,7 @@ extension SectionedCollection {
     ///
     /// See ``replace(withSections:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``.
     ///
-    /// Section or item types that conform to `Identifiable` but reach this overload (a
+    /// Section and item types that both conform to `Identifiable` but reach this overload (a
     /// conformance isolated to the main actor, `@MainActor Identifiable`, cannot serve a
     /// `Sendable` element) are still diffed by object identity, and each call reports them to
     /// ``Diagnostics`` as ``Diagnostic/Kind/identityNotUsed``, with what to write instead.
@@ -117,7 +117,7 @@ extension SectionedCollection {
     ///
     /// See ``replace(withSections:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``.
     ///
-    /// Section or item types that conform to `Identifiable` but reach this overload (a
+    /// Section and item types that both conform to `Identifiable` but reach this overload (a
     /// conformance isolated to the main actor, `@MainActor Identifiable`, cannot serve a
     /// `Sendable` element) are still diffed by object identity, and each call reports them to
     /// ``Diagnostics`` as ``Diagnostic/Kind/identityNotUsed``, with what to write instead.

@@ -283,4 +283,33 @@ final class IdentityTests: XCTestCase {
             return byOverload == byClosures ? nil : "\(input): \(byOverload) vs \(byClosures)"
         }
     }
+
+    // MARK: - Conformances isolated to the main actor
+
+    /// A presenter with the conformances the compiler's fix-it writes, `@MainActor Identifiable,
+    /// @MainActor Equatable` (issue 21, bug 4).
+    @MainActor
+    private final class IsolatedPresenter: @MainActor Identifiable, @MainActor Equatable {
+        let id: Int
+        let title: String
+        init(_ id: Int, _ title: String) {
+            self.id = id
+            self.title = title
+        }
+        static func == (lhs: IsolatedPresenter, rhs: IsolatedPresenter) -> Bool { lhs.id == rhs.id && lhs.title == rhs.title }
+    }
+
+    /// On the main actor, `Changeset` and `StagedChangeset` (which require no `Sendable`) use the
+    /// isolated conformances: identity from `id`, content from `==`, never object identity. Off the
+    /// main actor the call does not compile (`Tests/CompileFailures`).
+    func test_mainActorIsolatedIdentifiable_onTheMainActor_diffsByID() {
+        MainActor.assumeIsolated {
+            let old = [IsolatedPresenter(1, "Dune"), IsolatedPresenter(2, "Emma")]
+            let new = [IsolatedPresenter(1, "Dune (2nd)"), IsolatedPresenter(2, "Emma")]
+            XCTAssertEqual(
+                Changeset(from: old, to: new),
+                Changeset(sourceCount: 2, targetCount: 2, updates: [Pair(source: 0, target: 0)]))
+            XCTAssertEqual(StagedChangeset(from: old, to: new).map(\.changeset), [Changeset(from: old, to: new)])
+        }
+    }
 }

@@ -194,6 +194,113 @@ final class ListSourcePaginationTests: XCTestCase {
         }
     }
 
+    // MARK: - Resuming after the last page
+
+    /// 25 stories from a server, pages of 10, on a flat table scrolled to its last page: the
+    /// third run says ``PageLoad/lastPage`` with all 25 rows shown. `server` is the next story the
+    /// pagination would load; a refresh sets it back.
+    private struct Stories {
+        let collection = ObservableCollection<TestItem>()
+        let server = Locked(0)
+        let loader: PageLoader
+        let screen: FlatTableScreen
+
+        @MainActor
+        init() {
+            let (collection, server) = (collection, server)
+            loader = PageLoader(lastPageAt: 3) {
+                let ids = server.withLock { next -> [Int] in
+                    defer { next = min(next + 10, 25) }
+                    return Array(next..<min(next + 10, 25))
+                }
+                collection.append(contentsOf: [TestItem](ids: ids))
+            }
+            screen = FlatTableScreen(collection)
+            screen.source.paginate(with: loader.command, threshold: 2, showsLoadingRow: false)
+            flushMainQueue()  // the empty list loads page 1
+            for _ in 1...3 {
+                loader.completeLoads()
+                flushMainQueue()
+                screen.displayLastRow()
+            }
+        }
+
+        /// The rows `ids` as the screen shows them.
+        func rows(_ ids: Range<Int>) -> [Int?] { ids.map { $0 } }
+
+        /// The first page again, as a refresh loads it.
+        var firstPage: [TestItem] {
+            server.withLock { $0 = 10 }
+            return [TestItem](ids: Array(0..<10))
+        }
+    }
+
+    /// Issue 21, bug 3: a pull to refresh through a command of its own (not the pagination's)
+    /// brings the list back to 10 rows, and scrolling to the end then loads page 2.
+    func test_aRefreshCommandAfterTheLastPage_resumesThePagination() {
+        MainActor.assumeIsolated {
+            let stories = Stories()
+            XCTAssertEqual(stories.loader.scheduler.pendingCount, 0, "stopped at the last page")
+            XCTAssertEqual(stories.screen.shownIDs, stories.rows(0..<25))
+
+            let refresh = Command(handler: {
+                let page = stories.firstPage
+                stories.collection.performBatchUpdates {
+                    stories.collection.removeAll()
+                    stories.collection.append(contentsOf: page)
+                }
+            })
+            XCTAssertTrue(refresh.execute())
+            flushMainQueue()
+            XCTAssertEqual(stories.screen.shownIDs, stories.rows(0..<10))
+            stories.screen.displayLastRow()
+            XCTAssertEqual(stories.loader.scheduler.pendingCount, 1, "page 2 loads")
+            stories.loader.completeLoads()
+            flushMainQueue()
+            XCTAssertEqual(stories.screen.shownIDs, stories.rows(0..<20))
+            XCTAssertEqual(stories.screen.view.violations, [])
+        }
+    }
+
+    /// A refresh through `replace(with:)` on the collection resumes the pagination as well.
+    func test_aReplaceWithFewerRowsAfterTheLastPage_resumesThePagination() {
+        MainActor.assumeIsolated {
+            let stories = Stories()
+            stories.collection.replace(with: stories.firstPage)
+            flushMainQueue()
+            stories.screen.displayLastRow()
+            XCTAssertEqual(stories.loader.scheduler.pendingCount, 1, "page 2 loads")
+            stories.loader.completeLoads()
+            flushMainQueue()
+            stories.screen.displayLastRow()
+            XCTAssertEqual(stories.loader.scheduler.pendingCount, 1, "and page 3")
+            stories.loader.completeLoads()  // a run that says morePages: the loader counts on
+            flushMainQueue()
+            XCTAssertEqual(stories.screen.shownIDs, stories.rows(0..<25))
+            XCTAssertEqual(stories.screen.view.violations, [])
+        }
+    }
+
+    /// A list that only grew (or changed without shrinking) after the last page stays there:
+    /// scrolling to its end loads nothing.
+    func test_aListThatOnlyGrewAfterTheLastPage_staysAtItsLastPage() {
+        MainActor.assumeIsolated {
+            let stories = Stories()
+            stories.collection.insert(TestItem(id: 100), at: 0)
+            flushMainQueue()
+            stories.screen.displayLastRow()
+            stories.collection.replace(with: [TestItem](ids: [100] + Array(0..<24) + [101]))  // 26 rows, 26 before
+            flushMainQueue()
+            stories.screen.displayLastRow()
+            stories.collection.append(TestItem(id: 102))
+            flushMainQueue()
+            stories.screen.displayLastRow()
+            XCTAssertEqual(stories.loader.scheduler.pendingCount, 0, "no page after the last")
+            XCTAssertEqual(stories.screen.shownIDs.count, 27)
+            XCTAssertEqual(stories.screen.view.violations, [])
+        }
+    }
+
     /// The executing state replayed to the pagination's new subscription arrives after the load
     /// that an empty list fires at once: it must neither hide the loading row nor let a second
     /// load start.

@@ -249,3 +249,174 @@ final class ObservableCollectionReplaceTests: XCTestCase {
         }
     }
 }
+
+// MARK: - Identity that an overload cannot use
+
+/// A cell presenter whose conformances are written as the compiler's fix-it suggests: isolated to
+/// the main actor (issue 21, bug 4). A `Sendable` element cannot use them, so `replace(with:)`
+/// resolves to the object overload.
+@MainActor
+private final class IsolatedPresenter: @MainActor Identifiable, @MainActor Equatable {
+    let id: Int
+    let title: String
+    init(_ id: Int, _ title: String = "") {
+        self.id = id
+        self.title = title
+    }
+    static func == (lhs: IsolatedPresenter, rhs: IsolatedPresenter) -> Bool { lhs.id == rhs.id && lhs.title == rhs.title }
+}
+
+/// The same presenter with the conformances nonisolated, as the diagnostic says to write them.
+@MainActor
+private final class NonisolatedPresenter: Identifiable, Equatable {
+    let id: Int
+    let title: String
+    init(_ id: Int, _ title: String = "") {
+        self.id = id
+        self.title = title
+    }
+    nonisolated static func == (lhs: NonisolatedPresenter, rhs: NonisolatedPresenter) -> Bool {
+        lhs.id == rhs.id && lhs.title == rhs.title
+    }
+}
+
+/// A presenter that declares no identity: object identity is its rule, and nothing is reported.
+@MainActor
+private final class PlainPresenter {}
+
+/// A section header object for the sectioned overloads, `Identifiable` without isolation.
+private final class Header: Identifiable, Equatable, Sendable {
+    let id = 1
+    static func == (lhs: Header, rhs: Header) -> Bool { lhs.id == rhs.id }
+}
+
+/// The diagnostics of kind `identityNotUsed` that `recorder` holds.
+private func identityReports(_ recorder: EventRecorder<Diagnostic>) -> [Diagnostic] {
+    recorder.events.filter { $0.kind == .identityNotUsed }
+}
+
+/// The changes `replace` publishes.
+private func changes<Element: Sendable>(
+    of collection: ObservableCollection<Element>, _ replace: (ObservableCollection<Element>) -> Void
+) -> [Changeset] {
+    let recorder = EventRecorder<CollectionChange<Element>>()
+    let token = collection.subscribe(on: .synchronous, recorder.handler)
+    replace(collection)
+    token.cancel()
+    return recorder.events.map(\.changeset)
+}
+
+/// `replace(with:)` on elements whose `Identifiable` conformance the chosen overload cannot use:
+/// the call is reported, never silently diffed by object identity. The `Diagnostics` handler is
+/// global; this class installs its own for each test and restores the default after.
+final class ObservableCollectionReplaceIsolatedIdentityTests: XCTestCase {
+    private var diagnostics = EventRecorder<Diagnostic>()
+
+    override func setUp() {
+        super.setUp()
+        diagnostics = EventRecorder<Diagnostic>()
+        Diagnostics.setHandler(diagnostics.handler)
+    }
+
+    override func tearDown() {
+        Diagnostics.setHandler(nil)
+        super.tearDown()
+    }
+
+
+    /// Issue 21, bug 4: the same ids and content, other instances. The object overload runs (the
+    /// delete and insert of every row), and says so, naming the type and what to write.
+    func test_mainActorIsolatedIdentifiable_isReported_withWhatToWrite() {
+        let diagnostics = self.diagnostics
+        MainActor.assumeIsolated {
+            let fresh = { [IsolatedPresenter(1, "Dune"), IsolatedPresenter(2, "Emma")] }
+            let list = ObservableCollection(fresh())
+            XCTAssertEqual(
+                changes(of: list) { $0.replace(with: fresh()) },
+                [Changeset(sourceCount: 2, targetCount: 2, deletes: [0, 1], inserts: [0, 1])])
+            XCTAssertEqual(identityReports(diagnostics).count, 1)
+            let report = identityReports(diagnostics).first
+            XCTAssertEqual(report?.source, "ObservableCollection.replace(with:)")
+            for words in [
+                "IsolatedPresenter conforms to Identifiable", "`@MainActor Identifiable`", "diffed by object identity",
+                "nonisolated static func ==", "replace(with:identifiedBy: { $0.id }, contentEquals: ==)",
+            ] {
+                XCTAssertTrue(report?.message.contains(words) ?? false, "\(words) in: \(report?.message ?? "")")
+            }
+        }
+    }
+
+    /// The two ways out that the diagnostic names diff by `id`, and report nothing.
+    func test_whatTheDiagnosticSaysToWrite_diffsByID() {
+        let diagnostics = self.diagnostics
+        MainActor.assumeIsolated {
+            let update = [Changeset(sourceCount: 2, targetCount: 2, updates: [.init(source: 0, target: 0)])]
+            let isolated = ObservableCollection([IsolatedPresenter(1, "Dune"), IsolatedPresenter(2, "Emma")])
+            XCTAssertEqual(
+                changes(of: isolated) {
+                    $0.replace(
+                        with: [IsolatedPresenter(1, "Dune (2nd)"), IsolatedPresenter(2, "Emma")],
+                        identifiedBy: { $0.id }, contentEquals: ==)
+                }, update)
+            let nonisolated = ObservableCollection([NonisolatedPresenter(1, "Dune"), NonisolatedPresenter(2, "Emma")])
+            XCTAssertEqual(
+                changes(of: nonisolated) {
+                    $0.replace(with: [NonisolatedPresenter(1, "Dune (2nd)"), NonisolatedPresenter(2, "Emma")])
+                }, update)
+            XCTAssertEqual(identityReports(diagnostics), [])
+        }
+    }
+
+    /// A class that declares no identity keeps object identity, unreported.
+    func test_plainObjects_areDiffedByObjectIdentity_unreported() {
+        let diagnostics = self.diagnostics
+        MainActor.assumeIsolated {
+            let (a, b) = (PlainPresenter(), PlainPresenter())
+            let list = ObservableCollection([a, b])
+            XCTAssertEqual(
+                changes(of: list) { $0.replace(with: [b, PlainPresenter()]) },
+                [Changeset(sourceCount: 2, targetCount: 2, deletes: [0], inserts: [1])])
+            XCTAssertEqual(identityReports(diagnostics), [])
+        }
+    }
+
+    /// Called off the main actor (the collection may be replaced from any thread), the call is
+    /// reported all the same.
+    func test_offTheMainActor_isReportedToo() {
+        let list = MainActor.assumeIsolated { ObservableCollection([IsolatedPresenter(1)]) }
+        let fresh = MainActor.assumeIsolated { [IsolatedPresenter(1)] }
+        let done = expectation(description: "replaced")
+        DispatchQueue.global().async {
+            list.replace(with: fresh)
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 30)
+        XCTAssertEqual(identityReports(diagnostics).map(\.source), ["ObservableCollection.replace(with:)"])
+    }
+
+    /// `SectionedCollection`'s object overloads report the same, for `replace(with:)` and
+    /// `replace(withSections:)`, when sections and items both conform to `Identifiable` (an
+    /// `Identifiable` overload would have run); items that do not are not reported.
+    func test_sectioned_mainActorIsolatedIdentifiable_isReported() {
+        let diagnostics = self.diagnostics
+        MainActor.assumeIsolated {
+            let header = Header()
+            let sectioned = SectionedCollection<IsolatedPresenter, Header>(
+                [SectionSnapshot(section: header, items: [IsolatedPresenter(1)])])
+            sectioned.replace(with: [SectionSnapshot(section: header, items: [IsolatedPresenter(1)])])
+            sectioned.replace(withSections: [SectionData(header, items: [IsolatedPresenter(1)])])
+            XCTAssertEqual(
+                identityReports(diagnostics).map(\.source), ["SectionedCollection.replace(with:)", "SectionedCollection.replace(withSections:)"])
+            XCTAssertTrue(
+                identityReports(diagnostics).last?.message.contains(
+                    "Header and IsolatedPresenter conform to Identifiable, but this overload cannot use") ?? false)
+            XCTAssertTrue(
+                identityReports(diagnostics).last?.message.contains(
+                    "SectionedCollection.replace(withSections:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:")
+                    ?? false)
+            let plain = SectionedCollection<PlainPresenter, Header>([SectionSnapshot(section: header, items: [])])
+            plain.replace(with: [SectionSnapshot(section: header, items: [PlainPresenter()])])
+            XCTAssertEqual(identityReports(diagnostics).count, 2, "a plain class: nothing more")
+        }
+    }
+}

@@ -50,16 +50,27 @@ extension ObservableCollection {
 
     /// Replaces every element with `elements`, diffing `Hashable` values: the value is its own identity.
     ///
+    /// An element type that conforms to `Identifiable` but reaches this overload (its conformance
+    /// is isolated to the main actor, `@MainActor Identifiable`, which a `Sendable` element cannot
+    /// use) is still diffed by value, and each call reports it to ``Diagnostics`` as
+    /// ``Diagnostic/Kind/identityNotUsed``, with what to write instead.
+    ///
     /// See ``replace(with:identifiedBy:contentEquals:)`` for the event and the threading.
     ///
     /// - Parameter elements: The new elements.
     /// - Complexity: One diff: expected O(*n* + *m*).
     @inlinable
     public func replace(with elements: [Element]) where Element: Hashable {
+        _reportUnusedIdentity(of: Element.self, diffedBy: "value", in: .flat)
         replace(with: elements) { Changeset(from: $0, to: $1) }
     }
 
     /// Replaces every element with `elements`, diffing objects, such as presenters: identity from `ObjectIdentifier`.
+    ///
+    /// An element type that conforms to `Identifiable` but reaches this overload (its conformance
+    /// is isolated to the main actor, `@MainActor Identifiable`, which a `Sendable` element cannot
+    /// use) is still diffed by object identity, and each call reports it to ``Diagnostics`` as
+    /// ``Diagnostic/Kind/identityNotUsed``, with what to write instead.
     ///
     /// See ``replace(with:identifiedBy:contentEquals:)`` for the event and the threading.
     ///
@@ -67,6 +78,7 @@ extension ObservableCollection {
     /// - Complexity: One diff: expected O(*n* + *m*).
     @inlinable
     public func replace(with elements: [Element]) where Element: AnyObject {
+        _reportUnusedIdentity(of: Element.self, diffedBy: "object identity", in: .flat)
         replace(with: elements) { Changeset(from: $0, to: $1) }
     }
 
@@ -105,12 +117,18 @@ extension ObservableCollection {
 
     /// Replaces every element with `elements`, diffing `Hashable` objects: identity from `ObjectIdentifier`, content from `==`.
     ///
+    /// An element type that conforms to `Identifiable` but reaches this overload (its conformance
+    /// is isolated to the main actor, `@MainActor Identifiable`, which a `Sendable` element cannot
+    /// use) is still diffed by object identity, and each call reports it to ``Diagnostics`` as
+    /// ``Diagnostic/Kind/identityNotUsed``, with what to write instead.
+    ///
     /// See ``replace(with:identifiedBy:contentEquals:)`` for the event and the threading.
     ///
     /// - Parameter elements: The new elements.
     /// - Complexity: One diff: expected O(*n* + *m*).
     @inlinable
     public func replace(with elements: [Element]) where Element: AnyObject & Hashable {
+        _reportUnusedIdentity(of: Element.self, diffedBy: "object identity", in: .flat)
         replace(with: elements) { Changeset(from: $0, to: $1) }
     }
 
@@ -151,4 +169,51 @@ extension ObservableCollection {
             return
         }
     }
+}
+
+/// The `replace` methods that report an identity they could not use, as a diagnostic names them.
+@usableFromInline
+enum _ReplaceMethod: String {
+    case flat = "ObservableCollection.replace(with:)"
+    case sectioned = "SectionedCollection.replace(with:)"
+    case sectionData = "SectionedCollection.replace(withSections:)"
+
+    /// The call with closures that diffs by `id` instead.
+    var closureForm: String {
+        switch self {
+        case .flat: "replace(with:identifiedBy: { $0.id }, contentEquals: ==)"
+        case .sectioned, .sectionData:
+            "\(rawValue.dropLast())sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)"
+        }
+    }
+}
+
+/// Reports to ``Diagnostics`` element types that all conform to `Identifiable` although the
+/// `replace` overload that runs diffs them by object identity or by value: had the conformances
+/// been usable, an `Identifiable` overload would have been chosen. The likely reason is a
+/// conformance isolated to the main actor (`@MainActor Identifiable`), which a `Sendable` element
+/// cannot use. Identity never changes silently.
+///
+/// A sectioned list reports only when sections and items both conform: with one of them not
+/// `Identifiable`, no `Identifiable` overload applies anyway (sections and items share one rule).
+///
+/// The check is a metatype cast, which finds an isolated conformance on any thread with Swift
+/// 6.3.1 on Linux (a cast of a value finds it only on the main actor).
+///
+/// - Parameters:
+///   - types: The element types the overload diffs (items, and sections for a sectioned list).
+///   - rule: How the overload diffs them: `"object identity"` or `"value"`.
+///   - method: The method.
+@usableFromInline
+func _reportUnusedIdentity(of types: Any.Type..., diffedBy rule: String, in method: _ReplaceMethod) {
+    guard types.allSatisfy({ $0 is any Identifiable.Type }) else { return }
+    let names = types.map { "\($0)" }.joined(separator: " and ")
+    Diagnostics.report(
+        Diagnostic(
+            kind: .identityNotUsed, source: method.rawValue,
+            message: "\(names) \(types.count == 1 ? "conforms" : "conform") to Identifiable, but this overload "
+                + "cannot use the conformance (one isolated to the main actor, `@MainActor Identifiable`, "
+                + "cannot serve a Sendable element) and diffed by \(rule) instead of by id. Declare "
+                + "Identifiable and Equatable nonisolated (a `let id`, a `nonisolated static func ==`), or "
+                + "call \(method.closureForm) on the main actor."))
 }

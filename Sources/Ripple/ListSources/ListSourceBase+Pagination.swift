@@ -16,8 +16,11 @@ extension ListSourceBase {
     ///   every row is displayed at once. An empty list, which displays no row, fires it as soon as
     ///   it is rendered. "Within `threshold` of the end" counts rows across sections.
     /// - It never fires while the command executes, nor after a run returned
-    ///   ``PageLoad/lastPage``. A later run that returns ``PageLoad/morePages`` (one the app
-    ///   started, say after a pull to refresh) starts it again.
+    ///   ``PageLoad/lastPage`` while the list keeps at least the rows it had when that result
+    ///   arrived. It resumes by itself once the rendered list has fewer rows than that: a pull to
+    ///   refresh by another command, `replace(with:)`, deletions, any change that shrinks it. A
+    ///   later run that returns ``PageLoad/morePages`` (one the app started) resumes it too. A list
+    ///   that only grew stays at its last page.
     /// - A run's result reaches the source before its end, both on the main queue: a row displayed
     ///   in between cannot load a page past the last.
     /// - With `showsLoadingRow`, a row with ``loadingCellIdentifier`` is shown at the end of the
@@ -34,8 +37,10 @@ extension ListSourceBase {
     ///   - showsLoadingRow: Whether to show a loading row while a page loads.
     public func paginate(with command: CommandWithResult<Void, PageLoad>, threshold: Int = 5, showsLoadingRow: Bool = true) {
         startPagination(with: command, threshold: threshold, showsLoadingRow: showsLoadingRow) { pagination in
-            command.results.subscribe { [weak pagination] load in
-                pagination?.reachedLastPage = load == .lastPage
+            command.results.subscribe { [weak self, weak pagination] load in
+                guard let self, let pagination else { return }
+                // The rows the run added reached the main queue before its result: they count.
+                pagination.lastPageItemCount = load == .lastPage ? self.renderedItemCount : nil
             }
         }
     }
@@ -71,7 +76,7 @@ extension ListSourceBase {
                 self?.executingChanged(executing)
             })
         if let results = subscribeToResults(pagination) { pagination.tokens.append(results) }
-        if renderedVersion > 0 || lastReload != nil { loadMoreIfEmpty() }
+        if renderedVersion > 0 || lastReload != nil { paginateAfterRendering() }
     }
 
     /// Whether a page is loading: the pagination command is executing, or the end of a run the
@@ -98,16 +103,28 @@ extension ListSourceBase {
         loadMore(pagination)
     }
 
-    /// Fires the pagination command for an empty list, which displays no row to trigger it.
-    func loadMoreIfEmpty() {
-        guard let pagination, renderedItemCount == 0, listView != nil else { return }
+    /// Called after each rendered event (and when pagination starts): resumes a pagination
+    /// stopped at the last page once the list has fewer rows than it had then, and fires the
+    /// command for an empty list, which displays no row to trigger it.
+    func paginateAfterRendering() {
+        guard let pagination else { return }
+        resumeIfShrunk(pagination)
+        guard renderedItemCount == 0, listView != nil else { return }
         loadMore(pagination)
+    }
+
+    /// Forgets the last page when the rendered list has fewer rows than when it was reached: a
+    /// refresh, a `replace(with:)` or deletions brought it back, and the pages past its end are due
+    /// again.
+    private func resumeIfShrunk(_ pagination: Pagination) {
+        guard let last = pagination.lastPageItemCount, renderedItemCount < last else { return }
+        pagination.lastPageItemCount = nil
     }
 
     /// Fires the pagination command once for the current page.
     private func loadMore(_ pagination: Pagination) {
         let count = renderedItemCount
-        guard pagination.firedAtCount != count, !pagination.reachedLastPage, !pagination.isLoading else { return }
+        guard pagination.firedAtCount != count, pagination.lastPageItemCount == nil, !pagination.isLoading else { return }
         pagination.firedAtCount = count
         pagination.run = pagination.load() ? .fired : .none
     }
@@ -160,8 +177,9 @@ final class Pagination {
     /// The furthest position, counted across sections, of a row near the end that was displayed
     /// while a page loaded, or `nil`.
     var displayedWhileLoading: Int?
-    /// Whether the last run's result was ``PageLoad/lastPage``.
-    var reachedLastPage = false
+    /// The number of rendered items when a run's result said ``PageLoad/lastPage``; `nil` while
+    /// pages remain. A list rendered with fewer items resumes the pagination.
+    var lastPageItemCount: Int?
     /// The subscriptions to the command.
     var tokens: [SubscriptionToken] = []
 

@@ -117,13 +117,13 @@ public class ListSourceBase<Item: Sendable, Rendered> {
     /// - Returns: Whether the collection moved the item.
     func moveInCollection(from source: ElementPath, to destination: ElementPath) -> Bool { false }
 
-    /// Called after each event is rendered: stops when the view is gone, and loads an empty list's
-    /// first page.
+    /// Called after each event is rendered: stops when the view is gone, and lets the pagination
+    /// look at the new list (it resumes after a shrink, and loads an empty list's first page).
     ///
     /// - Parameter alive: What the renderer returned: `false` once the view is gone.
     func didRender(alive: Bool) {
         if !alive { return stop() }
-        loadMoreIfEmpty()
+        paginateAfterRendering()
     }
 
     /// Stops rendering: the source unsubscribes from its collection and from its pagination

@@ -80,10 +80,16 @@ extension SectionedCollection {
     /// See ``replace(with:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``
     /// for the event and the threading.
     ///
+    /// Section and item types that both conform to `Identifiable` but reach this overload (a
+    /// conformance isolated to the main actor, `@MainActor Identifiable`, cannot serve a
+    /// `Sendable` element) are still diffed by value, and each call reports them to
+    /// ``Diagnostics`` as ``Diagnostic/Kind/identityNotUsed``, with what to write instead.
+    ///
     /// - Parameter sections: The new sections and their items.
     /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
     @inlinable
     public func replace(with sections: [SectionSnapshot<Section, Item>]) where Section: Hashable, Item: Hashable {
+        _reportUnusedIdentity(of: Section.self, Item.self, diffedBy: "value", in: .sectioned)
         replace(with: sections) { SectionedChangeset(from: $0, to: $1) }
     }
 
@@ -93,10 +99,16 @@ extension SectionedCollection {
     /// See ``replace(with:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``
     /// for the event and the threading.
     ///
+    /// Section and item types that both conform to `Identifiable` but reach this overload (a
+    /// conformance isolated to the main actor, `@MainActor Identifiable`, cannot serve a
+    /// `Sendable` element) are still diffed by object identity, and each call reports them to
+    /// ``Diagnostics`` as ``Diagnostic/Kind/identityNotUsed``, with what to write instead.
+    ///
     /// - Parameter sections: The new sections and their items.
     /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
     @inlinable
     public func replace(with sections: [SectionSnapshot<Section, Item>]) where Section: AnyObject, Item: AnyObject {
+        _reportUnusedIdentity(of: Section.self, Item.self, diffedBy: "object identity", in: .sectioned)
         replace(
             with: sections, sectionIdentifiedBy: { ObjectIdentifier($0) }, sectionContentEquals: { _, _ in true },
             itemIdentifiedBy: { ObjectIdentifier($0) }, itemContentEquals: { _, _ in true })
@@ -109,11 +121,17 @@ extension SectionedCollection {
     /// ``replace(with:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``
     /// for the event and the threading.
     ///
+    /// Section and item types that both conform to `Identifiable` but reach this overload (a
+    /// conformance isolated to the main actor, `@MainActor Identifiable`, cannot serve a
+    /// `Sendable` element) are still diffed by object identity, and each call reports them to
+    /// ``Diagnostics`` as ``Diagnostic/Kind/identityNotUsed``, with what to write instead.
+    ///
     /// - Parameter sections: The new sections and their items.
     /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
     @inlinable
     public func replace(with sections: [SectionSnapshot<Section, Item>])
     where Section: AnyObject & Hashable, Item: AnyObject & Hashable {
+        _reportUnusedIdentity(of: Section.self, Item.self, diffedBy: "object identity", in: .sectioned)
         replace(
             with: sections, sectionIdentifiedBy: { ObjectIdentifier($0) }, sectionContentEquals: ==,
             itemIdentifiedBy: { ObjectIdentifier($0) }, itemContentEquals: ==)

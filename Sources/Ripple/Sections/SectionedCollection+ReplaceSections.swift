@@ -76,11 +76,17 @@ extension SectionedCollection {
     ///
     /// See ``replace(withSections:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``.
     ///
+    /// Section and item types that both conform to `Identifiable` but reach this overload (a
+    /// conformance isolated to the main actor, `@MainActor Identifiable`, cannot serve a
+    /// `Sendable` element) are still diffed by value, and each call reports them to
+    /// ``Diagnostics`` as ``Diagnostic/Kind/identityNotUsed``, with what to write instead.
+    ///
     /// - Parameter sections: The new sections.
     /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
     @inlinable
     public func replace(withSections sections: [SectionData<Item, Section>])
     where Section: Hashable, Item: Hashable {
+        _reportUnusedIdentity(of: Section.self, Item.self, diffedBy: "value", in: .sectionData)
         replace(withSections: sections) { SectionedChangeset(from: $0, to: $1) }
     }
 
@@ -89,11 +95,17 @@ extension SectionedCollection {
     ///
     /// See ``replace(withSections:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``.
     ///
+    /// Section and item types that both conform to `Identifiable` but reach this overload (a
+    /// conformance isolated to the main actor, `@MainActor Identifiable`, cannot serve a
+    /// `Sendable` element) are still diffed by object identity, and each call reports them to
+    /// ``Diagnostics`` as ``Diagnostic/Kind/identityNotUsed``, with what to write instead.
+    ///
     /// - Parameter sections: The new sections.
     /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
     @inlinable
     public func replace(withSections sections: [SectionData<Item, Section>])
     where Section: AnyObject, Item: AnyObject {
+        _reportUnusedIdentity(of: Section.self, Item.self, diffedBy: "object identity", in: .sectionData)
         replace(
             withSections: sections, sectionIdentifiedBy: { ObjectIdentifier($0) },
             sectionContentEquals: { _, _ in true }, itemIdentifiedBy: { ObjectIdentifier($0) },
@@ -105,11 +117,17 @@ extension SectionedCollection {
     ///
     /// See ``replace(withSections:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``.
     ///
+    /// Section and item types that both conform to `Identifiable` but reach this overload (a
+    /// conformance isolated to the main actor, `@MainActor Identifiable`, cannot serve a
+    /// `Sendable` element) are still diffed by object identity, and each call reports them to
+    /// ``Diagnostics`` as ``Diagnostic/Kind/identityNotUsed``, with what to write instead.
+    ///
     /// - Parameter sections: The new sections.
     /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
     @inlinable
     public func replace(withSections sections: [SectionData<Item, Section>])
     where Section: AnyObject & Hashable, Item: AnyObject & Hashable {
+        _reportUnusedIdentity(of: Section.self, Item.self, diffedBy: "object identity", in: .sectionData)
         replace(
             withSections: sections, sectionIdentifiedBy: { ObjectIdentifier($0) }, sectionContentEquals: ==,
             itemIdentifiedBy: { ObjectIdentifier($0) }, itemContentEquals: ==)

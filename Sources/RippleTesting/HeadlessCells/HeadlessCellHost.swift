@@ -96,7 +96,8 @@ public final class HeadlessCellHost<Source: ListDataSource> {
         self.source = source
         self.selectionView = view as? any _HeadlessSelecting
         self.visibleRowCount = visibleRowCount
-        (view as? any _HeadlessLayoutObservable)?.engineLayoutObserver = { [weak self] change in
+        let observed: AnyObject? = (view as? SequentialListView)?.rowView ?? view
+        (observed as? any _HeadlessLayoutObservable)?.engineLayoutObserver = { [weak self] change in
             // The headless views are used on the main thread, as UIKit's: the source that drives
             // the view, and so this host, are main-actor isolated, and call the view there.
             MainActor.assumeIsolated { self?.viewChanged(change) }
@@ -255,36 +256,29 @@ public final class HeadlessCellHost<Source: ListDataSource> {
             let leaving = visibleCells.map { Leaving(path: $0.path, cell: $0.cell) }
             let leavingViews = visibleSupplementaryViews.map(\.view)
             layOut(carrying: [:], leaving: leaving, supplementary: [:], leavingSupplementary: leavingViews, afterBatch: false)
-        case .applied(let plan, let before, let after):
-            applyBatch(plan, before: before, after: after)
+        case .carried(let items, let sections):
+            carry(items: items, sections: sections)
         case .reconfigured(let paths):
             reconfigure(paths)
-        case .movedInteractively(let from, let to):
-            moveInteractively(from: from, to: to)
         }
     }
 
-    /// Carries the cells through a batch (C1), then lays out.
-    private func applyBatch(_ plan: _BatchPlan, before: [Int], after: [Int]) {
-        var slots = before.map { [HeadlessReusableView?](repeating: nil, count: $0) }
-        for entry in visibleCells where slots.indices.contains(entry.path.section) && slots[entry.path.section].indices.contains(entry.path.item) {
-            slots[entry.path.section][entry.path.item] = entry.cell
-        }
-        let moved = plan.applied(to: slots, dataSource: after.map { [HeadlessReusableView?](repeating: nil, count: $0) })
+    /// Carries the cells through a batch or a drag (C1), then lays out.
+    private func carry(items origins: [[ElementPath?]], sections sectionOrigins: [Int?]) {
+        var cellAt: [ElementPath: HeadlessReusableView] = [:]
+        for entry in visibleCells { cellAt[entry.path] = entry.cell }
         var carried: [ElementPath: HeadlessReusableView] = [:]
-        var kept: Set<ObjectIdentifier> = []
-        for (section, cells) in moved.enumerated() {
-            for (item, cell) in cells.enumerated() {
-                guard let cell else { continue }
+        for (section, items) in origins.enumerated() {
+            for (item, origin) in items.enumerated() {
+                guard let origin, let cell = cellAt.removeValue(forKey: origin) else { continue }
                 carried[ElementPath(item: item, section: section)] = cell
-                kept.insert(ObjectIdentifier(cell))
             }
         }
         // Deleted and reloaded rows' cells leave, at their paths before the batch.
-        let leaving = visibleCells.filter { !kept.contains(ObjectIdentifier($0.cell)) }.map { Leaving(path: $0.path, cell: $0.cell) }
+        let leaving = cellAt.map { Leaving(path: $0.key, cell: $0.value) }
         // A section the batch neither deletes nor reloads keeps its header and footer.
         var targetOfSource: [Int: Int] = [:]
-        for (target, source) in plan.afterSources.enumerated() { if let source { targetOfSource[source] = target } }
+        for (target, source) in sectionOrigins.enumerated() { if let source { targetOfSource[source] = target } }
         var headers: [SupplementaryKey: HeadlessReusableView] = [:]
         var leavingViews: [HeadlessReusableView] = []
         for entry in visibleSupplementaryViews {
@@ -308,27 +302,6 @@ public final class HeadlessCellHost<Source: ListDataSource> {
             )
             configure(cell, at: path)
         }
-    }
-
-    /// Moves the dragged row's cell with it, and shifts the others.
-    private func moveInteractively(from: ElementPath, to: ElementPath) {
-        let counts = (0..<source.numberOfSections).map { source.numberOfItems(inSection: $0) }
-        var slots = counts.map { [HeadlessReusableView?](repeating: nil, count: $0) }
-        // The counts are after the move; the row left `from.section` and joined `to.section`.
-        if from.section != to.section {
-            slots[from.section].append(nil)
-            slots[to.section].removeLast()
-        }
-        for entry in visibleCells { slots[entry.path.section][entry.path.item] = entry.cell }
-        let cell = slots[from.section].remove(at: from.item)
-        slots[to.section].insert(cell, at: to.item)
-        var carried: [ElementPath: HeadlessReusableView] = [:]
-        for (section, cells) in slots.enumerated() {
-            for (item, cell) in cells.enumerated() { if let cell { carried[ElementPath(item: item, section: section)] = cell } }
-        }
-        var headers: [SupplementaryKey: HeadlessReusableView] = [:]
-        for entry in visibleSupplementaryViews { headers[SupplementaryKey(kind: entry.kind, section: entry.section)] = entry.view }
-        layOut(carrying: carried, leaving: [], supplementary: headers, leavingSupplementary: [], afterBatch: true)
     }
 
     /// A cell that leaves the screen, and the path it tells the source it left from.

@@ -140,7 +140,19 @@ final class _HeadlessListEngine<Element> {
         }
         let value = displayed[source.section].remove(at: source.item)
         displayed[destination.section].insert(value, at: destination.item)
-        layoutObserver?(.movedInteractively(from: source, to: destination))
+        if let layoutObserver {
+            var origins = displayed.indices.map { section in
+                (0..<displayed[section].count).map { Optional(ElementPath(item: $0, section: section)) }
+            }
+            // The counts are after the move: the row left `source.section` and joined `destination.section`.
+            if source.section != destination.section {
+                origins[destination.section].removeLast()
+                origins[source.section].append(ElementPath(item: origins[source.section].count, section: source.section))
+            }
+            let moved = origins[source.section].remove(at: source.item)
+            origins[destination.section].insert(moved, at: destination.item)
+            layoutObserver(.carried(items: origins, sections: displayed.indices.map { $0 }))
+        }
     }
 
     // MARK: - Selection
@@ -330,7 +342,13 @@ final class _HeadlessListEngine<Element> {
         }
         needsReload = false
         if let plan {
-            layoutObserver?(.applied(plan, before: before.map(\.count), after: after.map(\.count)))
+            if let layoutObserver {
+                let paths = before.indices.map { section in
+                    (0..<before[section].count).map { Optional(ElementPath(item: $0, section: section)) }
+                }
+                let origins = plan.applied(to: paths, dataSource: after.map { [ElementPath?](repeating: nil, count: $0.count) })
+                layoutObserver(.carried(items: origins, sections: plan.afterSources))
+            }
         } else {
             layoutObserver?(.reloaded)
         }
@@ -352,12 +370,12 @@ final class _HeadlessListEngine<Element> {
 enum _HeadlessLayoutChange {
     /// The view read its data source anew: every cell on screen leaves (C3, C5).
     case reloaded
-    /// A batch was applied: cells travel with their rows (C1).
-    case applied(_BatchPlan, before: [Int], after: [Int])
+    /// A batch was applied, or the user dragged a row: cells travel with their rows (C1). For each
+    /// row now, the path it had before, or `nil` for a row the batch inserted or reloaded; for each
+    /// section now, the section it was before, or `nil` for an inserted or reloaded one.
+    case carried(items: [[ElementPath?]], sections: [Int?])
     /// Items were reconfigured in place (C4).
     case reconfigured([ElementPath])
-    /// The user dragged a row to a new place; its cell went with it.
-    case movedInteractively(from: ElementPath, to: ElementPath)
 }
 
 /// A headless view whose screen changes a ``HeadlessCellHost`` follows.

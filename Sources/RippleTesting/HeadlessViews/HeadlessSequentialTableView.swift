@@ -1,3 +1,5 @@
+import RippleDiff
+
 /// A table view without AppKit: it shows values from a data source and takes `NSTableView`'s row
 /// updates, which apply one after another, so a test on Linux proves that the calls a list source
 /// makes would not crash a real `NSTableView` and leave it showing the data source.
@@ -44,7 +46,7 @@ public final class HeadlessSequentialTableView<Row> {
     /// A row of the open batch: a value the view already shows, or a row inserted or reloaded in
     /// the batch, which reads its value from the data source when the batch ends.
     private enum Slot {
-        case kept(Row)
+        case kept(Row, origin: Int)
         case fromDataSource
     }
 
@@ -62,6 +64,9 @@ public final class HeadlessSequentialTableView<Row> {
 
     /// The rows of the open batch as its calls so far left them; empty outside a batch.
     private var working: [Slot] = []
+
+    /// Told what changed on screen; a ``HeadlessCellHost`` sets it to carry its cells.
+    var layoutObserver: ((_HeadlessLayoutChange) -> Void)?
 
     /// The violation of the open batch, which makes the view ignore the rest of the batch and
     /// recover when it ends; `nil` while the batch is sound.
@@ -155,6 +160,7 @@ public final class HeadlessSequentialTableView<Row> {
         }
         needsLoad = true
         loadIfNeeded()
+        layoutObserver?(.reloaded)
     }
 
     // MARK: - Batches
@@ -166,7 +172,7 @@ public final class HeadlessSequentialTableView<Row> {
     public func beginUpdates() {
         if depth == 0 {
             loadIfNeeded()
-            working = displayed.map { .kept($0) }
+            working = displayed.enumerated().map { .kept($1, origin: $0) }
             batchViolation = nil
         }
         depth += 1
@@ -309,6 +315,7 @@ public final class HeadlessSequentialTableView<Row> {
             for row in rows { displayed[row] = after[row] }
         }
         reconfiguredRows.append(rows)
+        layoutObserver?(.reconfigured(rows.map { ElementPath(item: $0, section: 0) }))
     }
 
     // MARK: - Implementation
@@ -398,6 +405,7 @@ public final class HeadlessSequentialTableView<Row> {
         if let violation {
             // Real AppKit raises here. Recover as an app's fallback would: show the data source.
             displayed = source
+            layoutObserver?(.reloaded)
             violationHandler?(violation)
             return
         }
@@ -405,11 +413,18 @@ public final class HeadlessSequentialTableView<Row> {
         rows.reserveCapacity(slots.count)
         for (index, slot) in slots.enumerated() {
             switch slot {
-            case .kept(let value): rows.append(value)
+            case .kept(let value, _): rows.append(value)
             case .fromDataSource: rows.append(source[index])
             }
         }
         displayed = rows
+        if let layoutObserver {
+            let origins = slots.map { slot -> ElementPath? in
+                guard case .kept(_, let origin) = slot else { return nil }
+                return ElementPath(item: origin, section: 0)
+            }
+            layoutObserver(.carried(items: [origins], sections: [0]))
+        }
     }
 
     /// The first violation of `rows`, which must be ascending and distinct and in range.
@@ -530,4 +545,11 @@ public struct SequentialUpdateViolation: Error, Hashable, Sendable, CustomString
     /// The kind, the method and the message, such as
     /// `rowOutOfRange removeRows(_:): NSTableView error inserting/removing/moving row 1 (numberOfRows: 1).`
     public var description: String { "\(kind) \(method): \(message)" }
+}
+
+extension HeadlessSequentialTableView: _HeadlessLayoutObservable {
+    var engineLayoutObserver: ((_HeadlessLayoutChange) -> Void)? {
+        get { layoutObserver }
+        set { layoutObserver = newValue }
+    }
 }

@@ -100,10 +100,44 @@ final class AssertDeallocatedTests: XCTestCase {
         XCTAssertEqual(survivors, [])
     }
 
+    @MainActor
+    func test_async_aSynchronousClosure_waitsForTheMainQueueWithoutBlockingIt() async {
+        // `await` on a closure that does not await: the non-blocking overload (with the blocking
+        // one, the `await` would be a warning, and the build treats warnings as errors).
+        let survivors = await survivingObjects(timeout: 10) {
+            let node = LeakNode()
+            DispatchQueue.main.async { withExtendedLifetime(node) {} }
+            return [node]
+        }
+        XCTAssertEqual(survivors, [])
+    }
+
+    func test_async_aSynchronousClosure_suspendsTheCallersActor() async {
+        // On an actor other than the main one, blocking would keep the actor's own job, which holds
+        // the node, from running until the timeout: only a suspending wait lets it release the node.
+        let survivors = await LeakWatcher().survivorsOfAnActorJob()
+        XCTAssertEqual(survivors, [])
+    }
+
     func test_errorsFromMakeObjects_areRethrown() {
         XCTAssertThrowsError(try survivingObjects { throw CommandTestError(51) }) { error in
             XCTAssertEqual(error as? CommandTestError, CommandTestError(51))
         }
         XCTAssertThrowsError(try assertDeallocated { () throws -> [AnyObject] in throw CommandTestError(52) })
+    }
+}
+
+/// Watches an object that only a job on this actor releases.
+private actor LeakWatcher {
+    func survivorsOfAnActorJob() async -> [String] {
+        await survivingObjects(timeout: 10) {
+            let node = UncheckedBox(LeakNode())
+            Task { self.hold(node) }   // runs on this actor, once the actor is free
+            return [node.value]
+        }
+    }
+
+    private func hold(_ node: UncheckedBox<LeakNode>) {
+        withExtendedLifetime(node) {}
     }
 }

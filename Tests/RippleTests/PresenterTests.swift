@@ -292,3 +292,97 @@ extension PresenterTests {
         }
     }
 }
+
+// MARK: - A view controller injects itself
+
+/// A presenter that counts its injections and checks that its view is there when it is created.
+private final class CountingPresenter: Presenter<any PresenterTestsScreenView> {
+    private(set) var injections = 0
+    private(set) var viewAtCreation: (any PresenterTestsScreenView)?
+    override func injectView(_ view: any PresenterTestsScreenView) {
+        injections += 1
+        super.injectView(view)
+    }
+    override func viewCreated() { viewAtCreation = view }
+}
+
+@MainActor private protocol PresenterTestsScreenView: Viewable {}
+
+/// What `ViewController`'s `viewDidLoad` does, without UIKit: the same call.
+@MainActor private final class FakeViewController<P: PresenterType> {
+    var presenter: P!
+    func viewDidLoad() { presenter?.receiveCreation(of: self) }
+}
+
+extension FakeViewController: PresenterTestsScreenView {}
+
+/// A presenter that conforms to `PresenterType` directly, with no view of its own.
+@MainActor private final class BarePresenter: PresenterType {
+    var events: [ViewLifecycleEvent] = []
+    func receive(_ event: ViewLifecycleEvent) { events.append(event) }
+}
+
+extension PresenterTests {
+    func test_receiveCreation_injectsAControllerThatFits_beforeViewCreated() {
+        MainActor.assumeIsolated {
+            let controller = FakeViewController<CountingPresenter>()
+            controller.presenter = CountingPresenter()
+            controller.viewDidLoad()
+            XCTAssertTrue(controller.presenter.view === controller)
+            XCTAssertTrue(controller.presenter.viewAtCreation === controller, "the view is there in viewCreated()")
+            XCTAssertEqual(controller.presenter.injections, 1)
+            XCTAssertEqual(controller.presenter.lifecycle, .hidden)
+        }
+    }
+
+    func test_adoptView_doesNotInjectTheSameViewTwice() {
+        MainActor.assumeIsolated {
+            let controller = FakeViewController<CountingPresenter>()
+            let presenter = CountingPresenter(view: controller)
+            XCTAssertEqual(presenter.injections, 1)
+            controller.presenter = presenter
+            controller.viewDidLoad()
+            XCTAssertEqual(presenter.injections, 1, "already its view: not injected again")
+            XCTAssertTrue(presenter.adoptView(controller))
+            XCTAssertEqual(presenter.injections, 1)
+        }
+    }
+
+    func test_adoptView_replacesADifferentView() {
+        MainActor.assumeIsolated {
+            let earlier = FakeViewController<CountingPresenter>()
+            let controller = FakeViewController<CountingPresenter>()
+            let presenter = CountingPresenter(view: earlier)
+            XCTAssertTrue(presenter.adoptView(controller))
+            XCTAssertTrue(presenter.view === controller)
+            XCTAssertEqual(presenter.injections, 2)
+        }
+    }
+
+    func test_adoptView_leavesTheViewAlone_whenTheCandidateDoesNotFit() {
+        MainActor.assumeIsolated {
+            let view = BookListViewSpy()
+            let presenter = BookListPresenter(view: view)
+            let controller = FakeViewController<BookListPresenter>()   // not a BookListView
+            controller.presenter = presenter
+            controller.viewDidLoad()
+            XCTAssertTrue(presenter.view === view)
+            XCTAssertEqual(presenter.hooks, ["created"], "created is forwarded all the same")
+            XCTAssertFalse(presenter.adoptView(controller))
+
+            let unattached = BookListPresenter()
+            XCTAssertFalse(unattached.adoptView(controller))
+            XCTAssertFalse(unattached.hasView)
+        }
+    }
+
+    func test_aDirectPresenterType_adoptsNothing_andStillHearsCreated() {
+        MainActor.assumeIsolated {
+            let controller = FakeViewController<BarePresenter>()
+            controller.presenter = BarePresenter()
+            controller.viewDidLoad()
+            XCTAssertFalse(controller.presenter.adoptView(controller))
+            XCTAssertEqual(controller.presenter.events, [.created])
+        }
+    }
+}

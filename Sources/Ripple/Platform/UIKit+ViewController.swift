@@ -14,19 +14,25 @@ public protocol ViewControllerType: AnyObject {
 
 /// A `UIViewController` base that forwards every lifecycle step to its presenter.
 ///
+/// Set ``presenter`` before the view loads. In `viewDidLoad` the controller injects itself as the
+/// presenter's view when it adopts the presenter's view protocol (and is not its view already),
+/// then forwards ``ViewLifecycleEvent/created``, so ``Presenter/viewCreated()`` sees its view:
+///
 /// ```swift
 /// final class LoginViewController: ViewController<LoginPresenter>, LoginView { … }
 ///
 /// let controller = LoginViewController()
-/// controller.presenter = LoginPresenter(view: controller)
+/// controller.presenter = LoginPresenter(api: api)   // no injectView: viewDidLoad does it
 /// ```
 open class ViewController<PresenterKind: PresenterType>: UIViewController, ViewControllerType {
     /// The presenter; set it before the view loads.
     public var presenter: PresenterKind!
 
+    /// Injects the controller into its presenter when it fits, then forwards
+    /// ``ViewLifecycleEvent/created``. Call `super` first when you override it.
     open override func viewDidLoad() {
         super.viewDidLoad()
-        presenter?.receive(.created)
+        presenter?.receiveCreation(of: self)
     }
 
     open override func viewWillAppear(_ animated: Bool) {

@@ -8,6 +8,30 @@ public protocol PresenterType: AnyObject {
     ///
     /// - Parameter event: What happened to the view.
     func receive(_ event: ViewLifecycleEvent)
+
+    /// Makes `candidate` the view when it conforms to the presenter's view type and is not the
+    /// view already; otherwise changes nothing.
+    ///
+    /// Ripple's view-controller bases call it from `viewDidLoad`, just before they forward
+    /// ``ViewLifecycleEvent/created`` (see ``receiveCreation(of:)``), so a controller that adopts
+    /// its presenter's view protocol never injects itself by hand. ``Presenter`` implements it;
+    /// the default implementation, for a presenter that conforms to this protocol directly,
+    /// adopts nothing and returns `false`.
+    ///
+    /// - Parameter candidate: A view controller, or any object that may be the view.
+    /// - Returns: Whether `candidate` is the view afterwards.
+    @discardableResult
+    func adoptView(_ candidate: AnyObject) -> Bool
+}
+
+extension PresenterType {
+    /// Adopts nothing: a presenter that conforms to ``PresenterType`` directly manages its view
+    /// itself.
+    ///
+    /// - Parameter candidate: Ignored.
+    /// - Returns: `false`.
+    @discardableResult
+    public func adoptView(_ candidate: AnyObject) -> Bool { false }
 }
 
 /// The base class of an MVP presenter: it keeps the state of one screen or cell, and talks to its
@@ -36,6 +60,15 @@ public protocol PresenterType: AnyObject {
 /// let presenter = BookListPresenter()
 /// presenter.injectView(viewController)
 /// ```
+///
+/// # Who injects the view
+/// - A screen built on Ripple's `ViewController<Presenter>` (UIKit or AppKit) is injected by the
+///   controller itself: in `viewDidLoad`, before ``viewCreated()`` runs, when the controller
+///   adopts `View` (``adoptView(_:)``). Set the controller's `presenter` before its view loads.
+/// - A cell is injected by the list source each time it shows the presenter's row
+///   (``attachView(_:)``).
+/// - Any other view (a view controller of your own, a test's spy) calls ``injectView(_:)``, or
+///   passes itself to ``init(view:)``.
 ///
 /// # Lifecycle
 /// A view controller forwards its view's life through ``receive(_:)``; the presenter tracks it in
@@ -106,6 +139,19 @@ open class Presenter<View>: PresenterType, ViewAttaching {
         guard let view = object as? View else { return false }
         injectView(view)
         return true
+    }
+
+    /// Makes `candidate` the view when it conforms to `View` and is not the view already.
+    ///
+    /// The view-controller bases call it from `viewDidLoad`; a `candidate` that is the view already
+    /// is not injected again, and one that does not conform leaves the view as it is.
+    ///
+    /// - Parameter candidate: A view controller, or any object that may be the view.
+    /// - Returns: Whether `candidate` is the view afterwards.
+    @discardableResult
+    public func adoptView(_ candidate: AnyObject) -> Bool {
+        if viewObject === candidate { return true }
+        return attachView(candidate)
     }
 
     /// Detaches the view if it is `object`; a reused cell uses this, so that a presenter that has

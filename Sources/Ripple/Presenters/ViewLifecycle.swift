@@ -56,6 +56,18 @@ public enum ViewLifecycleState: String, Sendable, Hashable {
 }
 
 extension PresenterType {
+    /// Forwards a view controller's `viewDidLoad`: adopts `controller` as the view when it fits
+    /// (``adoptView(_:)``), then sends ``ViewLifecycleEvent/created``, so that ``Presenter/viewCreated()``
+    /// already sees its view.
+    ///
+    /// Ripple's UIKit and AppKit `ViewController` bases call this; a controller of your own can too.
+    ///
+    /// - Parameter controller: The view controller whose view loaded.
+    public func receiveCreation(of controller: AnyObject) {
+        adoptView(controller)
+        receive(.created)
+    }
+
     /// Forwards a view's disappearance, and its destruction when it is leaving for good.
     ///
     /// View-controller bases call this from `viewDidDisappear`, with `leavingForGood` set when the

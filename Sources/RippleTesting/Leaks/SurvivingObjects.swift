@@ -28,6 +28,11 @@ import XCTest
 ///     a timing assertion.
 ///   - makeObjects: Creates the objects and returns those to watch.
 /// - Returns: The labels of the objects still alive, in the order `makeObjects` returned them.
+///
+/// In `async` code, `await survivingObjects …` calls the overload that suspends instead.
+// Disfavored: in async code the suspending overloads must win over this blocking one, even for a
+// call such as `survivingObjects(timeout: 5) { … }`, whose argument count matches this one's.
+@_disfavoredOverload
 public func survivingObjects(timeout: Double = 0, _ makeObjects: () throws -> [AnyObject]) rethrows -> [String] {
     let watchlist = Watchlist(try makeObjects())
     if timeout > 0 && !watchlist.survivors.isEmpty {
@@ -50,6 +55,40 @@ public func survivingObjects(
     _ makeObjects: () async throws -> [AnyObject]
 ) async rethrows -> [String] {
     let watchlist = Watchlist(try await makeObjects())
+    await watchlist.waitForRelease(timeout: timeout)
+    return watchlist.survivors
+}
+
+/// Runs `makeObjects`, keeps only weak references to the objects it returns, and returns a label
+/// for each one that is still alive afterwards, suspending (never blocking) while it waits.
+///
+/// The same as the overload whose `makeObjects` is `async`, for a closure that does not `await`.
+/// Swift picks this one in `async` code; without it, such a call would pick the blocking
+/// overload, which would hold the caller's actor (the main actor, in a `@MainActor` test) while it
+/// waits, so work queued there could not release anything.
+///
+/// ```swift
+/// @MainActor
+/// @Test func rowsAreReleased() async {
+///     let survivors = await survivingObjects(timeout: 5) {
+///         let screen = HeadlessTableScreen(collection: ObservableCollection(["a", "b"]))
+///         return [screen, screen.source]
+///     }
+///     #expect(survivors.isEmpty)
+/// }
+/// ```
+///
+/// - Parameters:
+///   - timeout: How long to wait, in seconds, for objects released asynchronously; `0` checks once.
+///   - isolation: The caller's actor; `makeObjects` runs there. Leave the default.
+///   - makeObjects: Creates the objects and returns those to watch.
+/// - Returns: The labels of the objects still alive, in the order `makeObjects` returned them.
+public func survivingObjects(
+    timeout: Double = 0,
+    isolation: isolated (any Actor)? = #isolation,
+    _ makeObjects: () throws -> [AnyObject]
+) async rethrows -> [String] {
+    let watchlist = Watchlist(try makeObjects())
     await watchlist.waitForRelease(timeout: timeout)
     return watchlist.survivors
 }

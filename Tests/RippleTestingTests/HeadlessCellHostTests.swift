@@ -186,4 +186,86 @@ final class HeadlessCellHostTests: XCTestCase {
         XCTAssertEqual(books.snapshot.map(\.log), [["didSelectCell"], ["didSelectCell"]])
         XCTAssertEqual(screen.tableView.selectedPaths, [])
     }
+
+    // MARK: - Cells belong to rows (uikit-cell-lifecycle.md, C1)
+
+    /// Value rows: an insert above the rows on screen keeps every other row's cell, untouched
+    /// (no trip through the reuse pool, no configure); the row pushed off screen gives its cell
+    /// up; a move carries the moved row's cell and keeps the others'.
+    func test_valueRows_insertAboveAndMove_keepEveryOtherRowsCell() async {
+        let rows = ObservableCollection(Array(0..<30))
+        let screen = HeadlessTableScreen(collection: rows, visibleRowCount: 10)
+        screen.cells.register(HeadlessCell<Int>.self, forCellReuseIdentifier: "Cell")
+        await screen.settle()
+        let before = screen.cells.visibleCells.map(\.cell)
+        XCTAssertEqual(before.map(\.configureCount), Array(repeating: 1, count: 10))
+
+        rows.insert(-1, at: 0)
+        await screen.settle()
+        let after = screen.cells.visibleCells.map(\.cell)
+        XCTAssertEqual(screen.cells.visibleItems, [-1] + Array(0..<9))
+        for index in 0..<9 {
+            XCTAssertTrue(after[index + 1] === before[index], "row \(index) keeps its cell")
+        }
+        XCTAssertEqual(after.dropFirst().map(\.reuseCount), Array(repeating: 0, count: 9))
+        XCTAssertEqual(after.dropFirst().map(\.configureCount), Array(repeating: 1, count: 9), "not asked again")
+        XCTAssertFalse(before.contains { $0 === after[0] }, "the inserted row gets a new cell")
+
+        let moved = after[2]
+        rows.move(from: 2, to: 7)
+        await screen.settle()
+        let final = screen.cells.visibleCells.map(\.cell)
+        XCTAssertTrue(final[7] === moved, "the moved row keeps its cell")
+        XCTAssertEqual(screen.cells.visibleItems, [-1, 0, 2, 3, 4, 5, 6, 1, 7, 8])
+        XCTAssertEqual(Set(final.map(ObjectIdentifier.init)), Set(after.map(ObjectIdentifier.init)), "every row kept its cell")
+        XCTAssertEqual(final.map(\.reuseCount), Array(repeating: 0, count: 10))
+        XCTAssertEqual(screen.tableView.violations, [])
+    }
+
+    /// A reloaded row gets a cell from the pool (with `prepareForReuse()`), and its old cell enters
+    /// the pool after the batch's new cells are taken, as it animates out on a device.
+    func test_reloadedRow_getsAnotherCell_andItsOldCellIsReusedLater() async {
+        let rows = ObservableCollection(Array(0..<3))
+        let screen = HeadlessTableScreen(collection: rows, visibleRowCount: 10)
+        screen.source.updateStyle = .reload
+        screen.cells.register(HeadlessCell<Int>.self, forCellReuseIdentifier: "Cell")
+        await screen.settle()
+        let old = screen.cells.visibleCells[1].cell
+
+        rows.replace(with: [0, 1, 2], identifiedBy: { $0 }, contentEquals: { lhs, _ in lhs != 1 })
+        await screen.settle()
+        XCTAssertFalse(screen.cells.visibleCells[1].cell === old)
+        XCTAssertEqual(screen.cells.createdCellCount, 4)
+
+        rows.append(3)
+        await screen.settle()
+        XCTAssertTrue(screen.cells.visibleCells[3].cell === old, "the reloaded row's old cell was reused")
+        XCTAssertEqual(old.reuseCount, 1)
+    }
+
+    /// The sequential (`NSTableView`) view feeds the host too: an insert at the top keeps the
+    /// other rows' cells.
+    func test_sequentialView_carriesCells() {
+        MainActor.assumeIsolated {
+            let rows = ObservableCollection(Array(0..<5))
+            final class Box { var read: () -> [Int] = { [] } }
+            let box = Box()
+            let table = HeadlessSequentialTableView<Int> { box.read() }
+            let list = SequentialListView(table)
+            let source = TableViewSource(view: list, collection: rows)
+            box.read = { MainActor.assumeIsolated { source.renderedItems } }
+            let host = HeadlessCellHost(source: source, view: list, visibleRowCount: 4)
+            host.register(HeadlessCell<Int>.self, forCellReuseIdentifier: "Cell")
+            waitForMainQueue()
+            host.layout()
+            let before = host.visibleCells.map(\.cell)
+            rows.insert(-1, at: 1)
+            waitForMainQueue()
+            XCTAssertEqual(host.visibleItems, [0, -1, 1, 2])
+            XCTAssertTrue(host.visibleCells[0].cell === before[0])
+            XCTAssertTrue(host.visibleCells[2].cell === before[1])
+            XCTAssertTrue(host.visibleCells[3].cell === before[2])
+            XCTAssertEqual(table.violations, [])
+        }
+    }
 }

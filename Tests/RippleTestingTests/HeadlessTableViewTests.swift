@@ -15,6 +15,34 @@ final class HeadlessTableViewTests: XCTestCase {
         func sectionsForHeadlessView() -> [[String]] { sections }
     }
 
+    // MARK: - Reconfiguring (R17)
+
+    func testReconfigure_readsTheRowsAgainInPlace_andIsRecorded() {
+        let model = Model([["a", "b", "c"]])
+        let tableView = HeadlessTableView(dataSource: model)
+        tableView.reloadData()
+        model.sections = [["a", "B", "c"]]
+        tableView.reconfigureRows(at: [path(0, 1)])
+        XCTAssertEqual(tableView.rows, [["a", "B", "c"]])
+        XCTAssertEqual(tableView.events.last, .reconfigure([path(0, 1)]))
+        XCTAssertEqual(tableView.violations, [])
+    }
+
+    func testReconfigure_insideABatch_orOfAMissingRow_isAViolationOfR17() {
+        let model = Model([["a", "b"]])
+        let tableView = HeadlessTableView(dataSource: model)
+        tableView.reloadData()
+        tableView.performBatchUpdates {
+            tableView.reconfigureRows(at: [path(0, 0)])
+        }
+        XCTAssertEqual(tableView.violations.map(\.rule), [.r17])
+        XCTAssertTrue(tableView.violations[0].message.contains("inside a batch"), tableView.violations[0].message)
+        tableView.reconfigureRows(at: [path(0, 2)])
+        XCTAssertEqual(tableView.violations.map(\.rule), [.r17, .r17])
+        XCTAssertTrue(tableView.violations[1].message.contains("(0 - 2)") || tableView.violations[1].message.contains("does not exist"), tableView.violations[1].message)
+        XCTAssertEqual(tableView.rows, [["a", "b"]])
+    }
+
     // MARK: - Applying batches
 
     func testBatchIsAppliedWithUIKitSemantics() {

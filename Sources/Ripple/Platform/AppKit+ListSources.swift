@@ -105,7 +105,7 @@ extension ListSourceBase {
     /// - Parameters:
     ///   - itemClass: The collection view item class; its identifier is its type name.
     ///   - itemType: The type of the items it shows, usually a cell presenter class.
-    public func register<Item: NSCollectionViewItem & PresentingCell>(_ itemClass: Item.Type, for itemType: Item.Item.Type) {
+    public func register<ViewItem: NSCollectionViewItem & PresentingCell>(_ itemClass: ViewItem.Type, for itemType: ViewItem.Item.Type) {
         let identifier = String(reflecting: itemClass)
         setCellIdentifier(identifier, for: itemType)
         (listView as? NSCollectionView)?.register(itemClass, forItemWithIdentifier: NSUserInterfaceItemIdentifier(identifier))

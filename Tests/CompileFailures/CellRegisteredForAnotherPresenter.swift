@@ -1,0 +1,24 @@
+// Registering a cell for a presenter type links the two types: the cell's item type must be the
+// registered type. A cell typed on one presenter, registered for another, would never be
+// configured (issue 21, bug 2), so it must not compile; nor may a cell that shows no item at all.
+// The headless screens take the same shape as the UIKit and AppKit glue's `source.register(_:for:)`.
+
+import Ripple
+import RippleTesting
+
+protocol CountryRow: AnyObject, Sendable {}
+
+final class CountryCellPresenter: CountryRow {}
+final class RegionCellPresenter: CountryRow {}
+
+final class CountryCell: HeadlessCell<CountryCellPresenter> {}
+
+@MainActor
+func registerCells(on screen: HeadlessTableScreen<any CountryRow>) {
+    screen.register(CountryCell.self, for: CountryCellPresenter.self)  // a cell for its own presenter: fine
+    // expected-error: cannot convert value of type 'RegionCellPresenter.Type' to expected argument type 'CountryCellPresenter.Type'
+    screen.register(CountryCell.self, for: RegionCellPresenter.self)
+    // expected-error: requires that 'HeadlessReusableView' conform to 'PresentingCell'
+    // expected-error: cannot convert value of type 'CountryCellPresenter.Type'
+    screen.register(HeadlessReusableView.self, for: CountryCellPresenter.self)
+}

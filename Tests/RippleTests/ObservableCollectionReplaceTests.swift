@@ -324,25 +324,22 @@ final class ObservableCollectionReplaceIsolatedIdentityTests: XCTestCase {
     }
 
 
-    /// Issue 21, bug 4: the same ids and content, other instances. The object overload runs (the
-    /// delete and insert of every row), and says so, naming the type and what to write.
-    func test_mainActorIsolatedIdentifiable_isReported_withWhatToWrite() {
+    /// Issue 21, bug 4: conformances written as the compiler's fix-it suggests
+    /// (`@MainActor Identifiable, @MainActor Equatable`) reach the object overload, which diffs by
+    /// `id` all the same on the main actor: the same ids and content are no change, a changed title
+    /// is an update, never the delete and insert of every row.
+    func test_mainActorIsolatedIdentifiable_onTheMainActor_diffsByID() {
         let diagnostics = self.diagnostics
         MainActor.assumeIsolated {
-            let fresh = { [IsolatedPresenter(1, "Dune"), IsolatedPresenter(2, "Emma")] }
-            let list = ObservableCollection(fresh())
+            let list = ObservableCollection([IsolatedPresenter(1, "Dune"), IsolatedPresenter(2, "Emma")])
+            XCTAssertEqual(changes(of: list) { $0.replace(with: [IsolatedPresenter(1, "Dune"), IsolatedPresenter(2, "Emma")]) }, [])
             XCTAssertEqual(
-                changes(of: list) { $0.replace(with: fresh()) },
-                [Changeset(sourceCount: 2, targetCount: 2, deletes: [0, 1], inserts: [0, 1])])
-            XCTAssertEqual(identityReports(diagnostics).count, 1)
-            let report = identityReports(diagnostics).first
-            XCTAssertEqual(report?.source, "ObservableCollection.replace(with:)")
-            for words in [
-                "IsolatedPresenter conforms to Identifiable", "`@MainActor Identifiable`", "diffed by object identity",
-                "nonisolated static func ==", "replace(with:identifiedBy: { $0.id }, contentEquals: ==)",
-            ] {
-                XCTAssertTrue(report?.message.contains(words) ?? false, "\(words) in: \(report?.message ?? "")")
-            }
+                changes(of: list) { $0.replace(with: [IsolatedPresenter(1, "Dune (2nd)"), IsolatedPresenter(2, "Emma")]) },
+                [Changeset(sourceCount: 2, targetCount: 2, updates: [.init(source: 0, target: 0)])])
+            XCTAssertEqual(
+                changes(of: list) { $0.replace(with: [IsolatedPresenter(2, "Emma"), IsolatedPresenter(3, "Fury")]) },
+                [Changeset(sourceCount: 2, targetCount: 2, deletes: [0], inserts: [1])])
+            XCTAssertEqual(identityReports(diagnostics), [])
         }
     }
 
@@ -380,9 +377,10 @@ final class ObservableCollectionReplaceIsolatedIdentityTests: XCTestCase {
         }
     }
 
-    /// Called off the main actor (the collection may be replaced from any thread), the call is
-    /// reported all the same.
-    func test_offTheMainActor_isReportedToo() {
+    /// Called off the main actor (the collection may be replaced from any thread), the isolated
+    /// conformance cannot be used: the call diffs by object identity and says so, naming the type
+    /// and what to write. Identity never changes silently.
+    func test_offTheMainActor_isDiffedByObjectIdentity_andReported() {
         let list = MainActor.assumeIsolated { ObservableCollection([IsolatedPresenter(1)]) }
         let fresh = MainActor.assumeIsolated { [IsolatedPresenter(1)] }
         let done = expectation(description: "replaced")
@@ -392,31 +390,50 @@ final class ObservableCollectionReplaceIsolatedIdentityTests: XCTestCase {
         }
         wait(for: [done], timeout: 30)
         XCTAssertEqual(identityReports(diagnostics).map(\.source), ["ObservableCollection.replace(with:)"])
+        let report = identityReports(diagnostics).first
+        for words in [
+            "IsolatedPresenter conforms to Identifiable", "`@MainActor Identifiable`", "diffed by object identity",
+            "nonisolated static func ==", "replace(with:identifiedBy: { $0.id }, contentEquals: ==)",
+        ] {
+            XCTAssertTrue(report?.message.contains(words) ?? false, "\(words) in: \(report?.message ?? "")")
+        }
     }
 
-    /// `SectionedCollection`'s object overloads report the same, for `replace(with:)` and
-    /// `replace(withSections:)`, when sections and items both conform to `Identifiable` (an
-    /// `Identifiable` overload would have run); items that do not are not reported.
-    func test_sectioned_mainActorIsolatedIdentifiable_isReported() {
+    /// `SectionedCollection`'s object overloads diff such sections and items by `id` on the main
+    /// actor, for `replace(with:)` and `replace(withSections:)`; off it they report, when sections
+    /// and items both conform to `Identifiable` (an `Identifiable` overload would have run).
+    func test_sectioned_mainActorIsolatedIdentifiable_diffsByID_orIsReportedOffTheMainActor() {
         let diagnostics = self.diagnostics
-        MainActor.assumeIsolated {
+        let sectioned = MainActor.assumeIsolated {
             let header = Header()
             let sectioned = SectionedCollection<IsolatedPresenter, Header>(
                 [SectionSnapshot(section: header, items: [IsolatedPresenter(1)])])
+            let version = sectioned.version
             sectioned.replace(with: [SectionSnapshot(section: header, items: [IsolatedPresenter(1)])])
             sectioned.replace(withSections: [SectionData(header, items: [IsolatedPresenter(1)])])
-            XCTAssertEqual(
-                identityReports(diagnostics).map(\.source), ["SectionedCollection.replace(with:)", "SectionedCollection.replace(withSections:)"])
-            XCTAssertTrue(
-                identityReports(diagnostics).last?.message.contains(
-                    "Header and IsolatedPresenter conform to Identifiable, but this overload cannot use") ?? false)
-            XCTAssertTrue(
-                identityReports(diagnostics).last?.message.contains(
-                    "SectionedCollection.replace(withSections:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:")
-                    ?? false)
-            let plain = SectionedCollection<PlainPresenter, Header>([SectionSnapshot(section: header, items: [])])
-            plain.replace(with: [SectionSnapshot(section: header, items: [PlainPresenter()])])
-            XCTAssertEqual(identityReports(diagnostics).count, 2, "a plain class: nothing more")
+            XCTAssertEqual(sectioned.version, version, "the same ids and content: no change")
+            XCTAssertEqual(identityReports(diagnostics), [])
+            return sectioned
         }
+        let fresh = MainActor.assumeIsolated { [SectionData(Header(), items: [IsolatedPresenter(1)])] }
+        let done = expectation(description: "replaced")
+        DispatchQueue.global().async {
+            sectioned.replace(withSections: fresh)
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 30)
+        XCTAssertEqual(identityReports(diagnostics).map(\.source), ["SectionedCollection.replace(withSections:)"])
+        XCTAssertTrue(
+            identityReports(diagnostics).last?.message.contains(
+                "Header and IsolatedPresenter conform to Identifiable, but this overload cannot use") ?? false)
+        XCTAssertTrue(
+            identityReports(diagnostics).last?.message.contains(
+                "SectionedCollection.replace(withSections:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:")
+                ?? false)
+        MainActor.assumeIsolated {
+            let plain = SectionedCollection<PlainPresenter, Header>([SectionSnapshot(section: Header(), items: [])])
+            plain.replace(with: [SectionSnapshot(section: Header(), items: [PlainPresenter()])])
+        }
+        XCTAssertEqual(identityReports(diagnostics).count, 1, "a plain class: nothing more")
     }
 }

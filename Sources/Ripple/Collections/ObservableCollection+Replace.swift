@@ -52,7 +52,9 @@ extension ObservableCollection {
     ///
     /// An element type that conforms to `Identifiable` but reaches this overload (its conformance
     /// is isolated to the main actor, `@MainActor Identifiable`, which a `Sendable` element cannot
-    /// use) is still diffed by value, and each call reports it to ``Diagnostics`` as
+    /// use statically) is diffed by its `id` all the same when the call runs on the main actor,
+    /// with content from its `Equatable` conformance when it has one. Elsewhere the conformance
+    /// cannot be used: the call diffs by value and reports it to ``Diagnostics`` as
     /// ``Diagnostic/Kind/identityNotUsed``, with what to write instead.
     ///
     /// See ``replace(with:identifiedBy:contentEquals:)`` for the event and the threading.
@@ -61,6 +63,9 @@ extension ObservableCollection {
     /// - Complexity: One diff: expected O(*n* + *m*).
     @inlinable
     public func replace(with elements: [Element]) where Element: Hashable {
+        if _IsolatedIdentity.isUsable(Element.self, probe: elements.first) {
+            return replace(with: elements, identifiedBy: _IsolatedIdentity.id, contentEquals: _IsolatedIdentity.contentEquals)
+        }
         _reportUnusedIdentity(of: Element.self, diffedBy: "value", in: .flat)
         replace(with: elements) { Changeset(from: $0, to: $1) }
     }
@@ -69,8 +74,11 @@ extension ObservableCollection {
     ///
     /// An element type that conforms to `Identifiable` but reaches this overload (its conformance
     /// is isolated to the main actor, `@MainActor Identifiable`, which a `Sendable` element cannot
-    /// use) is still diffed by object identity, and each call reports it to ``Diagnostics`` as
-    /// ``Diagnostic/Kind/identityNotUsed``, with what to write instead.
+    /// use statically) is diffed by its `id` all the same when the call runs on the main actor,
+    /// with content from its `Equatable` conformance when it has one (otherwise another instance
+    /// with the same `id` is an update). Elsewhere the conformance cannot be used: the call diffs
+    /// by object identity and reports it to ``Diagnostics`` as ``Diagnostic/Kind/identityNotUsed``,
+    /// with what to write instead.
     ///
     /// See ``replace(with:identifiedBy:contentEquals:)`` for the event and the threading.
     ///
@@ -78,6 +86,9 @@ extension ObservableCollection {
     /// - Complexity: One diff: expected O(*n* + *m*).
     @inlinable
     public func replace(with elements: [Element]) where Element: AnyObject {
+        if _IsolatedIdentity.isUsable(Element.self, probe: elements.first) {
+            return replace(with: elements, identifiedBy: _IsolatedIdentity.id, contentEquals: _IsolatedIdentity.contentEquals)
+        }
         _reportUnusedIdentity(of: Element.self, diffedBy: "object identity", in: .flat)
         replace(with: elements) { Changeset(from: $0, to: $1) }
     }
@@ -119,8 +130,11 @@ extension ObservableCollection {
     ///
     /// An element type that conforms to `Identifiable` but reaches this overload (its conformance
     /// is isolated to the main actor, `@MainActor Identifiable`, which a `Sendable` element cannot
-    /// use) is still diffed by object identity, and each call reports it to ``Diagnostics`` as
-    /// ``Diagnostic/Kind/identityNotUsed``, with what to write instead.
+    /// use statically) is diffed by its `id` all the same when the call runs on the main actor,
+    /// with content from its `Equatable` conformance when it has one (otherwise another instance
+    /// with the same `id` is an update). Elsewhere the conformance cannot be used: the call diffs
+    /// by object identity and reports it to ``Diagnostics`` as ``Diagnostic/Kind/identityNotUsed``,
+    /// with what to write instead.
     ///
     /// See ``replace(with:identifiedBy:contentEquals:)`` for the event and the threading.
     ///
@@ -128,6 +142,9 @@ extension ObservableCollection {
     /// - Complexity: One diff: expected O(*n* + *m*).
     @inlinable
     public func replace(with elements: [Element]) where Element: AnyObject & Hashable {
+        if _IsolatedIdentity.isUsable(Element.self, probe: elements.first) {
+            return replace(with: elements, identifiedBy: _IsolatedIdentity.id, contentEquals: _IsolatedIdentity.contentEquals)
+        }
         _reportUnusedIdentity(of: Element.self, diffedBy: "object identity", in: .flat)
         replace(with: elements) { Changeset(from: $0, to: $1) }
     }
@@ -185,6 +202,50 @@ enum _ReplaceMethod: String {
         case .sectioned, .sectionData:
             "\(rawValue.dropLast())sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)"
         }
+    }
+}
+
+/// The identity of elements whose `Identifiable` (and `Equatable`) conformances the overloads
+/// could not use statically: conformances isolated to the main actor (`@MainActor Identifiable`),
+/// which a `Sendable` element type cannot satisfy a generic requirement with. At run time a cast
+/// finds such a conformance only on its actor, and calling it there is safe: ``isUsable(_:probe:)``
+/// asks exactly that of a value, on the calling thread, before the diff uses the conformance.
+@usableFromInline
+enum _IsolatedIdentity {
+    /// Whether `type` conforms to `Identifiable` and a cast of `probe` finds the conformance here
+    /// (and its `Equatable` conformance, when it has one); with no value to probe, whether the type
+    /// conforms (a diff to or from an empty list is the same by any identity).
+    @usableFromInline
+    static func isUsable<Value>(_ type: Value.Type, probe: Value?) -> Bool {
+        guard type is any Identifiable.Type else { return false }
+        guard let probe else { return true }
+        return probe as Any is any Identifiable && (!(type is any Equatable.Type) || probe as Any is any Equatable)
+    }
+
+    /// The value's `id`; for a value whose conformance cannot be found here, its object identity
+    /// (or one identity shared by all such values).
+    @usableFromInline
+    static func id<Value>(_ value: Value) -> AnyHashable {
+        if let identifiable = value as Any as? any Identifiable { return identity(of: identifiable) }
+        return Swift.type(of: value as Any) is AnyClass ? AnyHashable(ObjectIdentifier(value as AnyObject)) : AnyHashable(0)
+    }
+
+    /// The `id` of an `Identifiable` value, through the requirement (an opened existential).
+    private static func identity<Value: Identifiable>(of value: Value) -> AnyHashable { AnyHashable(value.id) }
+
+    /// Whether two values with the same `id` show the same content: `==` when they are
+    /// `Equatable`, otherwise the same object (or any two values).
+    @usableFromInline
+    static func contentEquals<Value>(_ lhs: Value, _ rhs: Value) -> Bool {
+        if let lhs = lhs as Any as? any Equatable { return lhs._isEqual(to: rhs) }
+        return Swift.type(of: lhs as Any) is AnyClass ? (lhs as AnyObject) === (rhs as AnyObject) : true
+    }
+}
+
+extension Equatable {
+    /// Whether `other` is a `Self` equal to this value.
+    fileprivate func _isEqual(to other: Any) -> Bool {
+        (other as? Self).map { $0 == self } ?? false
     }
 }
 

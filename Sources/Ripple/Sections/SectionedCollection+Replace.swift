@@ -82,13 +82,21 @@ extension SectionedCollection {
     ///
     /// Section and item types that both conform to `Identifiable` but reach this overload (a
     /// conformance isolated to the main actor, `@MainActor Identifiable`, cannot serve a
-    /// `Sendable` element) are still diffed by value, and each call reports them to
+    /// `Sendable` element) are diffed by their `id`s all the same when the call runs on the main actor. Elsewhere the
+    /// conformances cannot be used: the call diffs by value and reports them to
     /// ``Diagnostics`` as ``Diagnostic/Kind/identityNotUsed``, with what to write instead.
     ///
     /// - Parameter sections: The new sections and their items.
     /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
     @inlinable
     public func replace(with sections: [SectionSnapshot<Section, Item>]) where Section: Hashable, Item: Hashable {
+        if _IsolatedIdentity.isUsable(Section.self, probe: sections.first?.section),
+            _IsolatedIdentity.isUsable(Item.self, probe: sections.lazy.flatMap(\.items).first)
+        {
+            return replace(
+                with: sections, sectionIdentifiedBy: _IsolatedIdentity.id, sectionContentEquals: _IsolatedIdentity.contentEquals,
+                itemIdentifiedBy: _IsolatedIdentity.id, itemContentEquals: _IsolatedIdentity.contentEquals)
+        }
         _reportUnusedIdentity(of: Section.self, Item.self, diffedBy: "value", in: .sectioned)
         replace(with: sections) { SectionedChangeset(from: $0, to: $1) }
     }
@@ -101,13 +109,21 @@ extension SectionedCollection {
     ///
     /// Section and item types that both conform to `Identifiable` but reach this overload (a
     /// conformance isolated to the main actor, `@MainActor Identifiable`, cannot serve a
-    /// `Sendable` element) are still diffed by object identity, and each call reports them to
+    /// `Sendable` element) are diffed by their `id`s all the same when the call runs on the main actor. Elsewhere the
+    /// conformances cannot be used: the call diffs by object identity and reports them to
     /// ``Diagnostics`` as ``Diagnostic/Kind/identityNotUsed``, with what to write instead.
     ///
     /// - Parameter sections: The new sections and their items.
     /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
     @inlinable
     public func replace(with sections: [SectionSnapshot<Section, Item>]) where Section: AnyObject, Item: AnyObject {
+        if _IsolatedIdentity.isUsable(Section.self, probe: sections.first?.section),
+            _IsolatedIdentity.isUsable(Item.self, probe: sections.lazy.flatMap(\.items).first)
+        {
+            return replace(
+                with: sections, sectionIdentifiedBy: _IsolatedIdentity.id, sectionContentEquals: _IsolatedIdentity.contentEquals,
+                itemIdentifiedBy: _IsolatedIdentity.id, itemContentEquals: _IsolatedIdentity.contentEquals)
+        }
         _reportUnusedIdentity(of: Section.self, Item.self, diffedBy: "object identity", in: .sectioned)
         replace(
             with: sections, sectionIdentifiedBy: { ObjectIdentifier($0) }, sectionContentEquals: { _, _ in true },
@@ -123,7 +139,8 @@ extension SectionedCollection {
     ///
     /// Section and item types that both conform to `Identifiable` but reach this overload (a
     /// conformance isolated to the main actor, `@MainActor Identifiable`, cannot serve a
-    /// `Sendable` element) are still diffed by object identity, and each call reports them to
+    /// `Sendable` element) are diffed by their `id`s all the same when the call runs on the main actor. Elsewhere the
+    /// conformances cannot be used: the call diffs by object identity and reports them to
     /// ``Diagnostics`` as ``Diagnostic/Kind/identityNotUsed``, with what to write instead.
     ///
     /// - Parameter sections: The new sections and their items.
@@ -131,6 +148,13 @@ extension SectionedCollection {
     @inlinable
     public func replace(with sections: [SectionSnapshot<Section, Item>])
     where Section: AnyObject & Hashable, Item: AnyObject & Hashable {
+        if _IsolatedIdentity.isUsable(Section.self, probe: sections.first?.section),
+            _IsolatedIdentity.isUsable(Item.self, probe: sections.lazy.flatMap(\.items).first)
+        {
+            return replace(
+                with: sections, sectionIdentifiedBy: _IsolatedIdentity.id, sectionContentEquals: _IsolatedIdentity.contentEquals,
+                itemIdentifiedBy: _IsolatedIdentity.id, itemContentEquals: _IsolatedIdentity.contentEquals)
+        }
         _reportUnusedIdentity(of: Section.self, Item.self, diffedBy: "object identity", in: .sectioned)
         replace(
             with: sections, sectionIdentifiedBy: { ObjectIdentifier($0) }, sectionContentEquals: ==,

@@ -78,7 +78,8 @@ extension SectionedCollection {
     ///
     /// Section and item types that both conform to `Identifiable` but reach this overload (a
     /// conformance isolated to the main actor, `@MainActor Identifiable`, cannot serve a
-    /// `Sendable` element) are still diffed by value, and each call reports them to
+    /// `Sendable` element) are diffed by their `id`s all the same when the call runs on the main actor. Elsewhere the
+    /// conformances cannot be used: the call diffs by value and reports them to
     /// ``Diagnostics`` as ``Diagnostic/Kind/identityNotUsed``, with what to write instead.
     ///
     /// - Parameter sections: The new sections.
@@ -86,6 +87,13 @@ extension SectionedCollection {
     @inlinable
     public func replace(withSections sections: [SectionData<Item, Section>])
     where Section: Hashable, Item: Hashable {
+        if _IsolatedIdentity.isUsable(Section.self, probe: sections.first?.section),
+            _IsolatedIdentity.isUsable(Item.self, probe: sections.lazy.flatMap { $0.items.snapshot }.first)
+        {
+            return replace(
+                withSections: sections, sectionIdentifiedBy: _IsolatedIdentity.id, sectionContentEquals: _IsolatedIdentity.contentEquals,
+                itemIdentifiedBy: _IsolatedIdentity.id, itemContentEquals: _IsolatedIdentity.contentEquals)
+        }
         _reportUnusedIdentity(of: Section.self, Item.self, diffedBy: "value", in: .sectionData)
         replace(withSections: sections) { SectionedChangeset(from: $0, to: $1) }
     }
@@ -97,7 +105,8 @@ extension SectionedCollection {
     ///
     /// Section and item types that both conform to `Identifiable` but reach this overload (a
     /// conformance isolated to the main actor, `@MainActor Identifiable`, cannot serve a
-    /// `Sendable` element) are still diffed by object identity, and each call reports them to
+    /// `Sendable` element) are diffed by their `id`s all the same when the call runs on the main actor. Elsewhere the
+    /// conformances cannot be used: the call diffs by object identity and reports them to
     /// ``Diagnostics`` as ``Diagnostic/Kind/identityNotUsed``, with what to write instead.
     ///
     /// - Parameter sections: The new sections.
@@ -105,6 +114,13 @@ extension SectionedCollection {
     @inlinable
     public func replace(withSections sections: [SectionData<Item, Section>])
     where Section: AnyObject, Item: AnyObject {
+        if _IsolatedIdentity.isUsable(Section.self, probe: sections.first?.section),
+            _IsolatedIdentity.isUsable(Item.self, probe: sections.lazy.flatMap { $0.items.snapshot }.first)
+        {
+            return replace(
+                withSections: sections, sectionIdentifiedBy: _IsolatedIdentity.id, sectionContentEquals: _IsolatedIdentity.contentEquals,
+                itemIdentifiedBy: _IsolatedIdentity.id, itemContentEquals: _IsolatedIdentity.contentEquals)
+        }
         _reportUnusedIdentity(of: Section.self, Item.self, diffedBy: "object identity", in: .sectionData)
         replace(
             withSections: sections, sectionIdentifiedBy: { ObjectIdentifier($0) },
@@ -119,7 +135,8 @@ extension SectionedCollection {
     ///
     /// Section and item types that both conform to `Identifiable` but reach this overload (a
     /// conformance isolated to the main actor, `@MainActor Identifiable`, cannot serve a
-    /// `Sendable` element) are still diffed by object identity, and each call reports them to
+    /// `Sendable` element) are diffed by their `id`s all the same when the call runs on the main actor. Elsewhere the
+    /// conformances cannot be used: the call diffs by object identity and reports them to
     /// ``Diagnostics`` as ``Diagnostic/Kind/identityNotUsed``, with what to write instead.
     ///
     /// - Parameter sections: The new sections.
@@ -127,6 +144,13 @@ extension SectionedCollection {
     @inlinable
     public func replace(withSections sections: [SectionData<Item, Section>])
     where Section: AnyObject & Hashable, Item: AnyObject & Hashable {
+        if _IsolatedIdentity.isUsable(Section.self, probe: sections.first?.section),
+            _IsolatedIdentity.isUsable(Item.self, probe: sections.lazy.flatMap { $0.items.snapshot }.first)
+        {
+            return replace(
+                withSections: sections, sectionIdentifiedBy: _IsolatedIdentity.id, sectionContentEquals: _IsolatedIdentity.contentEquals,
+                itemIdentifiedBy: _IsolatedIdentity.id, itemContentEquals: _IsolatedIdentity.contentEquals)
+        }
         _reportUnusedIdentity(of: Section.self, Item.self, diffedBy: "object identity", in: .sectionData)
         replace(
             withSections: sections, sectionIdentifiedBy: { ObjectIdentifier($0) }, sectionContentEquals: ==,

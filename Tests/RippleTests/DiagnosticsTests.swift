@@ -9,20 +9,7 @@ import XCTest
 ///
 /// The handler is global: every test that installs one lives in this class (XCTest runs a class's
 /// tests one after another), and `tearDown` restores the default.
-final class DiagnosticsTests: XCTestCase {
-    private var diagnostics = EventRecorder<Diagnostic>()
-
-    override func setUp() {
-        super.setUp()
-        diagnostics = EventRecorder<Diagnostic>()
-        Diagnostics.setHandler(diagnostics.handler)
-    }
-
-    override func tearDown() {
-        Diagnostics.setHandler(nil)
-        super.tearDown()
-    }
-
+final class DiagnosticsTests: DiagnosticsTestCase {
     /// Runs `replace` on a collection holding `old` and returns the events it published, after
     /// checking that each one replays.
     private func publishing(

@@ -17,20 +17,7 @@ func flushMainQueue(file: StaticString = #filePath, line: UInt = #line) {
 ///
 /// Sources live on the main actor; XCTest runs tests on the main thread, so each test body runs in
 /// `MainActor.assumeIsolated` and waits for the main queue to deliver the collection's events.
-final class ListSourceTests: XCTestCase {
-    private var diagnostics = EventRecorder<Diagnostic>()
-
-    override func setUp() {
-        super.setUp()
-        diagnostics = EventRecorder<Diagnostic>()
-        Diagnostics.setHandler(diagnostics.handler)
-    }
-
-    override func tearDown() {
-        Diagnostics.setHandler(nil)
-        super.tearDown()
-    }
-
+final class ListSourceTests: DiagnosticsTestCase {
     /// A table screen: a headless table view whose data source is the source's rendered list.
     @MainActor
     private struct TableScreen {

@@ -7,20 +7,7 @@ import XCTest
 
 /// `TableViewSourceWithSection` and `CollectionViewSourceWithSection` driving headless views:
 /// section changes animate as section operations, and every batch passes UIKit's rules.
-final class ListSourceWithSectionTests: XCTestCase {
-    private var diagnostics = EventRecorder<Diagnostic>()
-
-    override func setUp() {
-        super.setUp()
-        diagnostics = EventRecorder<Diagnostic>()
-        Diagnostics.setHandler(diagnostics.handler)
-    }
-
-    override func tearDown() {
-        Diagnostics.setHandler(nil)
-        super.tearDown()
-    }
-
+final class ListSourceWithSectionTests: DiagnosticsTestCase {
     /// A contacts screen: a headless collection view whose data source is the source's rendered
     /// sections. Sections are letters; items are contacts.
     @MainActor

@@ -309,20 +309,7 @@ private func changes<Element: Sendable>(
 /// `replace(with:)` on elements whose `Identifiable` conformance the chosen overload cannot use:
 /// the call is reported, never silently diffed by object identity. The `Diagnostics` handler is
 /// global; this class installs its own for each test and restores the default after.
-final class ObservableCollectionReplaceIsolatedIdentityTests: XCTestCase {
-    private var diagnostics = EventRecorder<Diagnostic>()
-
-    override func setUp() {
-        super.setUp()
-        diagnostics = EventRecorder<Diagnostic>()
-        Diagnostics.setHandler(diagnostics.handler)
-    }
-
-    override func tearDown() {
-        Diagnostics.setHandler(nil)
-        super.tearDown()
-    }
-
+final class ObservableCollectionReplaceIsolatedIdentityTests: DiagnosticsTestCase {
 
     /// Issue 21, bug 4: conformances written as the compiler's fix-it suggests
     /// (`@MainActor Identifiable, @MainActor Equatable`) reach the object overload, which diffs by

@@ -5,20 +5,7 @@ import XCTest
 /// `Presenter`, `Viewable` and the view lifecycle.
 ///
 /// Tests that install a `Diagnostics` handler restore the default in `tearDown`.
-final class PresenterTests: XCTestCase {
-    private var diagnostics = EventRecorder<Diagnostic>()
-
-    override func setUp() {
-        super.setUp()
-        diagnostics = EventRecorder<Diagnostic>()
-        Diagnostics.setHandler(diagnostics.handler)
-    }
-
-    override func tearDown() {
-        Diagnostics.setHandler(nil)
-        super.tearDown()
-    }
-
+final class PresenterTests: DiagnosticsTestCase {
     // MARK: - Fixtures
 
     /// What the presenter may ask of its view.

@@ -63,10 +63,7 @@ extension ObservableCollection {
     /// - Complexity: One diff: expected O(*n* + *m*).
     @inlinable
     public func replace(with elements: [Element]) where Element: Hashable {
-        if _IsolatedIdentity.isUsable(Element.self, probe: elements.first) {
-            return replace(with: elements, identifiedBy: _IsolatedIdentity.id, contentEquals: _IsolatedIdentity.contentEquals)
-        }
-        _reportUnusedIdentity(of: Element.self, diffedBy: "value", in: .flat)
+        if _replacedByIsolatedIdentity(with: elements, otherwiseDiffedBy: "value") { return }
         replace(with: elements) { Changeset(from: $0, to: $1) }
     }
 
@@ -86,10 +83,7 @@ extension ObservableCollection {
     /// - Complexity: One diff: expected O(*n* + *m*).
     @inlinable
     public func replace(with elements: [Element]) where Element: AnyObject {
-        if _IsolatedIdentity.isUsable(Element.self, probe: elements.first) {
-            return replace(with: elements, identifiedBy: _IsolatedIdentity.id, contentEquals: _IsolatedIdentity.contentEquals)
-        }
-        _reportUnusedIdentity(of: Element.self, diffedBy: "object identity", in: .flat)
+        if _replacedByIsolatedIdentity(with: elements, otherwiseDiffedBy: "object identity") { return }
         replace(with: elements) { Changeset(from: $0, to: $1) }
     }
 
@@ -142,11 +136,22 @@ extension ObservableCollection {
     /// - Complexity: One diff: expected O(*n* + *m*).
     @inlinable
     public func replace(with elements: [Element]) where Element: AnyObject & Hashable {
-        if _IsolatedIdentity.isUsable(Element.self, probe: elements.first) {
-            return replace(with: elements, identifiedBy: _IsolatedIdentity.id, contentEquals: _IsolatedIdentity.contentEquals)
-        }
-        _reportUnusedIdentity(of: Element.self, diffedBy: "object identity", in: .flat)
+        if _replacedByIsolatedIdentity(with: elements, otherwiseDiffedBy: "object identity") { return }
         replace(with: elements) { Changeset(from: $0, to: $1) }
+    }
+
+    /// Replaces the elements diffing by `id`, when they conform to `Identifiable` through a
+    /// conformance the overloads could not use statically but that this thread can (see
+    /// `_IsolatedIdentity`), and returns `true`; otherwise reports any such conformance, which the
+    /// caller then diffs by `rule`, and returns `false`.
+    @usableFromInline
+    func _replacedByIsolatedIdentity(with elements: [Element], otherwiseDiffedBy rule: String) -> Bool {
+        guard _IsolatedIdentity.isUsable(Element.self, probe: elements.first) else {
+            _reportUnusedIdentity(of: Element.self, diffedBy: rule, in: .flat)
+            return false
+        }
+        replace(with: elements, identifiedBy: _IsolatedIdentity.id, contentEquals: _IsolatedIdentity.contentEquals)
+        return true
     }
 
     /// Replaces the elements, diffing optimistically outside the lock.

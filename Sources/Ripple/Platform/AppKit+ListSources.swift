@@ -80,10 +80,7 @@ extension NSCollectionView: ListView {
     public func moveItem(at path: ElementPath, to newPath: ElementPath) { moveItem(at: IndexPath(path), to: IndexPath(newPath)) }
     /// Configures the items on screen again in place (AppKit has no reconfigure call).
     public func reconfigureItems(at paths: [ElementPath]) {
-        let source = (dataSource as? ListViewAdapter)?.source
-        for path in paths {
-            if let item = item(at: IndexPath(path)) { source?.configure(item, at: path) }
-        }
+        (dataSource as? ListViewAdapter)?.configureVisibleCells(at: paths) { item(at: IndexPath($0)) }
     }
     /// Makes `source` the collection view's data source and delegate, through an adapter.
     ///

@@ -1,5 +1,6 @@
 #if (canImport(UIKit) && !os(watchOS)) || (canImport(AppKit) && !targetEnvironment(macCatalyst))
 import ObjectiveC
+import RippleDiff
 
 // Thin glue: the base of the UIKit and AppKit adapters. What an adapter does not implement goes to
 // the app's delegate (`ListSourceBase.delegate`) when it implements it; the rule for what the
@@ -32,6 +33,19 @@ class ListViewAdapter: NSObject {
 
     override func forwardingTarget(for selector: Selector!) -> Any? {
         appImplements(selector) ? appDelegate : super.forwardingTarget(for: selector)
+    }
+
+    /// Configures the cells on screen at `paths` again, in place, through the source: a
+    /// reconfigure where the view has no call for it (UIKit before iOS 15, AppKit).
+    ///
+    /// - Parameters:
+    ///   - paths: The rows' paths now.
+    ///   - cell: The view's cell on screen at a path, or `nil` off screen.
+    @MainActor
+    func configureVisibleCells(at paths: [ElementPath], cell: (ElementPath) -> AnyObject?) {
+        for path in paths {
+            if let view = cell(path) { source?.configure(view, at: path) }
+        }
     }
 
     /// Whether the app's delegate implements `selector`.

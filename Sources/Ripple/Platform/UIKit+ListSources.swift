@@ -44,10 +44,7 @@ extension UITableView: ListView {
         if #available(iOS 15, tvOS 15, macCatalyst 15, *) {
             reconfigureRows(at: paths.map(IndexPath.init))
         } else {
-            let source = (dataSource as? ListViewAdapter)?.source
-            for path in paths {
-                if let cell = cellForRow(at: IndexPath(path)) { source?.configure(cell, at: path) }
-            }
+            (dataSource as? ListViewAdapter)?.configureVisibleCells(at: paths) { cellForRow(at: IndexPath($0)) }
         }
     }
     /// Makes `source` the table's data source and delegate, through an adapter.
@@ -86,10 +83,7 @@ extension UICollectionView: ListView {
         if #available(iOS 15, tvOS 15, macCatalyst 15, *) {
             reconfigureItems(at: paths.map(IndexPath.init))
         } else {
-            let source = (dataSource as? ListViewAdapter)?.source
-            for path in paths {
-                if let cell = cellForItem(at: IndexPath(path)) { source?.configure(cell, at: path) }
-            }
+            (dataSource as? ListViewAdapter)?.configureVisibleCells(at: paths) { cellForItem(at: IndexPath($0)) }
         }
     }
     /// Makes `source` the collection view's data source and delegate, through an adapter.

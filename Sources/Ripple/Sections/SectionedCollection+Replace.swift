@@ -90,14 +90,7 @@ extension SectionedCollection {
     /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
     @inlinable
     public func replace(with sections: [SectionSnapshot<Section, Item>]) where Section: Hashable, Item: Hashable {
-        if _IsolatedIdentity.isUsable(Section.self, probe: sections.first?.section),
-            _IsolatedIdentity.isUsable(Item.self, probe: sections.lazy.flatMap(\.items).first)
-        {
-            return replace(
-                with: sections, sectionIdentifiedBy: _IsolatedIdentity.id, sectionContentEquals: _IsolatedIdentity.contentEquals,
-                itemIdentifiedBy: _IsolatedIdentity.id, itemContentEquals: _IsolatedIdentity.contentEquals)
-        }
-        _reportUnusedIdentity(of: Section.self, Item.self, diffedBy: "value", in: .sectioned)
+        if _replacedByIsolatedIdentity(with: sections, otherwiseDiffedBy: "value") { return }
         replace(with: sections) { SectionedChangeset(from: $0, to: $1) }
     }
 
@@ -117,14 +110,7 @@ extension SectionedCollection {
     /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
     @inlinable
     public func replace(with sections: [SectionSnapshot<Section, Item>]) where Section: AnyObject, Item: AnyObject {
-        if _IsolatedIdentity.isUsable(Section.self, probe: sections.first?.section),
-            _IsolatedIdentity.isUsable(Item.self, probe: sections.lazy.flatMap(\.items).first)
-        {
-            return replace(
-                with: sections, sectionIdentifiedBy: _IsolatedIdentity.id, sectionContentEquals: _IsolatedIdentity.contentEquals,
-                itemIdentifiedBy: _IsolatedIdentity.id, itemContentEquals: _IsolatedIdentity.contentEquals)
-        }
-        _reportUnusedIdentity(of: Section.self, Item.self, diffedBy: "object identity", in: .sectioned)
+        if _replacedByIsolatedIdentity(with: sections, otherwiseDiffedBy: "object identity") { return }
         replace(
             with: sections, sectionIdentifiedBy: { ObjectIdentifier($0) }, sectionContentEquals: { _, _ in true },
             itemIdentifiedBy: { ObjectIdentifier($0) }, itemContentEquals: { _, _ in true })
@@ -148,14 +134,7 @@ extension SectionedCollection {
     @inlinable
     public func replace(with sections: [SectionSnapshot<Section, Item>])
     where Section: AnyObject & Hashable, Item: AnyObject & Hashable {
-        if _IsolatedIdentity.isUsable(Section.self, probe: sections.first?.section),
-            _IsolatedIdentity.isUsable(Item.self, probe: sections.lazy.flatMap(\.items).first)
-        {
-            return replace(
-                with: sections, sectionIdentifiedBy: _IsolatedIdentity.id, sectionContentEquals: _IsolatedIdentity.contentEquals,
-                itemIdentifiedBy: _IsolatedIdentity.id, itemContentEquals: _IsolatedIdentity.contentEquals)
-        }
-        _reportUnusedIdentity(of: Section.self, Item.self, diffedBy: "object identity", in: .sectioned)
+        if _replacedByIsolatedIdentity(with: sections, otherwiseDiffedBy: "object identity") { return }
         replace(
             with: sections, sectionIdentifiedBy: { ObjectIdentifier($0) }, sectionContentEquals: ==,
             itemIdentifiedBy: { ObjectIdentifier($0) }, itemContentEquals: ==)
@@ -374,5 +353,25 @@ extension SectionedCollection {
         }
         state.batch = batch
         return false
+    }
+}
+
+extension SectionedCollection {
+    /// Replaces the sections diffing by `id`, when sections and items conform to `Identifiable`
+    /// through conformances the overloads could not use statically but that this thread can (see
+    /// `_IsolatedIdentity`), and returns `true`; otherwise reports any such conformance, which the
+    /// caller then diffs by `rule`, and returns `false`.
+    @usableFromInline
+    func _replacedByIsolatedIdentity(with sections: [SectionSnapshot<Section, Item>], otherwiseDiffedBy rule: String) -> Bool {
+        guard _IsolatedIdentity.isUsable(Section.self, probe: sections.first?.section),
+            _IsolatedIdentity.isUsable(Item.self, probe: sections.lazy.flatMap(\.items).first)
+        else {
+            _reportUnusedIdentity(of: Section.self, Item.self, diffedBy: rule, in: .sectioned)
+            return false
+        }
+        replace(
+            with: sections, sectionIdentifiedBy: _IsolatedIdentity.id, sectionContentEquals: _IsolatedIdentity.contentEquals,
+            itemIdentifiedBy: _IsolatedIdentity.id, itemContentEquals: _IsolatedIdentity.contentEquals)
+        return true
     }
 }

@@ -87,14 +87,7 @@ extension SectionedCollection {
     @inlinable
     public func replace(withSections sections: [SectionData<Item, Section>])
     where Section: Hashable, Item: Hashable {
-        if _IsolatedIdentity.isUsable(Section.self, probe: sections.first?.section),
-            _IsolatedIdentity.isUsable(Item.self, probe: sections.lazy.flatMap { $0.items.snapshot }.first)
-        {
-            return replace(
-                withSections: sections, sectionIdentifiedBy: _IsolatedIdentity.id, sectionContentEquals: _IsolatedIdentity.contentEquals,
-                itemIdentifiedBy: _IsolatedIdentity.id, itemContentEquals: _IsolatedIdentity.contentEquals)
-        }
-        _reportUnusedIdentity(of: Section.self, Item.self, diffedBy: "value", in: .sectionData)
+        if _replacedByIsolatedIdentity(withSections: sections, otherwiseDiffedBy: "value") { return }
         replace(withSections: sections) { SectionedChangeset(from: $0, to: $1) }
     }
 
@@ -114,14 +107,7 @@ extension SectionedCollection {
     @inlinable
     public func replace(withSections sections: [SectionData<Item, Section>])
     where Section: AnyObject, Item: AnyObject {
-        if _IsolatedIdentity.isUsable(Section.self, probe: sections.first?.section),
-            _IsolatedIdentity.isUsable(Item.self, probe: sections.lazy.flatMap { $0.items.snapshot }.first)
-        {
-            return replace(
-                withSections: sections, sectionIdentifiedBy: _IsolatedIdentity.id, sectionContentEquals: _IsolatedIdentity.contentEquals,
-                itemIdentifiedBy: _IsolatedIdentity.id, itemContentEquals: _IsolatedIdentity.contentEquals)
-        }
-        _reportUnusedIdentity(of: Section.self, Item.self, diffedBy: "object identity", in: .sectionData)
+        if _replacedByIsolatedIdentity(withSections: sections, otherwiseDiffedBy: "object identity") { return }
         replace(
             withSections: sections, sectionIdentifiedBy: { ObjectIdentifier($0) },
             sectionContentEquals: { _, _ in true }, itemIdentifiedBy: { ObjectIdentifier($0) },
@@ -144,14 +130,7 @@ extension SectionedCollection {
     @inlinable
     public func replace(withSections sections: [SectionData<Item, Section>])
     where Section: AnyObject & Hashable, Item: AnyObject & Hashable {
-        if _IsolatedIdentity.isUsable(Section.self, probe: sections.first?.section),
-            _IsolatedIdentity.isUsable(Item.self, probe: sections.lazy.flatMap { $0.items.snapshot }.first)
-        {
-            return replace(
-                withSections: sections, sectionIdentifiedBy: _IsolatedIdentity.id, sectionContentEquals: _IsolatedIdentity.contentEquals,
-                itemIdentifiedBy: _IsolatedIdentity.id, itemContentEquals: _IsolatedIdentity.contentEquals)
-        }
-        _reportUnusedIdentity(of: Section.self, Item.self, diffedBy: "object identity", in: .sectionData)
+        if _replacedByIsolatedIdentity(withSections: sections, otherwiseDiffedBy: "object identity") { return }
         replace(
             withSections: sections, sectionIdentifiedBy: { ObjectIdentifier($0) }, sectionContentEquals: ==,
             itemIdentifiedBy: { ObjectIdentifier($0) }, itemContentEquals: ==)
@@ -269,5 +248,25 @@ extension SectionedCollection {
             if state.recordItems(wholesale, inSection: t) { mustDrain = true }
         }
         return mustDrain
+    }
+}
+
+extension SectionedCollection {
+    /// Replaces the sections diffing by `id`, when sections and items conform to `Identifiable`
+    /// through conformances the overloads could not use statically but that this thread can (see
+    /// `_IsolatedIdentity`), and returns `true`; otherwise reports any such conformance, which the
+    /// caller then diffs by `rule`, and returns `false`.
+    @usableFromInline
+    func _replacedByIsolatedIdentity(withSections sections: [SectionData<Item, Section>], otherwiseDiffedBy rule: String) -> Bool {
+        guard _IsolatedIdentity.isUsable(Section.self, probe: sections.first?.section),
+            _IsolatedIdentity.isUsable(Item.self, probe: sections.lazy.flatMap { $0.items.snapshot }.first)
+        else {
+            _reportUnusedIdentity(of: Section.self, Item.self, diffedBy: rule, in: .sectionData)
+            return false
+        }
+        replace(
+            withSections: sections, sectionIdentifiedBy: _IsolatedIdentity.id, sectionContentEquals: _IsolatedIdentity.contentEquals,
+            itemIdentifiedBy: _IsolatedIdentity.id, itemContentEquals: _IsolatedIdentity.contentEquals)
+        return true
     }
 }

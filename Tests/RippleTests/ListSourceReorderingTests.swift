@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Ripple
 import RippleDiff
 import RippleTestSupport
@@ -70,20 +71,23 @@ final class ListSourceReorderingTests: XCTestCase {
         }
     }
 
-    func test_whenTheNextEventIsNotTheMove_theViewReloads() {
+    /// A drag while someone's batch is open: the collection's elements are not the rendered ones,
+    /// so the paths may name other elements. The drag is cancelled (the view reloads and shows the
+    /// list as it is), and the batch's change shows when it ends.
+    func test_aDragWhileABatchIsOpen_isCancelled_andTheViewReloads() {
         MainActor.assumeIsolated {
             let collection = ObservableCollection([TestItem](ids: [1, 2, 3]))
             let table = FlatTableScreen(collection)
             table.source.allowsReordering = true
             flushMainQueue()
-            collection.beginUpdates()  // someone's batch is open: the move joins it
+            collection.beginUpdates()
             collection.append(TestItem(id: 4))
             table.drag(from: path(0), to: path(1))
+            XCTAssertEqual(table.source.lastReload, .interruptedMove)
             collection.endUpdates()
             flushMainQueue()
-            XCTAssertEqual(table.source.lastReload, .interruptedMove)
             XCTAssertEqual(table.source.statistics.userMoves, 0)
-            XCTAssertEqual(table.shownIDs, [2, 1, 3, 4])
+            XCTAssertEqual(table.shownIDs, [1, 2, 3, 4])
             XCTAssertEqual(table.view.violations, [])
         }
     }
@@ -219,6 +223,57 @@ final class ListSourceReorderingTests: XCTestCase {
                 XCTAssertEqual(table.source.renderedVersion, collection.version, "seed \(seed)")
             }
         }
+    }
+
+    /// Issue 22: drags raced by deletes on another thread, running at the same time (not between
+    /// rounds): the check and the move are one step under the collection's lock, so a drag that
+    /// lost its race is cancelled (the view reloads, `interruptedMove`), and nothing traps.
+    func test_dragsRacedByConcurrentDeletes_neverTrap() {
+        MainActor.assumeIsolated {
+            let collection = ObservableCollection([TestItem](ids: Array(0..<40)))
+            let table = FlatTableScreen(collection)
+            table.source.allowsReordering = true
+            flushMainQueue()
+            let stop = Locked(false)
+            let writer = DispatchGroup()
+            DispatchQueue.global().async(group: writer) {
+                // A few thousand changes, with pauses, so that the main queue keeps up.
+                for id in 1_000..<4_000 where !stop.withLock({ $0 }) {
+                    if collection.count > 20 { collection.remove(at: 0) } else { collection.append(TestItem(id: id)) }
+                    if id % 8 == 0 { usleep(100) }
+                }
+            }
+            var random = SplitMix64(seed: 22)
+            for _ in 0..<300 {
+                let count = table.shownIDs.count
+                if count > 1 { table.drag(from: path(random.int(below: count)), to: path(random.int(below: count))) }
+                if random.chance(1, in: 4) { flushMainQueue() }
+            }
+            stop.withLock { $0 = true }
+            writer.wait()
+            flushMainQueue()
+            XCTAssertEqual(table.view.violations, [])
+            XCTAssertEqual(table.shownIDs, collection.snapshot.map(\.id))
+            XCTAssertEqual(table.source.renderedVersion, collection.version)
+        }
+    }
+
+    /// The conditional move: at the version given it moves; past it, it changes nothing.
+    func test_moveIfVersion_movesOnlyAtThatVersion() {
+        let collection = ObservableCollection([1, 2, 3])
+        let recorder = EventRecorder<CollectionChange<Int>>()
+        let token = collection.subscribe(on: .synchronous, recorder.handler)
+        let version = collection.version
+        collection.append(4)
+        XCTAssertFalse(collection.move(from: 0, to: 2, ifVersion: version))
+        XCTAssertEqual(collection.snapshot, [1, 2, 3, 4])
+        XCTAssertTrue(collection.move(from: 0, to: 2, ifVersion: collection.version))
+        XCTAssertEqual(collection.snapshot, [2, 3, 1, 4])
+        collection.performBatchUpdates {
+            XCTAssertFalse(collection.move(from: 0, to: 1, ifVersion: collection.version), "a batch is open")
+        }
+        XCTAssertEqual(recorder.events.map(\.changeset.changeCount), [1, 1])
+        token.cancel()
     }
 
     // MARK: - Lifetime

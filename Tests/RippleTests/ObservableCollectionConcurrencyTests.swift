@@ -329,4 +329,37 @@ final class ObservableCollectionConcurrencyTests: XCTestCase {
         }
         XCTAssertEqual(update, 3 + 3, "a subscript set inside a batch is a change")
     }
+
+    /// Issue 22: `replace(with:)` completes while four threads write constantly: after a bounded
+    /// number of optimistic diffs that lost their race, it diffs under the lock. Flat and
+    /// sectioned.
+    func test_replace_completesUnderFourConstantWriters() {
+        let flat = ObservableCollection(Array(0..<100))
+        let sectioned = SectionedCollection([SectionData("A", items: Array(0..<100))])
+        let stop = Locked(false)
+        let writers = DispatchGroup()
+        for thread in 0..<4 {
+            DispatchQueue.global().async(group: writers) {
+                var value = 1_000 * (thread + 1)
+                while !stop.withLock({ $0 }) {
+                    value += 1
+                    flat.append(value)
+                    sectioned.appendItem(value, toSection: 0)
+                    if flat.count > 150 { flat.removeAll { $0 % 2 == 0 } }
+                    if sectioned.numberOfItems(inSection: 0) > 150 { sectioned.replace(with: [SectionSnapshot(section: "A", items: [])]) }
+                }
+            }
+        }
+        for round in 0..<20 {
+            let target = Array(round..<(round + 50))
+            flat.replace(with: target)
+            sectioned.replace(with: [SectionSnapshot(section: "A", items: target)])
+        }
+        stop.withLock { $0 = true }
+        writers.wait()
+        flat.replace(with: [1, 2, 3])
+        sectioned.replace(with: [SectionSnapshot(section: "A", items: [1, 2, 3])])
+        XCTAssertEqual(flat.snapshot, [1, 2, 3])
+        XCTAssertEqual(sectioned.snapshot.map(\.items), [[1, 2, 3]])
+    }
 }

@@ -214,26 +214,38 @@ extension ObservableCollection {
     /// - Complexity: O(*n*).
     @inlinable
     public func move(from source: Int, to destination: Int) {
+        mutate { state in (state.move(from: source, to: destination, method: "move(from:to:)"), ()) }
+    }
+
+    /// Moves the element at `source` so that it ends at `destination`, only if the collection is
+    /// still at `version` with no batch open: the check and the move are one step under the lock,
+    /// so that a change made on another thread in between cannot make the offsets name other
+    /// elements, or trap because they left the range.
+    ///
+    /// A list source takes the user's drag this way: it passes the version it rendered, and a
+    /// drag that lost its race against another change is reported and cancelled, never a crash.
+    ///
+    /// ```swift
+    /// let books = ObservableCollection(["Dune", "Emma", "Ulysses"])
+    /// let rendered = books.version
+    /// books.append("Walden")                                       // another thread, say
+    /// print(books.move(from: 0, to: 2, ifVersion: rendered))       // the drag's move
+    /// // false
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - source: The element's offset at `version`, in `0..<count`.
+    ///   - destination: The element's offset afterwards, in `0..<count`.
+    ///   - version: The version the offsets refer to (``version``, as of the last event).
+    /// - Returns: Whether the element moved: `false`, with nothing changed, when another change
+    ///   came first (the collection is past `version`, or a batch is open).
+    /// - Complexity: O(*n*).
+    @inlinable
+    @discardableResult
+    public func move(from source: Int, to destination: Int, ifVersion version: Int) -> Bool {
         mutate { state in
-            let count = state.elements.count
-            guard source >= 0 && source < count else {
-                ObservableCollection.outOfRange("move(from:to:)", source, count)
-            }
-            guard destination >= 0 && destination < count else {
-                ObservableCollection.outOfRange("move(from:to:)", destination, count)
-            }
-            guard source != destination else { return (nil, ()) }
-            state.elements.insert(state.elements.remove(at: source), at: destination)
-            if state.batch != nil {
-                state.batch!.origins.insert(state.batch!.origins.remove(at: source), at: destination)
-                return (nil, ())
-            }
-            return (
-                Changeset(
-                    sourceCount: count, targetCount: count,
-                    moves: state.pairs(Changeset.OffsetPair(source: source, target: destination))),
-                ()
-            )
+            guard state.version == version, state.batch == nil else { return (nil, false) }
+            return (state.move(from: source, to: destination, method: "move(from:to:ifVersion:)"), true)
         }
     }
 
@@ -320,5 +332,24 @@ extension Array where Element == Int {
         order.append(contentsOf: moving)
         for offset in destination..<count where !isMoving[offset] { order.append(offset) }
         return order
+    }
+}
+
+extension ObservableCollection.State {
+    /// Moves an element under the lock and returns the change to publish, or `nil` for none (no
+    /// move, or a batch that records it).
+    @inlinable
+    mutating func move(from source: Int, to destination: Int, method: String) -> Changeset? {
+        let count = elements.count
+        guard source >= 0 && source < count else { ObservableCollection.outOfRange(method, source, count) }
+        guard destination >= 0 && destination < count else { ObservableCollection.outOfRange(method, destination, count) }
+        guard source != destination else { return nil }
+        elements.insert(elements.remove(at: source), at: destination)
+        if batch != nil {
+            batch!.origins.insert(batch!.origins.remove(at: source), at: destination)
+            return nil
+        }
+        return Changeset(
+            sourceCount: count, targetCount: count, moves: pairs(Changeset.OffsetPair(source: source, target: destination)))
     }
 }

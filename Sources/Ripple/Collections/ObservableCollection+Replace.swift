@@ -154,20 +154,26 @@ extension ObservableCollection {
         return true
     }
 
-    /// Replaces the elements, diffing optimistically outside the lock.
+    /// Replaces the elements, diffing optimistically outside the lock: up to
+    /// ``_optimisticReplaceAttempts`` times, each thrown away when another mutation came first;
+    /// then once more with the diff under the lock, so that constant writers on other threads
+    /// cannot starve the call. The diff's closures (identity, content) then run under the lock:
+    /// they must not touch the collection, which they never need to.
     @inlinable
     func replace(with elements: [Element], diff: ([Element], [Element]) -> Changeset) {
-        while true {
-            let (current, mutations) = state.withLock { ($0.elements, $0.mutations) }
-            let changeset = diff(current, elements)
+        for attempt in 0...Self._optimisticReplaceAttempts {
+            let underLock = attempt == Self._optimisticReplaceAttempts
+            let read = underLock ? nil : state.withLock { ($0.elements, $0.mutations) }
+            let optimistic = read.map { diff($0.0, elements) }
             // The old elements are returned, to be released after unlocking.
-            let (done, _) = mutate { state -> (Changeset?, (Bool, [Element])) in
-                guard state.mutations == mutations else { return (nil, (false, [])) }
+            let (applied, _) = mutate { state -> (Changeset?, (Changeset?, [Element])) in
+                if let read, state.mutations != read.1 { return (nil, (nil, [])) }
+                let changeset = optimistic ?? diff(state.elements, elements)
                 var old = elements
                 swap(&old, &state.elements)
                 if var batch = state.batch {
                     // Nothing to record when nothing changed, as outside a batch.
-                    guard !changeset.isEmpty else { return (nil, (true, old)) }
+                    guard !changeset.isEmpty else { return (nil, (changeset, old)) }
                     var origins = changeset.applied(to: batch.origins) { _ in -1 }
                     for update in changeset.updates {
                         let origin = batch.origins[update.source]
@@ -176,11 +182,11 @@ extension ObservableCollection {
                     }
                     batch.origins = origins
                     state.batch = batch
-                    return (nil, (true, old))
+                    return (nil, (changeset, old))
                 }
-                return (changeset, (true, old))
+                return (changeset, (changeset, old))
             }
-            guard done else { continue }
+            guard let changeset = applied else { continue }
             if !changeset.duplicates.isEmpty {
                 Diagnostics.report(
                     Diagnostic(
@@ -191,6 +197,10 @@ extension ObservableCollection {
             return
         }
     }
+
+    /// How many optimistic diffs outside the lock a `replace` tries before it diffs under the lock.
+    @usableFromInline
+    static var _optimisticReplaceAttempts: Int { 3 }
 }
 
 /// The `replace` methods that report an identity they could not use, as a diagnostic names them.

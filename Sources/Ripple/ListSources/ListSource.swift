@@ -117,8 +117,6 @@ public class ListSource<Element: Sendable>: ListSourceBase<Element, [Element]>, 
     }
 
     override func moveInCollection(from source: ElementPath, to destination: ElementPath) -> Bool {
-        guard collection.version == renderedVersion else { return false }
-        collection.move(from: source.item, to: destination.item)
-        return true
+        collection.move(from: source.item, to: destination.item, ifVersion: renderedVersion)
     }
 }

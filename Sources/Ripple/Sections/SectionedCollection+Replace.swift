@@ -170,7 +170,8 @@ extension SectionedCollection {
         replace(with: sections) { SectionedChangeset(from: $0, to: $1) }
     }
 
-    /// Replaces the sections, diffing optimistically outside the lock.
+    /// Replaces the sections, diffing optimistically outside the lock, and under it once the
+    /// optimistic attempts have lost their races (see `ObservableCollection`'s `replace`).
     ///
     /// The public forms are inlinable so that `diff` is specialized for the caller's types; this
     /// part, which touches no item, is not.
@@ -179,15 +180,21 @@ extension SectionedCollection {
         with target: [SectionSnapshot<Section, Item>],
         diff: ([SectionSnapshot<Section, Item>], [SectionSnapshot<Section, Item>]) -> SectionedChangeset
     ) {
-        while true {
-            let (current, mutations) = state.withLock { ($0.recorded, $0.mutations) }
-            let changes = diff(current, target)
+        let attempts = ObservableCollection<Item>._optimisticReplaceAttempts
+        for attempt in 0...attempts {
+            // Optimistic diffs outside the lock first; the last attempt diffs under it, so that
+            // constant writers cannot starve the call.
+            let read = attempt == attempts ? nil : state.withLock { ($0.recorded, $0.mutations) }
+            let optimistic = read.map { diff($0.0, target) }
             var drains: [ObservableCollection<Item>] = []
+            var changes = optimistic
             let outcome = withState { state -> Bool? in
-                guard state.mutations == mutations else { return nil }
-                return apply(changes, target: target, to: &state, drains: &drains)
+                if let read, state.mutations != read.1 { return nil }
+                let diffed = optimistic ?? diff(state.recorded, target)
+                changes = diffed
+                return apply(diffed, target: target, to: &state, drains: &drains)
             }
-            guard let mustDrain = outcome else { continue }
+            guard let mustDrain = outcome, let changes else { continue }
             if mustDrain { drain() }
             for inner in drains { inner.drain() }
             if changes.hasDuplicates {

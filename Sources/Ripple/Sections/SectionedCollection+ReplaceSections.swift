@@ -171,16 +171,30 @@ extension SectionedCollection {
         withSections target: [SectionData<Item, Section>],
         diff: ([SectionSnapshot<Section, Item>], [SectionSnapshot<Section, Item>]) -> SectionedChangeset
     ) {
-        while true {
-            let (current, mutations) = state.withLock { ($0.recorded, $0.mutations) }
-            let reads = target.map { data in data.items.state.withLock { ($0.published, $0.version) } }
-            let shown = zip(target, reads).map { SectionSnapshot(section: $0.section, items: $1.0) }
-            let changes = diff(current, shown)
-            let outcome = withState { state -> Bool? in
-                guard state.mutations == mutations else { return nil }
-                return apply(changes, sections: target, reads: reads, to: &state)
+        let attempts = ObservableCollection<Item>._optimisticReplaceAttempts
+        for attempt in 0...attempts {
+            // Optimistic diffs outside the lock first; the last attempt reads and diffs under it
+            // (this collection's lock, then each section's, the order every mutation takes), so
+            // that constant writers cannot starve the call.
+            let underLock = attempt == attempts
+            func read() -> [(items: [Item], version: Int)] {
+                target.map { data in data.items.state.withLock { ($0.published, $0.version) } }
             }
-            guard let mustDrain = outcome else { continue }
+            let optimistic = underLock ? nil : state.withLock { ($0.recorded, $0.mutations) }
+            let optimisticReads = underLock ? [] : read()
+            let optimisticChanges = optimistic.map { current in
+                diff(current.0, zip(target, optimisticReads).map { SectionSnapshot(section: $0.section, items: $1.items) })
+            }
+            var changes = optimisticChanges
+            let outcome = withState { state -> Bool? in
+                if let optimistic, state.mutations != optimistic.1 { return nil }
+                let reads = underLock ? read() : optimisticReads
+                let diffed = optimisticChanges ?? diff(
+                    state.recorded, zip(target, reads).map { SectionSnapshot(section: $0.section, items: $1.items) })
+                changes = diffed
+                return apply(diffed, sections: target, reads: reads, to: &state)
+            }
+            guard let mustDrain = outcome, let changes else { continue }
             if mustDrain { drain() }
             if changes.hasDuplicates {
                 Diagnostics.report(

@@ -12,8 +12,11 @@ import PackageDescription
 /// Settings shared by every target.
 ///
 /// Opt-in defines (uncomment to use, never commit enabled):
-/// - `RIPPLE_INTERNAL_CHECKS`: runs the expensive `_checkInvariants()` at the end of every
-///   diff and mutation. `ripple-bench` refuses to publish numbers with it on.
+/// - `RIPPLE_INTERNAL_CHECKS`: checks every diff (the change-set is valid and replays the source
+///   into the target, by identity and content; flat and sectioned) and every event a collection
+///   publishes (the change-set is valid and its counts match the collection's before and after).
+///   `.ci/run` runs the test suite once with it on (the AddressSanitizer step). `ripple-bench`
+///   warns that its numbers include the checks.
 let sharedSettings: [SwiftSetting] = [
     // .define("RIPPLE_INTERNAL_CHECKS"),
 ]

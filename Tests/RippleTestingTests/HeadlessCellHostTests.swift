@@ -225,19 +225,23 @@ final class HeadlessCellHostTests: XCTestCase {
     /// A reloaded row gets a cell from the pool (with `prepareForReuse()`), and its old cell enters
     /// the pool after the batch's new cells are taken, as it animates out on a device.
     func test_reloadedRow_getsAnotherCell_andItsOldCellIsReusedLater() async {
-        let rows = ObservableCollection(Array(0..<3))
+        struct Row: Hashable, Sendable {
+            var id: Int
+            var title = ""
+        }
+        let rows = ObservableCollection([0, 1, 2].map { Row(id: $0) })
         let screen = HeadlessTableScreen(collection: rows, visibleRowCount: 10)
         screen.source.updateStyle = .reload
-        screen.cells.register(HeadlessCell<Int>.self, forCellReuseIdentifier: "Cell")
+        screen.cells.register(HeadlessCell<Row>.self, forCellReuseIdentifier: "Cell")
         await screen.settle()
         let old = screen.cells.visibleCells[1].cell
 
-        rows.replace(with: [0, 1, 2], identifiedBy: { $0 }, contentEquals: { lhs, _ in lhs != 1 })
+        rows.replace(with: [Row(id: 0), Row(id: 1, title: "new"), Row(id: 2)], identifiedBy: \.id, contentEquals: ==)
         await screen.settle()
         XCTAssertFalse(screen.cells.visibleCells[1].cell === old)
         XCTAssertEqual(screen.cells.createdCellCount, 4)
 
-        rows.append(3)
+        rows.append(Row(id: 3))
         await screen.settle()
         XCTAssertTrue(screen.cells.visibleCells[3].cell === old, "the reloaded row's old cell was reused")
         XCTAssertEqual(old.reuseCount, 1)

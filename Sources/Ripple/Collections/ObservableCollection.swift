@@ -268,6 +268,13 @@ extension ObservableCollection.State {
     @inlinable
     mutating func nextVersion(_ changeset: consuming Changeset) -> CollectionChange<Element>? {
         guard !changeset.isEmpty else { return nil }
+        #if RIPPLE_INTERNAL_CHECKS
+        if let failure = changeset.validationFailure() ?? (changeset.targetCount == elements.count
+            ? nil : "it ends at \(changeset.targetCount) elements, the collection has \(elements.count)")
+        {
+            preconditionFailure("ObservableCollection: version \(version + 1) would publish an invalid change-set: \(failure)")
+        }
+        #endif
         version &+= 1
         if core.subscribers.isEmpty {
             core.sequence &+= 1

@@ -457,6 +457,15 @@ extension SectionedCollection.State {
     /// - Returns: Whether the caller must drain after unlocking.
     mutating func publish(_ changeset: SectionedChangeset) -> Bool {
         guard batch == nil, !changeset.isEmpty else { return false }
+        #if RIPPLE_INTERNAL_CHECKS
+        let shapes = (published.map(\.items.count), recorded.map(\.items.count))
+        if let failure = changeset.validationFailure()
+            ?? (changeset.sourceItemCounts == shapes.0 && changeset.targetItemCounts == shapes.1
+                ? nil : "it goes \(changeset.sourceItemCounts) → \(changeset.targetItemCounts), the collection \(shapes.0) → \(shapes.1)")
+        {
+            preconditionFailure("SectionedCollection: version \(version + 1) would publish an invalid change-set: \(failure)")
+        }
+        #endif
         version &+= 1
         let snapshot = recorded
         trash.append(published)

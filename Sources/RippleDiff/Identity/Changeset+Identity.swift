@@ -36,9 +36,6 @@ extension Changeset {
         identifiedBy identifier: (Element) -> ID,
         contentEquals: (Element, Element) -> Bool
     ) {
-        #if RIPPLE_INTERNAL_CHECKS
-        defer { _checkDiff(self, source: source, target: target, identifier: identifier, contentEquals: contentEquals) }
-        #endif
         self = withoutActuallyEscaping(identifier) { identifier in
             withoutActuallyEscaping(contentEquals) { contentEquals in
                 Changeset(
@@ -60,6 +57,10 @@ extension Changeset {
                 _flatDiff(old, new, identity: identity, duplicatePairing: .keepingOrder)
             }
         }
+        #if RIPPLE_INTERNAL_CHECKS
+        // Every flat diff, whichever identity, comes through here.
+        _checkDiff(self, source: source, target: target, identifier: identity.identifier(of:), contentEquals: identity.sameContent)
+        #endif
     }
 
     /// Computes the changes from `source` to `target` for `Identifiable` and `Equatable` elements: identity from `id`, content from `==`.

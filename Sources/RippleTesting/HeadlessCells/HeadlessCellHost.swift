@@ -88,9 +88,11 @@ public final class HeadlessCellHost<Source: ListDataSource> {
     ///
     /// - Parameters:
     ///   - source: The list source, held strongly, as a test holds its screen.
-    ///   - view: The headless table or collection view the source drives, held weakly: the host
+    ///   - view: The headless table or collection view the source drives (or a
+    ///     `SequentialListView` over a ``HeadlessSequentialTableView``), held weakly: the host
     ///     follows its batches, reloads and reconfigures, and it keeps the selection that
-    ///     ``tap(_:)`` and ``deselect(_:)`` change. Without one, taps only send their events.
+    ///     ``tap(_:)`` and ``deselect(_:)`` change. A view feeds one host, the last made for it.
+    ///     Without one, taps only send their events.
     ///   - visibleRowCount: How many rows fit on screen.
     public init(source: Source, view: (any ListView)? = nil, visibleRowCount: Int) {
         self.source = source

@@ -1,4 +1,5 @@
-/// A rule of UIKit's batch updates, numbered as in the fact sheet `uikit-batch-rules.md`.
+/// A rule of UIKit's batch updates, numbered as in the fact sheet `docs/uikit-batch-rules.md`,
+/// which gives each rule's sources.
 ///
 /// Every ``BatchUpdateViolation`` and ``BatchUpdateWarning`` names the rule it comes from, so a
 /// failing test points at the paragraph that explains it.
@@ -44,7 +45,8 @@ public enum BatchUpdateRule: String, Hashable, Sendable, CaseIterable, CustomStr
     public var description: String { rawValue }
 }
 
-/// The identifier of one of UIKit's batch-update messages, numbered as in the fact sheet's catalog.
+/// The identifier of one of UIKit's batch-update messages, numbered as in the catalog of the fact
+/// sheet `docs/uikit-batch-rules.md`.
 ///
 /// See `docs/testing-batch-updates.md` for the format string of each identifier.
 public enum BatchUpdateMessageID: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {

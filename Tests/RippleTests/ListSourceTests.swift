@@ -7,8 +7,8 @@ import XCTest
 
 /// Waits until the main queue has run everything queued on it before this call, running the main
 /// run loop meanwhile.
-func flushMainQueue(file: StaticString = #filePath, line: UInt = #line) {
-    let result = XCTWaiter().wait(for: [mainQueueFlushed()], timeout: 60)
+func flushMainQueue(timeout: Double = 60, file: StaticString = #filePath, line: UInt = #line) {
+    let result = XCTWaiter().wait(for: [mainQueueFlushed()], timeout: timeout)
     if result != .completed { XCTFail("the main queue did not drain: \(result)", file: file, line: line) }
 }
 
@@ -301,6 +301,8 @@ final class ListSourceTests: DiagnosticsTestCase {
         runScreen(seed: 42, operationsPerThread: 25_000)
     }
 
+    /// - Parameter operationsPerThread: Each of the four threads' operations; the main queue is
+    ///   given up to 240 s per 25,000 of them to render their events (ThreadSanitizer's pace).
     private func runScreen(seed: UInt64, operationsPerThread: Int) {
         do {
             MainActor.assumeIsolated {
@@ -320,7 +322,9 @@ final class ListSourceTests: DiagnosticsTestCase {
                         ListSourceTests.randomMutation(of: collection, random: &random, nextID: nextID)
                     }
                 }
-                flushMainQueue()
+                // A timeout, not a timing: under ThreadSanitizer the soak's 100,000 events took
+                // 90 s to render here (20 s without it).
+                flushMainQueue(timeout: 240 * Double(max(1, operationsPerThread / 25_000)))
                 reentrant.cancel()
                 XCTAssertEqual(screen.view.violations, [], "seed \(seed)")
                 XCTAssertEqual(screen.view.rows, [collection.snapshot], "seed \(seed)")

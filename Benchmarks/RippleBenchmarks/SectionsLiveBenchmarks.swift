@@ -35,7 +35,7 @@ enum SectionsLiveBenchmarks {
     /// A mutable slot for the collection a task works on, rebuilt untimed before each run.
     final class Slot<Item: Sendable>: @unchecked Sendable {
         // @unchecked: used by one benchmark thread at a time.
-        var collection = SectionedCollection<Item, BenchmarkSection>()
+        var collection = SectionedCollection<BenchmarkSection, Item>()
         var token: SubscriptionToken?
 
         func reset(_ list: [SectionSnapshot<BenchmarkSection, Item>]) {

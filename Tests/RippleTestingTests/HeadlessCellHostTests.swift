@@ -50,8 +50,8 @@ final class HeadlessCellHostTests: XCTestCase {
     /// Shelves of books on a sectioned table screen.
     private func shelves(
         _ layout: [(String, [Int])], visibleRowCount: Int
-    ) -> (SectionedCollection<BookPresenter, ShelfPresenter>, HeadlessTableScreenWithSection<BookPresenter, ShelfPresenter>) {
-        let collection = SectionedCollection<BookPresenter, ShelfPresenter>(
+    ) -> (SectionedCollection<ShelfPresenter, BookPresenter>, HeadlessTableScreenWithSection<BookPresenter, ShelfPresenter>) {
+        let collection = SectionedCollection<ShelfPresenter, BookPresenter>(
             layout.map { SectionData(ShelfPresenter($0.0), items: $0.1.map(BookPresenter.init)) })
         let screen = HeadlessTableScreenWithSection(collection: collection, visibleRowCount: visibleRowCount)
         screen.cells.register(HeadlessCell<BookPresenter>.self, forCellReuseIdentifier: "Cell")

@@ -113,7 +113,7 @@ final class HeadlessScreenTests: XCTestCase {
     }
 
     func test_sectionedCollectionScreen_showsTheSections() async {
-        let collection = SectionedCollection<TestItem, String>([
+        let collection = SectionedCollection<String, TestItem>([
             SectionSnapshot(section: "A", items: [TestItem](ids: [1, 2])),
             SectionSnapshot(section: "B", items: [TestItem](ids: [3])),
         ])
@@ -178,7 +178,7 @@ final class HeadlessScreenTests: XCTestCase {
                 unsettled: { screen.unsettledWork })
         }
         do {
-            let days = SectionedCollection<TestItem, String>()
+            let days = SectionedCollection<String, TestItem>()
             let load = backgroundPages(pageSize: pageSize, pages: pages, count: { days.snapshot.map(\.items.count).reduce(0, +) }) {
                 days.appendSection(SectionData("Page \($0[0] / pageSize)", items: [TestItem](ids: $0)))
             }
@@ -192,7 +192,7 @@ final class HeadlessScreenTests: XCTestCase {
             XCTAssertEqual(screen.shownSections, ["Page 0", "Page 1", "Page 2"])
         }
         do {
-            let days = SectionedCollection<TestItem, String>([SectionData("All")])
+            let days = SectionedCollection<String, TestItem>([SectionData("All")])
             let load = backgroundPages(pageSize: pageSize, pages: pages, count: { days.snapshot[0].items.count }) {
                 days.sections[0].items.append(contentsOf: [TestItem](ids: $0))
             }
@@ -332,7 +332,7 @@ final class HeadlessScreenTests: XCTestCase {
     func test_aScreen_goesAwayWithItsSourceViewAndCells() async {
         let items = ObservableCollection([TestItem](ids: [1, 2, 3]))
         weak var weakScreen: HeadlessTableScreenWithSection<TestItem, String>?
-        weak var weakSource: TableViewSourceWithSection<TestItem, String>?
+        weak var weakSource: TableViewSourceWithSection<String, TestItem>?
         weak var weakView: HeadlessTableView<TestItem?>?
         weak var weakCell: HeadlessReusableView?
         do {

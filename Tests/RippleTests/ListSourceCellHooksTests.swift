@@ -170,7 +170,7 @@ final class ListSourceCellHooksTests: XCTestCase {
 
     func test_sectioned_cellIdentifiersPerPresenterType() async {
         let log = HookLog()
-        let sections = SectionedCollection<Row, String>([
+        let sections = SectionedCollection<String, Row>([
             SectionData("A", items: [Row(1, log: log), SizedRow(2, log: log)]),
             SectionData("B", items: [SizedRow(3, log: log)]),
         ])
@@ -184,7 +184,7 @@ final class ListSourceCellHooksTests: XCTestCase {
 
     func test_sectioned_sizesSelectionAndSwipeActions() async {
         let log = HookLog()
-        let sections = SectionedCollection<Row, String>([
+        let sections = SectionedCollection<String, Row>([
             SectionData("A", items: [Row(1, log: log)]),
             SectionData("B", items: [SizedRow(2, log: log), SelectableRow(3, log: log), SwipeableRow(4, log: log)]),
         ])

@@ -474,7 +474,7 @@ final class ListSourcePaginationTests: XCTestCase {
 
     func test_sectioned_anEmptyCollection_loadsItsFirstPageAtOnce() {
         MainActor.assumeIsolated {
-            let collection = SectionedCollection<TestItem, String>()
+            let collection = SectionedCollection<String, TestItem>()
             let loader = PageLoader { collection.appendSection(SectionData("A", items: [TestItem](ids: [1]))) }
             let screen = SectionedGridScreen(collection)
             screen.source.paginate(with: loader.command)

@@ -13,9 +13,9 @@ final class ListSourceWithSectionTests: DiagnosticsTestCase {
     @MainActor
     private struct ContactsScreen {
         let view: HeadlessCollectionView<TestItem>
-        let source: CollectionViewSourceWithSection<TestItem, String>
+        let source: CollectionViewSourceWithSection<String, TestItem>
 
-        init(_ collection: SectionedCollection<TestItem, String>) {
+        init(_ collection: SectionedCollection<String, TestItem>) {
             let box = SourceBox()
             view = HeadlessCollectionView<TestItem> { [box] in
                 MainActor.assumeIsolated { box.source?.renderedSections.map(\.items) ?? [] }
@@ -25,14 +25,14 @@ final class ListSourceWithSectionTests: DiagnosticsTestCase {
         }
 
         /// The items the collection holds now, section by section.
-        static func items(of collection: SectionedCollection<TestItem, String>) -> [[TestItem]] {
+        static func items(of collection: SectionedCollection<String, TestItem>) -> [[TestItem]] {
             collection.snapshot.map(\.items)
         }
     }
 
     @MainActor
     private final class SourceBox {
-        weak var source: CollectionViewSourceWithSection<TestItem, String>?
+        weak var source: CollectionViewSourceWithSection<String, TestItem>?
     }
 
     private static func sections(_ layout: [(String, [Int])]) -> [SectionSnapshot<String, TestItem>] {
@@ -203,7 +203,7 @@ final class ListSourceWithSectionTests: DiagnosticsTestCase {
 
     /// One mutation that stays valid whatever other threads do meanwhile.
     private static func randomMutation(
-        of collection: SectionedCollection<TestItem, String>, random: inout SplitMix64, nextID: Locked<Int>
+        of collection: SectionedCollection<String, TestItem>, random: inout SplitMix64, nextID: Locked<Int>
     ) {
         let fresh = { nextID.withLock { id -> Int in id += 1; return id } }
         let sections = collection.sections

@@ -393,7 +393,7 @@ final class ObservableCollectionReplaceIsolatedIdentityTests: DiagnosticsTestCas
         let diagnostics = self.diagnostics
         let sectioned = MainActor.assumeIsolated {
             let header = Header()
-            let sectioned = SectionedCollection<IsolatedPresenter, Header>(
+            let sectioned = SectionedCollection<Header, IsolatedPresenter>(
                 [SectionSnapshot(section: header, items: [IsolatedPresenter(1)])])
             let version = sectioned.version
             sectioned.replace(with: [SectionSnapshot(section: header, items: [IsolatedPresenter(1)])])
@@ -418,7 +418,7 @@ final class ObservableCollectionReplaceIsolatedIdentityTests: DiagnosticsTestCas
                 "SectionedCollection.replace(withSections:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:")
                 ?? false)
         MainActor.assumeIsolated {
-            let plain = SectionedCollection<PlainPresenter, Header>([SectionSnapshot(section: Header(), items: [])])
+            let plain = SectionedCollection<Header, PlainPresenter>([SectionSnapshot(section: Header(), items: [])])
             plain.replace(with: [SectionSnapshot(section: Header(), items: [PlainPresenter()])])
         }
         XCTAssertEqual(identityReports(diagnostics).count, 1, "a plain class: nothing more")

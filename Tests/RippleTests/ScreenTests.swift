@@ -329,7 +329,7 @@ extension ScreenTests {
     func test_contacts_sectionHeadersShowTheirSections() {
         MainActor.assumeIsolated {
             let letters = ["A", "B", "C", "D"].map { LetterPresenter($0) }
-            let contacts = SectionedCollection<BookCellPresenter, LetterPresenter>(
+            let contacts = SectionedCollection<LetterPresenter, BookCellPresenter>(
                 letters.enumerated().map { index, letter in
                     SectionData(letter, items: (0..<3).map { BookCellPresenter(id: index * 10 + $0) })
                 })
@@ -372,5 +372,5 @@ private final class LetterPresenter: Presenter<any Viewable>, CustomStringConver
 
 @MainActor
 private final class ContactsBox {
-    weak var source: CollectionViewSourceWithSection<BookCellPresenter, LetterPresenter>?
+    weak var source: CollectionViewSourceWithSection<LetterPresenter, BookCellPresenter>?
 }

@@ -28,8 +28,8 @@ final class SectionDataTests: XCTestCase {
     func testSectionsOfObjectsAreToldApartByIdentity() {
         final class Presenter: Sendable {}
         let presenter = Presenter()
-        let collection = SectionedCollection<TestItem, Presenter>([SectionData(presenter)])
-        let recorder = EventRecorder<SectionedCollectionChange<TestItem, Presenter>>()
+        let collection = SectionedCollection<Presenter, TestItem>([SectionData(presenter)])
+        let recorder = EventRecorder<SectionedCollectionChange<Presenter, TestItem>>()
         let token = collection.subscribe(on: .synchronous, recorder.handler)
         collection.replace(
             with: [SectionSnapshot(section: Presenter(), items: []), SectionSnapshot(section: presenter, items: [])],

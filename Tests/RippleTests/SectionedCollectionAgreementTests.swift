@@ -14,8 +14,8 @@ final class SectionedCollectionAgreementTests: XCTestCase {
     func test_checkThenMove_whileTheSectionsOwnBatchIsOpen_movesOnlyWhatIsThere() {
         let a = SectionData("A", items: [1])
         let b = SectionData("B", items: [Int]())
-        let collection = SectionedCollection<Int, String>([a, b])
-        let events = EventRecorder<SectionedCollectionChange<Int, String>>()
+        let collection = SectionedCollection<String, Int>([a, b])
+        let events = EventRecorder<SectionedCollectionChange<String, Int>>()
         let token = collection.subscribe(on: .synchronous, events.handler)
         let before = collection.snapshot
         a.items.beginUpdates()

@@ -37,7 +37,7 @@ final class SectionedCollectionLeakTests: XCTestCase {
 
     func testRemovedSectionStopsPublishing() {
         let collection = TestSections(makeSectionedList([(1, [1]), (2, [2]), (3, [3])]))
-        let recorder = EventRecorder<SectionedCollectionChange<TestItem, TestHeader>>()
+        let recorder = EventRecorder<SectionedCollectionChange<TestHeader, TestItem>>()
         let token = collection.subscribe(on: .synchronous, recorder.handler)
         let removed = collection.removeSection(at: 0)
         let replaced = collection.sections[0]
@@ -91,7 +91,7 @@ final class SectionedCollectionLeakTests: XCTestCase {
     }
 
     func testItemsAndSectionsAreReleasedOutsideTheLock() {
-        let collection = SectionedCollection<Tracer, TestHeader>()
+        let collection = SectionedCollection<TestHeader, Tracer>()
         let released = Locked(0)
         func tracers(_ count: Int) -> [Tracer] {
             (0..<count).map { _ in

@@ -82,7 +82,7 @@ final class SectionedCollectionOriginsTests: XCTestCase {
             let replayed = changes.applied(
                 to: source, section: { target[$0].section }, item: { target[$0.section].items[$0.item] })
             if replayed != target { return "\(changes) on \(source.shape) gives \(replayed.shape), not \(target.shape)" }
-            let event = SectionedCollectionChange<TestItem, TestHeader>(changeset: changes, snapshot: target, version: 1)
+            let event = SectionedCollectionChange<TestHeader, TestItem>(changeset: changes, snapshot: target, version: 1)
             if let failure = sectionedExactnessFailure(event, after: source) { return failure }
             if let failure = sectionedStagingFailure(event, after: source) { return failure }
             return nil

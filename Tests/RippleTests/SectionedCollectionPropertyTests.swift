@@ -261,14 +261,14 @@ final class SectionedCollectionPropertyTests: XCTestCase {
         /// with a new title (sharing its items), rebuilt as a new object with the same identity
         /// (some of its items, some items of dropped sections, some new ones), or dropped; new
         /// sections are added; a few change place.
-        mutating func rebuiltSections() -> ([SectionData<TestItem, TestHeader>], TestSectionedList) {
+        mutating func rebuiltSections() -> ([SectionData<TestHeader, TestItem>], TestSectionedList) {
             let current = collection.sections
             var fates = current.map { _ in random.int(below: 5) }  // 0, 1: keep; 2: retitle; 3: rebuild; 4: drop
             var loose: [TestItem] = []
             for index in current.indices where fates[index] == 4 {
                 loose.append(contentsOf: shadow[index].items.filter { _ in random.chance(1, in: 2) })
             }
-            var sections: [SectionData<TestItem, TestHeader>] = []
+            var sections: [SectionData<TestHeader, TestItem>] = []
             var target: TestSectionedList = []
             for index in current.indices {
                 var header = shadow[index].section

@@ -15,8 +15,8 @@ struct TestHeader: Identifiable, Hashable, Sendable, CustomStringConvertible {
     var description: String { "S\(id)·\(title)" }
 }
 
-typealias TestSections = SectionedCollection<TestItem, TestHeader>
-typealias TestSection = SectionData<TestItem, TestHeader>
+typealias TestSections = SectionedCollection<TestHeader, TestItem>
+typealias TestSection = SectionData<TestHeader, TestItem>
 typealias TestSectionedList = [SectionSnapshot<TestHeader, TestItem>]
 
 extension Array where Element == SectionSnapshot<TestHeader, TestItem> {
@@ -31,7 +31,7 @@ func makeSectionedList(_ sections: [(Int, [Int])]) -> TestSectionedList {
 
 /// Checks one event against the list before it: the change-set is valid, its counts match both
 /// lists, and it replays to the event's snapshot.
-func sectionedEventFailure(_ change: SectionedCollectionChange<TestItem, TestHeader>, after previous: TestSectionedList) -> String? {
+func sectionedEventFailure(_ change: SectionedCollectionChange<TestHeader, TestItem>, after previous: TestSectionedList) -> String? {
     let changes = change.changeset
     let snapshot = change.snapshot
     if let failure = changes.validationFailure() { return "v\(change.version): invalid \(changes): \(failure)" }
@@ -52,7 +52,7 @@ func sectionedEventFailure(_ change: SectionedCollectionChange<TestItem, TestHea
 /// Stages `change` from `previous`, checks every stage with the table and collection validators,
 /// and applies it to headless views, setting their data inside each batch; the views must end
 /// showing the snapshot.
-func sectionedStagingFailure(_ change: SectionedCollectionChange<TestItem, TestHeader>, after previous: TestSectionedList) -> String? {
+func sectionedStagingFailure(_ change: SectionedCollectionChange<TestHeader, TestItem>, after previous: TestSectionedList) -> String? {
     let staged = change.staged(from: previous)
     var tableData = previous.map(\.items)
     let tableView = HeadlessTableView { tableData }
@@ -105,11 +105,11 @@ final class SectionedChangeChecker: ReplayChecker<TestSectionedList>, @unchecked
         super.init(initial: initial, version: version, expectingInitial: expectingInitial)
     }
 
-    var handler: @Sendable (SectionedCollectionChange<TestItem, TestHeader>) -> Void {
+    var handler: @Sendable (SectionedCollectionChange<TestHeader, TestItem>) -> Void {
         { [self] change in check(change) }
     }
 
-    func check(_ change: SectionedCollectionChange<TestItem, TestHeader>) {
+    func check(_ change: SectionedCollectionChange<TestHeader, TestItem>) {
         receive(version: change.version, isInitial: change.isInitial, snapshot: change.snapshot) {
             sectionedEventFailure(change, after: []).map { "initial: \($0)" }
         } failure: { [light, exact] rendered in
@@ -139,7 +139,7 @@ final class SectionedChangeChecker: ReplayChecker<TestSectionedList>, @unchecked
 /// inserted, an item that survives out of a deleted section or into an inserted one is a move, and
 /// the moves inside each pair of matched sections are minimal.
 func sectionedExactnessFailure(
-    _ change: SectionedCollectionChange<TestItem, TestHeader>, after previous: TestSectionedList
+    _ change: SectionedCollectionChange<TestHeader, TestItem>, after previous: TestSectionedList
 ) -> String? {
     let changes = change.changeset
     let snapshot = change.snapshot

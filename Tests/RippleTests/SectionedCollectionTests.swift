@@ -21,8 +21,8 @@ final class SectionedCollectionTests: XCTestCase {
         return (collection, checker, token)
     }
 
-    private func events(_ collection: TestSections, _ body: () -> Void) -> [SectionedCollectionChange<TestItem, TestHeader>] {
-        let recorder = EventRecorder<SectionedCollectionChange<TestItem, TestHeader>>()
+    private func events(_ collection: TestSections, _ body: () -> Void) -> [SectionedCollectionChange<TestHeader, TestItem>] {
+        let recorder = EventRecorder<SectionedCollectionChange<TestHeader, TestItem>>()
         let token = collection.subscribe(on: .synchronous, recorder.handler)
         body()
         token.cancel()
@@ -33,7 +33,7 @@ final class SectionedCollectionTests: XCTestCase {
 
     func testAnEmptyArrayLiteralMakesACollectionWithoutSections() {
         // Both initializers take an array; the literal must not be ambiguous.
-        let collection = SectionedCollection<TestItem, TestHeader>([])
+        let collection = SectionedCollection<TestHeader, TestItem>([])
         XCTAssertEqual(collection.snapshot.count, 0)
         let fromSnapshots = SectionedCollection([SectionSnapshot(section: TestHeader(id: 1), items: [TestItem(id: 1)])])
         XCTAssertEqual(fromSnapshots.snapshot.map(\.items), [[TestItem(id: 1)]])
@@ -411,7 +411,7 @@ final class SectionedCollectionTests: XCTestCase {
         case "endUpdates": collection.endUpdates()
         case "stagedFromAStaleList":
             // Issue 13: staging from a list the change does not start from names `staged(from:)`.
-            let events = EventRecorder<SectionedCollectionChange<TestItem, TestHeader>>()
+            let events = EventRecorder<SectionedCollectionChange<TestHeader, TestItem>>()
             let token = collection.subscribe(on: .synchronous, events.handler)
             collection.appendItem(TestItem(id: 3), toSection: 1)
             _ = events.events.last?.staged(from: makeSectionedList([(1, [1, 2]), (2, [3])]))

@@ -223,8 +223,8 @@ private final class GenreHeader: HeadlessCell<GenrePresenter>, GenreHeaderView {
 }
 
 private final class ShelvesPresenter: Presenter<any Viewable>, BookCellDelegate {
-    /// STT: an `ObservableCollection<SectionData<CellPresenter, SectionPresenter>>`.
-    let shelves = SectionedCollection<BookCellPresenter, GenrePresenter>()
+    /// STT: an `ObservableCollection<SectionData<SectionPresenter, CellPresenter>>`.
+    let shelves = SectionedCollection<GenrePresenter, BookCellPresenter>()
 
     /// Sorts books into their genre's section, making the section when it is new.
     nonisolated func shelve(_ books: [Book]) {

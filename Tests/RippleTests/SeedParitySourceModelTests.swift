@@ -95,7 +95,7 @@ private final class CategoryPresenter: Presenter<any CategoryHeaderView> {
 
 private final class ProductsPresenter: Presenter<any Viewable>, ProductCellDelegate {
     let rows = ObservableCollection<any ProductsRow>()
-    let categories = SectionedCollection<ProductCellPresenter, CategoryPresenter>()
+    let categories = SectionedCollection<CategoryPresenter, ProductCellPresenter>()
     private(set) var favorites: [(name: String, index: Int)] = []
 
     func show(_ products: [Product], promotion: Promotion?) {

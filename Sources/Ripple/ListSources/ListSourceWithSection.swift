@@ -14,11 +14,11 @@ import RippleDiff
 /// A list source lives on the main actor, as its view does. Its collection may be mutated from
 /// any thread.
 @MainActor
-public class ListSourceWithSection<Item: Sendable, Section: Sendable>:
+public class ListSourceWithSection<Section: Sendable, Item: Sendable>:
     ListSourceBase<Item, [SectionSnapshot<Section, Item>]>, ListDataSource
 {
     /// The collection, for the user's moves.
-    private let collection: SectionedCollection<Item, Section>
+    private let collection: SectionedCollection<Section, Item>
 
     /// The sections the view shows, as of the last event rendered.
     public var renderedSections: [SectionSnapshot<Section, Item>] { renderer.rendered }
@@ -33,7 +33,7 @@ public class ListSourceWithSection<Item: Sendable, Section: Sendable>:
 
     /// Creates a source that renders `collection` into `view`.
     init(
-        view: any ListView, collection: SectionedCollection<Item, Section>,
+        view: any ListView, collection: SectionedCollection<Section, Item>,
         selectItem: CommandWithParameter<Item>?, reloadThreshold: Int?, name: String
     ) {
         self.collection = collection
@@ -52,7 +52,7 @@ public class ListSourceWithSection<Item: Sendable, Section: Sendable>:
         platformAdapter = listView?.adoptDataSource(self)
     }
 
-    private func render(_ change: SectionedCollectionChange<Item, Section>) {
+    private func render(_ change: SectionedCollectionChange<Section, Item>) {
         let before = renderer.rendered
         let reconfigures = updateStyle == .reconfigure
         var animated = false
@@ -81,7 +81,7 @@ public class ListSourceWithSection<Item: Sendable, Section: Sendable>:
 
     /// Rebinds the rows the event left showing an old element (C7). Rows of inserted and reloaded
     /// sections have new cells.
-    private func rebindCells(after change: SectionedCollectionChange<Item, Section>, before: [SectionSnapshot<Section, Item>]) {
+    private func rebindCells(after change: SectionedCollectionChange<Section, Item>, before: [SectionSnapshot<Section, Item>]) {
         let changeset = change.changeset
         let after = change.snapshot
         let reloadedSections = Set(changeset.sections.updates.map(\.target))
@@ -177,8 +177,8 @@ public enum SupplementaryKind: String, Sendable, Hashable {
 ///
 /// See ``ListSourceWithSection`` for how it renders, and when it reloads instead.
 @MainActor
-public final class TableViewSourceWithSection<CellPresenter: Sendable, SectionPresenter: Sendable>:
-    ListSourceWithSection<CellPresenter, SectionPresenter>
+public final class TableViewSourceWithSection<SectionPresenter: Sendable, CellPresenter: Sendable>:
+    ListSourceWithSection<SectionPresenter, CellPresenter>
 {
     /// Creates a source that renders `collection` into `view`, and makes itself the view's data
     /// source and delegate (``ListView/adoptDataSource(_:)``).
@@ -190,12 +190,12 @@ public final class TableViewSourceWithSection<CellPresenter: Sendable, SectionPr
     ///   - selectItem: Executed with the presenter of each selected row.
     ///   - reloadThreshold: The largest change to animate; larger ones reload. `nil` animates all.
     public init(
-        view: any ListView, collection: SectionedCollection<CellPresenter, SectionPresenter>,
+        view: any ListView, collection: SectionedCollection<SectionPresenter, CellPresenter>,
         selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil
     ) {
         super.init(
             view: view, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold,
-            name: "TableViewSourceWithSection<\(CellPresenter.self), \(SectionPresenter.self)>")
+            name: "TableViewSourceWithSection<\(SectionPresenter.self), \(CellPresenter.self)>")
     }
 }
 
@@ -204,8 +204,8 @@ public final class TableViewSourceWithSection<CellPresenter: Sendable, SectionPr
 ///
 /// See ``ListSourceWithSection`` for how it renders, and when it reloads instead.
 @MainActor
-public final class CollectionViewSourceWithSection<CellPresenter: Sendable, SectionPresenter: Sendable>:
-    ListSourceWithSection<CellPresenter, SectionPresenter>
+public final class CollectionViewSourceWithSection<SectionPresenter: Sendable, CellPresenter: Sendable>:
+    ListSourceWithSection<SectionPresenter, CellPresenter>
 {
     /// Creates a source that renders `collection` into `view`, and makes itself the view's data
     /// source and delegate (``ListView/adoptDataSource(_:)``).
@@ -217,11 +217,11 @@ public final class CollectionViewSourceWithSection<CellPresenter: Sendable, Sect
     ///   - selectItem: Executed with the presenter of each selected item.
     ///   - reloadThreshold: The largest change to animate; larger ones reload. `nil` animates all.
     public init(
-        view: any ListView, collection: SectionedCollection<CellPresenter, SectionPresenter>,
+        view: any ListView, collection: SectionedCollection<SectionPresenter, CellPresenter>,
         selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil
     ) {
         super.init(
             view: view, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold,
-            name: "CollectionViewSourceWithSection<\(CellPresenter.self), \(SectionPresenter.self)>")
+            name: "CollectionViewSourceWithSection<\(SectionPresenter.self), \(CellPresenter.self)>")
     }
 }

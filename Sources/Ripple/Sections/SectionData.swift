@@ -26,7 +26,7 @@ import RippleDiff
 ///
 /// # Thread Safety
 /// `SectionData` is immutable apart from ``items``, which is thread-safe.
-public final class SectionData<Item: Sendable, Section: Sendable>: Sendable {
+public final class SectionData<Section: Sendable, Item: Sendable>: Sendable {
     /// The section's own value, such as its header presenter or model.
     public let section: Section
 

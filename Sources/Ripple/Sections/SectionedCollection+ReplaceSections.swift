@@ -32,7 +32,7 @@ extension SectionedCollection {
     ///   holding *n* and *m* items, plus O(*s* + *t* + *c*) to apply its *c* changes.
     @inlinable
     public func replace<SectionID: Hashable, ItemID: Hashable>(
-        withSections sections: [SectionData<Item, Section>],
+        withSections sections: [SectionData<Section, Item>],
         sectionIdentifiedBy sectionIdentifier: (Section) -> SectionID,
         sectionContentEquals: (Section, Section) -> Bool,
         itemIdentifiedBy itemIdentifier: (Item) -> ItemID,
@@ -53,7 +53,7 @@ extension SectionedCollection {
     /// - Parameter sections: The new sections.
     /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
     @inlinable
-    public func replace(withSections sections: [SectionData<Item, Section>])
+    public func replace(withSections sections: [SectionData<Section, Item>])
     where Section: Identifiable & Equatable, Item: Identifiable & Equatable {
         replace(withSections: sections) { SectionedChangeset(from: $0, to: $1) }
     }
@@ -66,7 +66,7 @@ extension SectionedCollection {
     /// - Parameter sections: The new sections.
     /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
     @inlinable
-    public func replace(withSections sections: [SectionData<Item, Section>])
+    public func replace(withSections sections: [SectionData<Section, Item>])
     where Section: Identifiable & Hashable, Item: Identifiable & Hashable {
         replace(withSections: sections) { SectionedChangeset(from: $0, to: $1) }
     }
@@ -85,7 +85,7 @@ extension SectionedCollection {
     /// - Parameter sections: The new sections.
     /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
     @inlinable
-    public func replace(withSections sections: [SectionData<Item, Section>])
+    public func replace(withSections sections: [SectionData<Section, Item>])
     where Section: Hashable, Item: Hashable {
         if _replacedByIsolatedIdentity(withSections: sections, otherwiseDiffedBy: "value") { return }
         replace(withSections: sections) { SectionedChangeset(from: $0, to: $1) }
@@ -105,7 +105,7 @@ extension SectionedCollection {
     /// - Parameter sections: The new sections.
     /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
     @inlinable
-    public func replace(withSections sections: [SectionData<Item, Section>])
+    public func replace(withSections sections: [SectionData<Section, Item>])
     where Section: AnyObject, Item: AnyObject {
         if _replacedByIsolatedIdentity(withSections: sections, otherwiseDiffedBy: "object identity") { return }
         replace(
@@ -128,7 +128,7 @@ extension SectionedCollection {
     /// - Parameter sections: The new sections.
     /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
     @inlinable
-    public func replace(withSections sections: [SectionData<Item, Section>])
+    public func replace(withSections sections: [SectionData<Section, Item>])
     where Section: AnyObject & Hashable, Item: AnyObject & Hashable {
         if _replacedByIsolatedIdentity(withSections: sections, otherwiseDiffedBy: "object identity") { return }
         replace(
@@ -144,7 +144,7 @@ extension SectionedCollection {
     /// - Parameter sections: The new sections.
     /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
     @inlinable
-    public func replace(withSections sections: [SectionData<Item, Section>])
+    public func replace(withSections sections: [SectionData<Section, Item>])
     where Section: AnyObject & Identifiable & Equatable, Item: AnyObject & Identifiable & Equatable {
         replace(withSections: sections) { SectionedChangeset(from: $0, to: $1) }
     }
@@ -157,7 +157,7 @@ extension SectionedCollection {
     /// - Parameter sections: The new sections.
     /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
     @inlinable
-    public func replace(withSections sections: [SectionData<Item, Section>])
+    public func replace(withSections sections: [SectionData<Section, Item>])
     where Section: AnyObject & Identifiable & Hashable, Item: AnyObject & Identifiable & Hashable {
         replace(withSections: sections) { SectionedChangeset(from: $0, to: $1) }
     }
@@ -168,7 +168,7 @@ extension SectionedCollection {
     /// on them, and runs again if this collection changed meanwhile.
     @usableFromInline
     func replace(
-        withSections target: [SectionData<Item, Section>],
+        withSections target: [SectionData<Section, Item>],
         diff: ([SectionSnapshot<Section, Item>], [SectionSnapshot<Section, Item>]) -> SectionedChangeset
     ) {
         let attempts = ObservableCollection<Item>._optimisticReplaceAttempts
@@ -216,7 +216,7 @@ extension SectionedCollection {
     /// - Returns: Whether the caller must drain after unlocking.
     func apply(
         _ changes: SectionedChangeset,
-        sections target: [SectionData<Item, Section>],
+        sections target: [SectionData<Section, Item>],
         reads: [(items: [Item], version: Int)],
         to state: inout State
     ) -> Bool {
@@ -271,7 +271,7 @@ extension SectionedCollection {
     /// `_IsolatedIdentity`), and returns `true`; otherwise reports any such conformance, which the
     /// caller then diffs by `rule`, and returns `false`.
     @usableFromInline
-    func _replacedByIsolatedIdentity(withSections sections: [SectionData<Item, Section>], otherwiseDiffedBy rule: String) -> Bool {
+    func _replacedByIsolatedIdentity(withSections sections: [SectionData<Section, Item>], otherwiseDiffedBy rule: String) -> Bool {
         guard _IsolatedIdentity.isUsable(Section.self, probe: sections.first?.section),
             _IsolatedIdentity.isUsable(Item.self, probe: sections.lazy.flatMap { $0.items.snapshot }.first)
         else {

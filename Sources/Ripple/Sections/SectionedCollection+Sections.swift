@@ -23,7 +23,7 @@ extension SectionedCollection {
     ///
     /// - Parameter data: The section to add.
     /// - Complexity: O(*s*) for *s* sections.
-    public func appendSection(_ data: SectionData<Item, Section>) {
+    public func appendSection(_ data: SectionData<Section, Item>) {
         insertSection(data, at: nil, method: "appendSection(_:)")
     }
 
@@ -35,11 +35,11 @@ extension SectionedCollection {
     ///   - data: The section to insert.
     ///   - position: A section offset in `0...numberOfSections`.
     /// - Complexity: O(*s*) for *s* sections.
-    public func insertSection(_ data: SectionData<Item, Section>, at position: Int) {
+    public func insertSection(_ data: SectionData<Section, Item>, at position: Int) {
         insertSection(data, at: position, method: "insertSection(_:at:)")
     }
 
-    func insertSection(_ data: SectionData<Item, Section>, at position: Int?, method: String) {
+    func insertSection(_ data: SectionData<Section, Item>, at position: Int?, method: String) {
         mutateSections { state in
             let count = state.entries.count
             let position = position ?? count
@@ -67,7 +67,7 @@ extension SectionedCollection {
     /// - Returns: The removed section.
     /// - Complexity: O(*s*) for *s* sections.
     @discardableResult
-    public func removeSection(at position: Int) -> SectionData<Item, Section> {
+    public func removeSection(at position: Int) -> SectionData<Section, Item> {
         var removed: Entry?
         mutateSections { state in
             let count = state.entries.count
@@ -151,7 +151,7 @@ extension SectionedCollection {
     ///   - position: A section offset in `0..<numberOfSections`.
     ///   - data: The new section.
     /// - Complexity: O(*s*) for *s* sections.
-    public func replaceSection(at position: Int, with data: SectionData<Item, Section>) {
+    public func replaceSection(at position: Int, with data: SectionData<Section, Item>) {
         mutateSections { state in
             let count = state.entries.count
             guard position >= 0 && position < count else {

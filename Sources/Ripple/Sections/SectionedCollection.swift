@@ -69,7 +69,7 @@ import RippleDiff
 /// the event, for *s* sections. A batch folds into one change-set in O(*s* + *n* + *k* log *k*)
 /// for *n* items, *k* of them moved, without hashing. ``replace(with:)-(_)`` costs one sectioned
 /// diff, plus O(*c*) to apply its *c* changes.
-public final class SectionedCollection<Item: Sendable, Section: Sendable>: Sendable {
+public final class SectionedCollection<Section: Sendable, Item: Sendable>: Sendable {
 
     /// The sectioned list a snapshot or event carries.
     typealias Snapshot = [SectionSnapshot<Section, Item>]
@@ -77,7 +77,7 @@ public final class SectionedCollection<Item: Sendable, Section: Sendable>: Senda
     /// One attached section: its data, the items as this collection has recorded them, and the
     /// subscription that follows its `items` collection.
     struct Entry {
-        var data: SectionData<Item, Section>
+        var data: SectionData<Section, Item>
         /// The section's items as this collection has recorded them in its events (published, or
         /// folded into the open batch): normally those of version `innerVersion` of its `items`
         /// collection.
@@ -109,7 +109,7 @@ public final class SectionedCollection<Item: Sendable, Section: Sendable>: Senda
         /// The open batch, if any.
         var batch: SectionedBatchRecorder?
         var nextLink = 0
-        var core = EmitterCore<SectionedCollectionChange<Item, Section>>()
+        var core = EmitterCore<SectionedCollectionChange<Section, Item>>()
         /// Values dropped under the lock (old arrays, removed sections), released after unlocking
         /// by ``SectionedCollection/withState(_:)``: a `deinit` they trigger may use this collection.
         var trash: [Any] = []
@@ -121,7 +121,7 @@ public final class SectionedCollection<Item: Sendable, Section: Sendable>: Senda
     ///
     /// - Parameter sections: The initial sections; no event is published for them.
     /// - Complexity: O(*s*) for *s* sections.
-    public init(_ sections: [SectionData<Item, Section>] = []) {
+    public init(_ sections: [SectionData<Section, Item>] = []) {
         state = LockedState(State())
         state.withLock { state in
             for data in sections { state.entries.append(attach(data, state: &state)) }
@@ -158,7 +158,7 @@ public final class SectionedCollection<Item: Sendable, Section: Sendable>: Senda
     /// The sections now.
     ///
     /// - Complexity: O(*s*) for *s* sections.
-    public var sections: [SectionData<Item, Section>] { state.withLock { $0.entries.map(\.data) } }
+    public var sections: [SectionData<Section, Item>] { state.withLock { $0.entries.map(\.data) } }
 
     /// The number of sections now.
     public var numberOfSections: Int { state.withLock { $0.entries.count } }
@@ -198,7 +198,7 @@ public final class SectionedCollection<Item: Sendable, Section: Sendable>: Senda
     ///   subscription at once.**
     public func subscribe(
         sendingCurrent: Bool = false,
-        _ handler: @escaping @MainActor (SectionedCollectionChange<Item, Section>) -> Void
+        _ handler: @escaping @MainActor (SectionedCollectionChange<Section, Item>) -> Void
     ) -> SubscriptionToken {
         subscribe(.mainActor(handler), sendingCurrent: sendingCurrent)
     }
@@ -216,13 +216,13 @@ public final class SectionedCollection<Item: Sendable, Section: Sendable>: Senda
     ///   subscription at once.**
     public func subscribe(
         on delivery: Delivery, sendingCurrent: Bool = false,
-        _ handler: @escaping @Sendable (SectionedCollectionChange<Item, Section>) -> Void
+        _ handler: @escaping @Sendable (SectionedCollectionChange<Section, Item>) -> Void
     ) -> SubscriptionToken {
         subscribe(.delivered(on: delivery, handler), sendingCurrent: sendingCurrent)
     }
 
     private func subscribe(
-        _ handler: EventHandler<SectionedCollectionChange<Item, Section>>, sendingCurrent: Bool
+        _ handler: EventHandler<SectionedCollectionChange<Section, Item>>, sendingCurrent: Bool
     ) -> SubscriptionToken {
         let subscriberState = SubscriberState()
         let (id, mustDrain) = state.withLock { state in
@@ -248,8 +248,8 @@ public final class SectionedCollection<Item: Sendable, Section: Sendable>: Senda
     }
 
     /// The change events published from now on, as an asynchronous sequence.
-    public var changes: AsyncStream<SectionedCollectionChange<Item, Section>> {
-        AsyncStream(SectionedCollectionChange<Item, Section>.self, bufferingPolicy: .unbounded) { continuation in
+    public var changes: AsyncStream<SectionedCollectionChange<Section, Item>> {
+        AsyncStream(SectionedCollectionChange<Section, Item>.self, bufferingPolicy: .unbounded) { continuation in
             let token = self.subscribe(on: .synchronous) { continuation.yield($0) }
             continuation.onTermination = { _ in token.cancel() }
         }
@@ -282,7 +282,7 @@ extension SectionedCollection {
     ///
     /// Called under this collection's lock; takes the section's lock inside it (the only lock order
     /// between the two).
-    func attach(_ data: SectionData<Item, Section>, state: inout State) -> Entry {
+    func attach(_ data: SectionData<Section, Item>, state: inout State) -> Entry {
         let link = state.nextLink
         state.nextLink &+= 1
         let subscriberState = SubscriberState()

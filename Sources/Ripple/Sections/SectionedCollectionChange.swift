@@ -9,7 +9,7 @@ import RippleDiff
 ///
 /// An event is an immutable object: handing it to several subscribers and queues costs one
 /// reference each.
-public final class SectionedCollectionChange<Item: Sendable, Section: Sendable>: Sendable {
+public final class SectionedCollectionChange<Section: Sendable, Item: Sendable>: Sendable {
     /// The changes, in UIKit's before/after coordinates: sections by offset, items by path.
     public let changeset: SectionedChangeset
 

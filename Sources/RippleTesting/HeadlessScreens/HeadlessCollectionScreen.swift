@@ -54,7 +54,7 @@ public final class HeadlessCollectionScreen<CellPresenter: Sendable>:
 /// See ``HeadlessListScreen`` for what settling waits for.
 @MainActor
 public final class HeadlessCollectionScreenWithSection<CellPresenter: Sendable, SectionPresenter: Sendable>:
-    HeadlessListScreen<CollectionViewSourceWithSection<CellPresenter, SectionPresenter>>
+    HeadlessListScreen<CollectionViewSourceWithSection<SectionPresenter, CellPresenter>>
 {
     /// The collection view: one value per item, the item's presenter, or `nil` for the loading row
     /// at the end of the last section.
@@ -68,7 +68,7 @@ public final class HeadlessCollectionScreenWithSection<CellPresenter: Sendable, 
     ///   - reloadThreshold: The largest change to animate.
     ///   - visibleRowCount: How many items fit on screen.
     public init(
-        collection: SectionedCollection<CellPresenter, SectionPresenter>,
+        collection: SectionedCollection<SectionPresenter, CellPresenter>,
         selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil,
         visibleRowCount: Int = 10
     ) {

@@ -63,7 +63,7 @@ public final class HeadlessTableScreen<CellPresenter: Sendable>: HeadlessListScr
 /// See ``HeadlessListScreen`` for what settling waits for.
 @MainActor
 public final class HeadlessTableScreenWithSection<CellPresenter: Sendable, SectionPresenter: Sendable>:
-    HeadlessListScreen<TableViewSourceWithSection<CellPresenter, SectionPresenter>>
+    HeadlessListScreen<TableViewSourceWithSection<SectionPresenter, CellPresenter>>
 {
     /// The table view: one value per row, the row's presenter, or `nil` for the loading row.
     public let tableView: HeadlessTableView<CellPresenter?>
@@ -76,7 +76,7 @@ public final class HeadlessTableScreenWithSection<CellPresenter: Sendable, Secti
     ///   - reloadThreshold: The largest change to animate.
     ///   - visibleRowCount: How many rows fit on screen.
     public init(
-        collection: SectionedCollection<CellPresenter, SectionPresenter>,
+        collection: SectionedCollection<SectionPresenter, CellPresenter>,
         selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil,
         visibleRowCount: Int = 10
     ) {

@@ -54,10 +54,10 @@ final class FlatTableScreen {
 @MainActor
 final class SectionedGridScreen {
     let view: HeadlessCollectionView<TestItem?>
-    let source: CollectionViewSourceWithSection<TestItem, String>
+    let source: CollectionViewSourceWithSection<String, TestItem>
 
-    init(_ collection: SectionedCollection<TestItem, String>) {
-        let box = SourceBox<CollectionViewSourceWithSection<TestItem, String>>()
+    init(_ collection: SectionedCollection<String, TestItem>) {
+        let box = SourceBox<CollectionViewSourceWithSection<String, TestItem>>()
         view = HeadlessCollectionView { [box] in MainActor.assumeIsolated { shownRows(of: box.source) } }
         source = CollectionViewSourceWithSection(view: view, collection: collection)
         box.source = source

@@ -12,7 +12,7 @@ final class ChangesetReplayTests: XCTestCase {
     func test_applied_theDocumentationExample() {
         let old = ["a", "b", "c"]
         let new = ["c", "a", "d"]
-        let changes = Changeset(from: old, to: new)
+        let changes = Changeset(from: old, to: new, identity: .value)
         XCTAssertEqual(
             changes,
             Changeset(sourceCount: 3, targetCount: 3, deletes: [1], inserts: [2], moves: [Pair(source: 2, target: 0)]))

@@ -73,7 +73,7 @@ final class DescriptionTests: XCTestCase {
 
     func test_stagedChangeset_withoutStages() {
         XCTAssertEqual(StagedChangeset<Int>(stages: []).description, "StagedChangeset(no stages)")
-        XCTAssertEqual(StagedChangeset(from: [1, 2], to: [1, 2]).description, "StagedChangeset(no stages)")
+        XCTAssertEqual(StagedChangeset(from: [1, 2], to: [1, 2], identity: .value).description, "StagedChangeset(no stages)")
     }
 
     func test_stagedChangeset_listsOneStagePerLine() {
@@ -88,7 +88,7 @@ final class DescriptionTests: XCTestCase {
             )
             """)
         XCTAssertEqual(
-            StagedChangeset(from: [1, 2], to: [2]).description,
+            StagedChangeset(from: [1, 2], to: [2], identity: .value).description,
             """
             StagedChangeset(
               0: Changeset(2 → 1: delete [0])

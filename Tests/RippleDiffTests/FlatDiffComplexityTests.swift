@@ -90,14 +90,14 @@ final class FlatDiffComplexityTests: XCTestCase {
                 switch overload {
                 case "closures":
                     changes = Changeset(
-                        from: sourceIDs, to: targetIDs, identifiedBy: { CountingID($0, counter) }, contentEquals: ==)
+                        from: sourceIDs, to: targetIDs, identity: .key({ CountingID($0, counter) }, contentEquals: ==))
                 case "Identifiable":
                     let source = sourceIDs.map { CountedItem(id: CountingID($0, counter), content: 0) }
                     let target = targetIDs.map { CountedItem(id: CountingID($0, counter), content: 0) }
                     changes = Changeset(from: source, to: target)
                 case "Hashable":
                     changes = Changeset(
-                        from: sourceIDs.map { CountingID($0, counter) }, to: targetIDs.map { CountingID($0, counter) })
+                        from: sourceIDs.map { CountingID($0, counter) }, to: targetIDs.map { CountingID($0, counter) }, identity: .value)
                 default:
                     // The path large lists take: the table filled and probed by blocks.
                     changes = RippleDiff._flatDiff(
@@ -123,7 +123,7 @@ final class FlatDiffComplexityTests: XCTestCase {
         var random = SplitMix64(seed: 7)
         let (sourceIDs, targetIDs) = Scenario.shuffled.lists(count: 2_000, using: &random)
         let staged = StagedChangeset(
-            from: sourceIDs, to: targetIDs, identifiedBy: { CountingID($0, counter) }, contentEquals: ==)
+            from: sourceIDs, to: targetIDs, identity: .key({ CountingID($0, counter) }, contentEquals: ==))
         XCTAssertEqual(staged.count, 1)
         XCTAssertLessThanOrEqual(counter.hashes, 4_000)
         XCTAssertLessThanOrEqual(counter.equalities, Self.equalityFactor * 4_000)

@@ -112,10 +112,10 @@ final class FlatDiffExhaustiveTests: XCTestCase {
 
     /// Every check for one canonical pair; `nil` when all pass.
     private func checkCanonicalPair(_ changes: Changeset, source: [TestItem], target: [TestItem]) -> String? {
-        if let failure = diffFailure(changes, from: source, to: target, identifiedBy: { $0.id }, contentEquals: ==) {
+        if let failure = diffFailure(changes, from: source, to: target, identity: .key({ $0.id }, contentEquals: ==)) {
             return failure
         }
-        let byClosures = Changeset(from: source, to: target, identifiedBy: { $0.id }, contentEquals: ==)
+        let byClosures = Changeset(from: source, to: target, identity: .key({ $0.id }, contentEquals: ==))
         if byClosures != changes {
             return "the closure overload gives \(byClosures), the Identifiable overload \(changes)"
         }

@@ -26,7 +26,7 @@ final class FlatDiffRandomTests: XCTestCase {
                 let input = DiffInput.random(shape, count: count, using: &random)
                 let source = input.source.map(\.id), target = input.target.map(\.id)
                 let blocked = RippleDiff._flatDiff(from: source, to: target, touchingCapacity: 0)
-                let oneAtATime = Changeset(from: source, to: target)
+                let oneAtATime = Changeset(from: source, to: target, identity: .value)
                 return blocked == oneAtATime ? nil : "\(shape): \(source) → \(target): blocked \(blocked), one at a time \(oneAtATime)"
             }
         }
@@ -53,7 +53,7 @@ final class FlatDiffRandomTests: XCTestCase {
     static func failure(_ input: DiffInput) -> String? {
         let (source, target) = (input.source, input.target)
         let changes = Changeset(from: source, to: target)
-        if let failure = diffFailure(changes, from: source, to: target, identifiedBy: { $0.id }, contentEquals: ==) {
+        if let failure = diffFailure(changes, from: source, to: target, identity: .key({ $0.id }, contentEquals: ==)) {
             return failure
         }
         let staged = StagedChangeset(changeset: changes, source: source, target: target)

@@ -20,8 +20,8 @@ final class FlatDiffRepeatsTests: XCTestCase {
     private func diff(
         _ source: [Int], _ target: [Int], file: StaticString = #filePath, line: UInt = #line
     ) -> (byPlace: Changeset, inOrder: Changeset) {
-        let byPlace = Changeset(from: source, to: target)
-        if let failure = diffFailure(byPlace, from: source, to: target, identifiedBy: { $0 }, contentEquals: { _, _ in true }) {
+        let byPlace = Changeset(from: source, to: target, identity: .value)
+        if let failure = diffFailure(byPlace, from: source, to: target, identity: .key({ $0 }, contentEquals: { _, _ in true })) {
             XCTFail(failure, file: file, line: line)
         }
         XCTAssertEqual(RippleDiff._flatDiff(from: source, to: target), byPlace, file: file, line: line)
@@ -107,7 +107,7 @@ final class FlatDiffRepeatsTests: XCTestCase {
             let count = random.int(in: 0...200)
             let source = Array(0..<count).shuffled(using: &random)
             let target = (0..<random.int(in: 0...200)).map { _ in random.int(below: count + 20) }
-            let byPlace = Changeset(from: source, to: target)
+            let byPlace = Changeset(from: source, to: target, identity: .value)
             let inOrder = RippleDiff._flatDiff(from: source, to: target, keepingOrder: false)
             return byPlace == inOrder ? nil : "\(source) → \(target): by place \(byPlace), in order \(inOrder)"
         }
@@ -173,7 +173,7 @@ final class FlatDiffRepeatsTests: XCTestCase {
             let target = edited(source, distinct: distinct, kind: Int(seed % 3), using: &random)
             for (from, to) in [(source, target), (target, source)] {
                 let changes = Changeset(from: from, to: to)
-                if let failure = diffFailure(changes, from: from, to: to, identifiedBy: { $0.id }, contentEquals: ==) {
+                if let failure = diffFailure(changes, from: from, to: to, identity: .key({ $0.id }, contentEquals: ==)) {
                     return "\(from.count) → \(to.count) elements over \(distinct) identifiers: \(failure)"
                 }
             }
@@ -190,7 +190,7 @@ final class FlatDiffRepeatsTests: XCTestCase {
             let distinct = count / 5
             let source = (0..<count).map { _ in random.int(below: distinct) }
             let target = scattered(source, distinct: distinct, using: &random)
-            let byPlace = Changeset(from: source, to: target)
+            let byPlace = Changeset(from: source, to: target, identity: .value)
             let inOrder = RippleDiff._flatDiff(from: source, to: target, keepingOrder: false)
             let stdlibMoves = target.difference(from: source).inferringMoves().reduce(0) { moves, change in
                 if case .insert(_, _, let associated) = change, associated != nil { return moves + 1 }

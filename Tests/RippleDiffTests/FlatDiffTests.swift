@@ -11,8 +11,8 @@ final class FlatDiffTests: XCTestCase {
     private func diff(
         _ source: [Int], _ target: [Int], file: StaticString = #filePath, line: UInt = #line
     ) -> Changeset {
-        let changes = Changeset(from: source, to: target)
-        if let failure = diffFailure(changes, from: source, to: target, identifiedBy: { $0 }, contentEquals: { _, _ in true }) {
+        let changes = Changeset(from: source, to: target, identity: .value)
+        if let failure = diffFailure(changes, from: source, to: target, identity: .key({ $0 }, contentEquals: { _, _ in true })) {
             XCTFail(failure, file: file, line: line)
         }
         return changes
@@ -209,11 +209,11 @@ final class FlatDiffTests: XCTestCase {
             let shape = DiffInputShape.allCases[Int(seed / 3) % DiffInputShape.allCases.count]
             let input = DiffInput.random(shape, count: random.int(in: 0...30), using: &random)
             let identifier = { (item: TestItem) in CollidingID(value: item.id, buckets: buckets) }
-            let changes = Changeset(from: input.source, to: input.target, identifiedBy: identifier, contentEquals: ==)
+            let changes = Changeset(from: input.source, to: input.target, identity: .key(identifier, contentEquals: ==))
             if changes != Changeset(from: input.source, to: input.target) {
                 return "\(buckets) buckets, \(input): \(changes) differs from the diff by Int identifiers"
             }
-            return diffFailure(changes, from: input.source, to: input.target, identifiedBy: identifier, contentEquals: ==)
+            return diffFailure(changes, from: input.source, to: input.target, identity: .key(identifier, contentEquals: ==))
                 .map { "\(buckets) buckets, \(input): \($0)" }
         }
     }

@@ -68,19 +68,18 @@ final class IdentityTests: XCTestCase {
     }
 
     /// Checks `changes` against every rule for the given identity, and the staged form too.
-    private func check<Element, ID: Equatable>(
+    private func check<Element, Rule>(
         _ changes: Changeset,
         _ staged: StagedChangeset<Element>,
         from source: [Element],
         to target: [Element],
-        identifiedBy identifier: (Element) -> ID,
-        contentEquals: (Element, Element) -> Bool,
+        identity: DiffIdentity<Element, Rule>,
         sameElement: (Element, Element) -> Bool,
         file: StaticString = #filePath,
         line: UInt = #line
     ) {
         if let failure = diffFailure(
-            changes, from: source, to: target, identifiedBy: identifier, contentEquals: contentEquals,
+            changes, from: source, to: target, identity: identity,
             sameElement: sameElement)
         {
             XCTFail(failure, file: file, line: line)
@@ -110,7 +109,7 @@ final class IdentityTests: XCTestCase {
                 moves: [Pair(source: 2, target: 0)], updates: [Pair(source: 0, target: 1)]))
         check(
             changes, StagedChangeset(from: source, to: target), from: source, to: target,
-            identifiedBy: { $0.id }, contentEquals: ==, sameElement: ==)
+            identity: .key({ $0.id }, contentEquals: ==), sameElement: ==)
     }
 
     func test_identifiableHashableStruct_usesTheIDNotTheValue() {
@@ -121,20 +120,20 @@ final class IdentityTests: XCTestCase {
         XCTAssertEqual(changes, Changeset(sourceCount: 2, targetCount: 2, updates: [Pair(source: 0, target: 0)]))
         check(
             changes, StagedChangeset(from: source, to: target), from: source, to: target,
-            identifiedBy: { $0.id }, contentEquals: ==, sameElement: ==)
+            identity: .key({ $0.id }, contentEquals: ==), sameElement: ==)
     }
 
     func test_hashableValue_isItsOwnIdentity_andNeverUpdated() {
         let source = ["a", "b", "c"]
         let target = ["A", "c", "b"]
-        let changes = Changeset(from: source, to: target)
+        let changes = Changeset(from: source, to: target, identity: .value)
         XCTAssertEqual(changes.deletes, [0])
         XCTAssertEqual(changes.inserts, [0])
         XCTAssertEqual(changes.moves.count, 1)
         XCTAssertEqual(changes.updates, [])
         check(
-            changes, StagedChangeset(from: source, to: target), from: source, to: target,
-            identifiedBy: { $0 }, contentEquals: { _, _ in true }, sameElement: ==)
+            changes, StagedChangeset(from: source, to: target, identity: .value), from: source, to: target,
+            identity: .key({ $0 }, contentEquals: { _, _ in true }), sameElement: ==)
     }
 
     func test_hashableValue_matchesTheIdentifiableDiffOfItsIdentifiers() {
@@ -143,7 +142,7 @@ final class IdentityTests: XCTestCase {
             let shape = DiffInputShape.allCases[Int(seed) % DiffInputShape.allCases.count]
             let input = DiffInput.random(shape, count: random.int(in: 0...20), using: &random)
             let ids = (source: input.source.ids, target: input.target.ids)
-            let byValue = Changeset(from: ids.source, to: ids.target)
+            let byValue = Changeset(from: ids.source, to: ids.target, identity: .value)
             let byID = Changeset(from: [TestItem](ids: ids.source), to: [TestItem](ids: ids.target))
             return byValue == byID ? nil : "\(ids): by value \(byValue), by id \(byID)"
         }
@@ -155,7 +154,7 @@ final class IdentityTests: XCTestCase {
         let source = [Headline(id: 1, text: "Breaking"), Headline(id: 2, text: "Sport")]
         let target = [Headline(id: 3, text: "Breaking"), Headline(id: 2, text: "Sport")]
         let expected = Changeset(sourceCount: 2, targetCount: 2, deletes: [0], inserts: [0])
-        XCTAssertEqual(Changeset(from: source, to: target, identifiedBy: { $0.id }, contentEquals: ==), expected)
+        XCTAssertEqual(Changeset(from: source, to: target, identity: .key({ $0.id }, contentEquals: ==)), expected)
         let changes = Changeset(from: source, to: target)
         XCTAssertEqual(changes, expected)
         XCTAssertEqual(StagedChangeset(from: source, to: target).first?.changeset, expected)
@@ -175,14 +174,14 @@ final class IdentityTests: XCTestCase {
         let source = [first, second]
         let target = [second, twin, first]
         first.title = "changed in place"  // an object refreshes its own cell: never an update
-        let changes = Changeset(from: source, to: target)
+        let changes = Changeset(from: source, to: target, identity: .object)
         XCTAssertEqual(changes.inserts, [1])
         XCTAssertEqual(changes.deletes, [])
         XCTAssertEqual(changes.moves.count, 1)
         XCTAssertEqual(changes.updates, [])
         check(
-            changes, StagedChangeset(from: source, to: target), from: source, to: target,
-            identifiedBy: { ObjectIdentifier($0) }, contentEquals: { _, _ in true }, sameElement: ===)
+            changes, StagedChangeset(from: source, to: target, identity: .object), from: source, to: target,
+            identity: .key({ ObjectIdentifier($0) }, contentEquals: { _, _ in true }), sameElement: ===)
     }
 
     func test_class_sameInstanceTwice_isADuplicate() {
@@ -190,11 +189,11 @@ final class IdentityTests: XCTestCase {
         let other = Presenter("other")
         let source = [other, shared, shared]
         let target = [shared, other]
-        let changes = Changeset(from: source, to: target)
+        let changes = Changeset(from: source, to: target, identity: .object)
         XCTAssertEqual(changes.duplicates, Changeset.Duplicates(sourceOffsets: [2]))
         check(
-            changes, StagedChangeset(from: source, to: target), from: source, to: target,
-            identifiedBy: { ObjectIdentifier($0) }, contentEquals: { _, _ in true }, sameElement: ===)
+            changes, StagedChangeset(from: source, to: target, identity: .object), from: source, to: target,
+            identity: .key({ ObjectIdentifier($0) }, contentEquals: { _, _ in true }), sameElement: ===)
     }
 
     func test_identifiableClass_newInstanceWithTheSameID_isAnUpdate() {
@@ -202,12 +201,12 @@ final class IdentityTests: XCTestCase {
         let replaced = Row(2)
         let source = [kept, replaced]
         let target = [kept, Row(2)]
-        let changes = Changeset(from: source, to: target)
+        let changes = Changeset(from: source, to: target, identity: .key(\.id, contentEquals: ===))
         XCTAssertEqual(changes, Changeset(sourceCount: 2, targetCount: 2, updates: [Pair(source: 1, target: 1)]))
-        XCTAssertTrue(Changeset(from: source, to: source).isEmpty)
+        XCTAssertTrue(Changeset(from: source, to: source, identity: .key(\.id, contentEquals: ===)).isEmpty)
         check(
-            changes, StagedChangeset(from: source, to: target), from: source, to: target,
-            identifiedBy: { $0.id }, contentEquals: ===, sameElement: ===)
+            changes, StagedChangeset(from: source, to: target, identity: .key(\.id, contentEquals: ===)), from: source, to: target,
+            identity: .key({ $0.id }, contentEquals: ===), sameElement: ===)
     }
 
     func test_identifiableEquatableClass_contentFromEquality() {
@@ -218,7 +217,7 @@ final class IdentityTests: XCTestCase {
         XCTAssertEqual(changes.updates, [Pair(source: 0, target: 1)])
         check(
             changes, StagedChangeset(from: source, to: target), from: source, to: target,
-            identifiedBy: { $0.id }, contentEquals: ==, sameElement: ==)
+            identity: .key({ $0.id }, contentEquals: ==), sameElement: ==)
     }
 
     func test_identifiableHashableClass_identityFromID_contentFromEquality() {
@@ -231,7 +230,7 @@ final class IdentityTests: XCTestCase {
                 sourceCount: 3, targetCount: 3, deletes: [2], inserts: [2], updates: [Pair(source: 1, target: 1)]))
         check(
             changes, StagedChangeset(from: source, to: target), from: source, to: target,
-            identifiedBy: { $0.id }, contentEquals: ==, sameElement: ==)
+            identity: .key({ $0.id }, contentEquals: ==), sameElement: ==)
     }
 
     func test_hashableClass_identityFromTheInstanceNotTheValue() {
@@ -240,12 +239,12 @@ final class IdentityTests: XCTestCase {
         let b = Token("b")
         let source = [a, b]
         let target = [equalToA, b]  // == to a and hashes alike, but another object
-        let changes = Changeset(from: source, to: target)
+        let changes = Changeset(from: source, to: target, identity: .object)
         XCTAssertEqual(changes, Changeset(sourceCount: 2, targetCount: 2, deletes: [0], inserts: [0]))
-        XCTAssertTrue(Changeset(from: [a, b], to: [a, b]).isEmpty)
+        XCTAssertTrue(Changeset(from: [a, b], to: [a, b], identity: .object).isEmpty)
         check(
-            changes, StagedChangeset(from: source, to: target), from: source, to: target,
-            identifiedBy: { ObjectIdentifier($0) }, contentEquals: ==, sameElement: ===)
+            changes, StagedChangeset(from: source, to: target, identity: .object), from: source, to: target,
+            identity: .key({ ObjectIdentifier($0) }, contentEquals: ==), sameElement: ===)
     }
 
     // MARK: - Closures
@@ -261,14 +260,15 @@ final class IdentityTests: XCTestCase {
         let target = [Song(isbn: "x2", title: "Two", plays: 99), Song(isbn: "x1", title: "Uno", plays: 1)]
         let identifier = { (song: Song) in song.isbn.lowercased() }
         let contentEquals = { (lhs: Song, rhs: Song) in lhs.title == rhs.title }
-        let changes = Changeset(from: source, to: target, identifiedBy: identifier, contentEquals: contentEquals)
+        let identity = DiffIdentity.key(identifier, contentEquals: contentEquals)
+        let changes = Changeset(from: source, to: target, identity: identity)
         XCTAssertEqual(changes.deletes, [])
         XCTAssertEqual(changes.inserts, [])
         XCTAssertEqual(changes.moves.count, 1)
         XCTAssertEqual(changes.updates, [Pair(source: 0, target: 1)])
-        let staged = StagedChangeset(from: source, to: target, identifiedBy: identifier, contentEquals: contentEquals)
+        let staged = StagedChangeset(from: source, to: target, identity: identity)
         check(
-            changes, staged, from: source, to: target, identifiedBy: identifier, contentEquals: contentEquals,
+            changes, staged, from: source, to: target, identity: identity,
             // Under a custom rule, a kept element only has to match by that rule.
             sameElement: { identifier($0) == identifier($1) && contentEquals($0, $1) })
     }
@@ -279,7 +279,7 @@ final class IdentityTests: XCTestCase {
             let input = DiffInput.random(shape, count: random.int(in: 0...20), using: &random)
             let byOverload = Changeset(from: input.source, to: input.target)
             let byClosures = Changeset(
-                from: input.source, to: input.target, identifiedBy: { $0.id }, contentEquals: ==)
+                from: input.source, to: input.target, identity: .key({ $0.id }, contentEquals: ==))
             return byOverload == byClosures ? nil : "\(input): \(byOverload) vs \(byClosures)"
         }
     }

@@ -154,8 +154,8 @@ final class SectionedChangesetTests: XCTestCase {
             let byIdentifiable = SectionedChangeset(from: source, to: target)
             let byClosures = SectionedChangeset(
                 from: source, to: target,
-                sectionIdentifiedBy: { $0.id }, sectionContentEquals: { $0.title == $1.title },
-                itemIdentifiedBy: { $0.id }, itemContentEquals: { $0.content == $1.content })
+                sectionIdentity: .key({ $0.id }, contentEquals: { $0.title == $1.title }),
+                itemIdentity: .key({ $0.id }, contentEquals: { $0.content == $1.content }))
             XCTAssertEqual(byIdentifiable, byClosures)
             // `Identifiable & Equatable` without `Hashable`.
             let plainSource = source.map { SectionSnapshot(section: SxPlainSection($0.section), items: $0.items.map(SxPlainItem.init)) }
@@ -166,8 +166,8 @@ final class SectionedChangesetTests: XCTestCase {
                 StagedSectionedChangeset(from: source, to: target).map(\.changeset))
             let stagedByClosures = StagedSectionedChangeset(
                 from: source, to: target,
-                sectionIdentifiedBy: { $0.id }, sectionContentEquals: { $0.title == $1.title },
-                itemIdentifiedBy: { $0.id }, itemContentEquals: { $0.content == $1.content })
+                sectionIdentity: .key({ $0.id }, contentEquals: { $0.title == $1.title }),
+                itemIdentity: .key({ $0.id }, contentEquals: { $0.content == $1.content }))
             XCTAssertEqual(stagedByClosures, StagedSectionedChangeset(from: source, to: target))
         }
     }
@@ -175,7 +175,7 @@ final class SectionedChangesetTests: XCTestCase {
     func testHashableValuesAreTheirOwnIdentity() {
         let source = [SectionSnapshot(section: "A", items: [1, 2, 3]), SectionSnapshot(section: "B", items: [4])]
         let target = [SectionSnapshot(section: "B", items: [4, 2]), SectionSnapshot(section: "C", items: [3, 5])]
-        let changes = SectionedChangeset(from: source, to: target)
+        let changes = SectionedChangeset(from: source, to: target, sectionIdentity: .value, itemIdentity: .value)
         XCTAssertEqual(changes.sections.deletes, [0])
         XCTAssertEqual(changes.sections.inserts, [1])
         XCTAssertEqual(changes.itemMoves, [sxPair((0, 1), (0, 1)), sxPair((0, 2), (1, 0))])
@@ -183,7 +183,7 @@ final class SectionedChangesetTests: XCTestCase {
         let replayed = changes.applied(
             to: source, section: { target[$0].section }, item: { target[$0.section].items[$0.item] })
         XCTAssertEqual(replayed, target)
-        let staged = StagedSectionedChangeset(from: source, to: target)
+        let staged = StagedSectionedChangeset(from: source, to: target, sectionIdentity: .value, itemIdentity: .value)
         XCTAssertEqual(staged.count, 1)
         XCTAssertEqual(staged[0].changeset.itemInserts, [sxPath(0, 1)])
         XCTAssertEqual(staged[0].changeset.itemMoves, [])
@@ -202,8 +202,8 @@ final class SectionedChangesetTests: XCTestCase {
         let target = [SectionSnapshot(section: 2, items: [c, a]), SectionSnapshot(section: 1, items: [b])]
         let changes = SectionedChangeset(
             from: source, to: target,
-            sectionIdentifiedBy: { $0 }, sectionContentEquals: { _, _ in true },
-            itemIdentifiedBy: { ObjectIdentifier($0) }, itemContentEquals: { _, _ in true })
+            sectionIdentity: .key({ $0 }, contentEquals: { _, _ in true }),
+            itemIdentity: .key({ ObjectIdentifier($0) }, contentEquals: { _, _ in true }))
         XCTAssertEqual(changes.sections.moves.count, 1)
         XCTAssertEqual(changes.itemMoves, [sxPair((0, 0), (0, 1))])
     }

@@ -36,7 +36,7 @@ final class SequentialChangesetTests: XCTestCase {
     }
 
     func test_theDocumentationExample() {
-        let changes = Changeset(from: ["a", "b", "c", "d"], to: ["d", "c", "a", "e"])
+        let changes = Changeset(from: ["a", "b", "c", "d"], to: ["d", "c", "a", "e"], identity: .value)
         let steps = SequentialChangeset(changes)
         XCTAssertEqual(steps.removals, [1])
         XCTAssertEqual(steps.moves, [Changeset.OffsetPair(source: 2, target: 0), Changeset.OffsetPair(source: 2, target: 1)])
@@ -54,7 +54,7 @@ final class SequentialChangesetTests: XCTestCase {
     func test_aReversal_movesEveryRowButOne_eachToItsPlace() {
         let source = Array(0..<50)
         let target = Array(source.reversed())
-        let changes = Changeset(from: source, to: target)
+        let changes = Changeset(from: source, to: target, identity: .value)
         let steps = SequentialChangeset(changes)
         XCTAssertEqual(steps.moves.count, 49)
         XCTAssertEqual(try applySequentially(steps, to: source) { target[$0] }.get(), target)
@@ -72,7 +72,7 @@ final class SequentialChangesetTests: XCTestCase {
 
     func test_movesThatWouldLeaveTheirRowInPlace_areLeftOut() {
         // Swapping the last two of three: one sequential move does it.
-        let changes = Changeset(from: [1, 2, 3], to: [1, 3, 2])
+        let changes = Changeset(from: [1, 2, 3], to: [1, 3, 2], identity: .value)
         XCTAssertEqual(changes.moves.count, 1)
         XCTAssertEqual(SequentialChangeset(changes).moves.count, 1)
         // Moving both rows of a swap is a valid change-set; the second move is then a no-op.
@@ -121,7 +121,7 @@ final class SequentialChangesetTests: XCTestCase {
             var target = uniqueSource.filter { _ in !random.chance(20, in: 100) } + (80..<(80 + random.int(in: 0...10)))
             random.shuffle(&target)
             var rows = uniqueSource
-            for stage in StagedChangeset(from: uniqueSource, to: target) {
+            for stage in StagedChangeset(from: uniqueSource, to: target, identity: .value) {
                 guard case .success(let expected) = replay(stage.changeset, on: rows, element: { stage.data[$0] }) else {
                     return "a stage the oracle rejects: \(stage.changeset)"
                 }

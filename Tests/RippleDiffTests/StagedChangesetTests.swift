@@ -209,7 +209,7 @@ final class StagedChangesetTests: XCTestCase {
             _ = StagedChangeset(changeset: changes, source: [TestItem(id: 7)], target: target)
         case "otherListsWithoutUpdates":
             // Used to return a stage whose data did not fit its change-set.
-            let plain = Changeset(from: source.map(\.id), to: target.map(\.id))
+            let plain = Changeset(from: source.map(\.id), to: target.map(\.id), identity: .value)
             _ = StagedChangeset(changeset: plain, source: [7], target: [2, 1])
         case "updateOutOfRange":
             let broken = Changeset(

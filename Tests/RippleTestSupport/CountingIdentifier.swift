@@ -45,7 +45,7 @@ public final class CallCounter: @unchecked Sendable {
 ///
 /// ```swift
 /// let counter = CallCounter()
-/// _ = Changeset(from: old, to: new, identifiedBy: { CountingID($0.id, counter) }, contentEquals: ==)
+/// _ = Changeset(from: old, to: new, identity: .key({ CountingID($0.id, counter) }, contentEquals: ==))
 /// XCTAssertLessThanOrEqual(counter.hashes, old.count + new.count)
 /// ```
 public struct CountingID: Hashable, Sendable, CustomStringConvertible {

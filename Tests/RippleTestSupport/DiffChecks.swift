@@ -20,17 +20,15 @@ import RippleDiff
 ///   - changes: The change-set to check.
 ///   - source: The list before the change.
 ///   - target: The list after the change.
-///   - identifier: The identity the diff used.
-///   - contentEquals: The content comparison the diff used.
+///   - identity: The identity the diff used.
 ///   - sameElement: Whether a replayed element is the target's element; `==` or `===`.
 /// - Returns: `nil` when every check passes, otherwise a sentence naming the first failure.
 /// - Complexity: O((*n* + *m*)²), for *n* source and *m* target elements.
-public func diffFailure<Element, ID: Equatable>(
+public func diffFailure<Element, Rule>(
     _ changes: Changeset,
     from source: [Element],
     to target: [Element],
-    identifiedBy identifier: (Element) -> ID,
-    contentEquals: (Element, Element) -> Bool,
+    identity: DiffIdentity<Element, Rule>,
     sameElement: (Element, Element) -> Bool
 ) -> String? {
     guard changes.sourceCount == source.count, changes.targetCount == target.count else {
@@ -52,12 +50,12 @@ public func diffFailure<Element, ID: Equatable>(
         return "\(changes): applied(to:element:) differs from the target: \(mismatch)"
     }
 
-    var sourceIDs: [ID] = []
+    var sourceIDs: [Rule.Identifier] = []
     sourceIDs.reserveCapacity(source.count)
-    for element in source { sourceIDs.append(identifier(element)) }
-    var targetIDs: [ID] = []
+    for element in source { sourceIDs.append(identity._rule.identifier(of: element)) }
+    var targetIDs: [Rule.Identifier] = []
     targetIDs.reserveCapacity(target.count)
-    for element in target { targetIDs.append(identifier(element)) }
+    for element in target { targetIDs.append(identity._rule.identifier(of: element)) }
     let reference = referencePairing(source: sourceIDs, target: targetIDs)
     var pairs: [Changeset.OffsetPair] = []
     pairs.reserveCapacity(rows.count)
@@ -75,7 +73,7 @@ public func diffFailure<Element, ID: Equatable>(
         return "\(changes): \(changes.moves.count) moves, the minimum is \(reference.minimalMoveCount)"
     }
     var expectedUpdates: [Changeset.OffsetPair] = []
-    for pair in pairs where !contentEquals(source[pair.source], target[pair.target]) {
+    for pair in pairs where !identity._rule.sameContent(source[pair.source], target[pair.target]) {
         expectedUpdates.append(pair)
     }
     expectedUpdates.sort()
@@ -89,25 +87,23 @@ public func diffFailure<Element, ID: Equatable>(
     return nil
 }
 
-/// Checks `changes` for `Equatable` elements; see ``diffFailure(_:from:to:identifiedBy:contentEquals:sameElement:)``.
+/// Checks `changes` for `Equatable` elements; see ``diffFailure(_:from:to:identity:sameElement:)``.
 ///
 /// - Parameters:
 ///   - changes: The change-set to check.
 ///   - source: The list before the change.
 ///   - target: The list after the change.
-///   - identifier: The identity the diff used.
-///   - contentEquals: The content comparison the diff used.
+///   - identity: The identity the diff used.
 /// - Returns: `nil` when every check passes, otherwise a sentence naming the first failure.
 /// - Complexity: O((*n* + *m*)²), for *n* source and *m* target elements.
-public func diffFailure<Element: Equatable, ID: Equatable>(
+public func diffFailure<Element: Equatable, Rule>(
     _ changes: Changeset,
     from source: [Element],
     to target: [Element],
-    identifiedBy identifier: (Element) -> ID,
-    contentEquals: (Element, Element) -> Bool
+    identity: DiffIdentity<Element, Rule>
 ) -> String? {
     diffFailure(
-        changes, from: source, to: target, identifiedBy: identifier, contentEquals: contentEquals,
+        changes, from: source, to: target, identity: identity,
         sameElement: ==)
 }
 
@@ -127,7 +123,7 @@ public func diffFailure<Element: Equatable, ID: Equatable>(
 ///   - changes: The flat change-set it was made from.
 ///   - source: The list before the change.
 ///   - target: The list after the change.
-///   - changesVerified: Pass `true` when ``diffFailure(_:from:to:identifiedBy:contentEquals:sameElement:)``
+///   - changesVerified: Pass `true` when ``diffFailure(_:from:to:identity:sameElement:)``
 ///     has passed for `changes`; a single stage equal to `changes` then needs no replay of its own,
 ///     since that replay is the one `diffFailure` ran.
 ///   - sameElement: Whether two elements are the same; `==` or `===`.

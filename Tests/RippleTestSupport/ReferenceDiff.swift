@@ -1,6 +1,6 @@
 // A brute-force model of the flat diff's pairing rule and of the minimal number of moves.
 //
-// The rule (documented in `docs/diff.md` and on `Changeset.init(from:to:identifiedBy:contentEquals:)`):
+// The rule (documented in `docs/diff.md` and on `Changeset.init(from:to:identity:)`):
 // 1. The common prefix and suffix, equal identifiers at equal distance from either end, are paired
 //    in place.
 // 2. In between, when no identifier repeats among the source elements, each target element, first

@@ -58,7 +58,7 @@ final class BatchUpdateTests: XCTestCase {
     func testChangesetOfADiffIsAValidBatch() {
         let old = ["a", "b", "c", "d"]
         let new = ["d", "a", "e", "c"]
-        let batch = BatchUpdate(Changeset(from: old, to: new))
+        let batch = BatchUpdate(Changeset(from: old, to: new, identity: .value))
         XCTAssertTrue(BatchUpdateValidator.tableView.validate(batch, before: [4], after: [4]).isValid)
     }
 

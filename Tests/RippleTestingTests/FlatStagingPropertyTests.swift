@@ -39,7 +39,7 @@ final class FlatStagingPropertyTests: XCTestCase {
         let source = [Cell(id: 0, content: 0), Cell(id: 1, content: 0), Cell(id: 2, content: 0), Cell(id: 3, content: 0)]
         let target = [Cell(id: 1, content: 0), Cell(id: 2, content: 1), Cell(id: 3, content: 0), Cell(id: 0, content: 0)]
         XCTAssertNil(Self.pushStages(from: source, to: target))
-        let staged = StagedChangeset(from: source, to: target, identifiedBy: \.id, contentEquals: ==)
+        let staged = StagedChangeset(from: source, to: target, identity: .key(\.id, contentEquals: ==))
         XCTAssertEqual(staged.count, 2, "\(staged)")
     }
 
@@ -48,7 +48,7 @@ final class FlatStagingPropertyTests: XCTestCase {
     /// Applies every stage in a `HeadlessTableView` and a `HeadlessCollectionView`, setting the
     /// data source inside each batch, and returns a failure description or `nil`.
     private static func pushStages(from source: [Cell], to target: [Cell]) -> String? {
-        let staged = StagedChangeset(from: source, to: target, identifiedBy: \.id, contentEquals: ==)
+        let staged = StagedChangeset(from: source, to: target, identity: .key(\.id, contentEquals: ==))
 
         var tableData = source
         let tableView = HeadlessTableView { [tableData] }

@@ -236,7 +236,7 @@ final class HeadlessCellHostTests: XCTestCase {
         await screen.settle()
         let old = screen.cells.visibleCells[1].cell
 
-        rows.replace(with: [Row(id: 0), Row(id: 1, title: "new"), Row(id: 2)], identifiedBy: \.id, contentEquals: ==)
+        rows.replace(with: [Row(id: 0), Row(id: 1, title: "new"), Row(id: 2)], identity: .key(\.id, contentEquals: ==))
         await screen.settle()
         XCTAssertFalse(screen.cells.visibleCells[1].cell === old)
         XCTAssertEqual(screen.cells.createdCellCount, 4)

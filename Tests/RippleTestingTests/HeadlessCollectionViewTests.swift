@@ -187,7 +187,7 @@ final class HeadlessCollectionViewTests: XCTestCase {
         let collectionView = HeadlessCollectionView(dataSource: model)
         collectionView.layoutIfNeeded()
         model.sections = [[3, 1]]
-        collectionView.apply(BatchUpdate(Changeset(from: [1, 2, 3], to: [3, 1])))
+        collectionView.apply(BatchUpdate(Changeset(from: [1, 2, 3], to: [3, 1], identity: .value)))
         XCTAssertEqual(collectionView.events.count, 1)
         XCTAssertEqual(collectionView.violations, [])
         XCTAssertEqual(collectionView.items, [[3, 1]])

@@ -145,7 +145,7 @@ final class HeadlessTableViewTests: XCTestCase {
         tableView.reloadData()
         model.sections = [old]
         tableView.reloadData()
-        for stage in StagedChangeset(from: old, to: new) {
+        for stage in StagedChangeset(from: old, to: new, identity: .value) {
             tableView.performBatchUpdates {
                 model.sections = [stage.data]
                 tableView.apply(BatchUpdate(stage.changeset))

@@ -121,7 +121,7 @@ final class HeadlessViewSelectionTests: XCTestCase {
                 tableView.selectRow(at: ElementPath(item: index, section: 0))
                 selected.insert(cell.id)
             }
-            for stage in StagedChangeset(from: source, to: target, identifiedBy: \.id, contentEquals: ==) {
+            for stage in StagedChangeset(from: source, to: target, identity: .key(\.id, contentEquals: ==)) {
                 tableView.performBatchUpdates {
                     shown = stage.data
                     tableView.apply(BatchUpdate(stage.changeset))

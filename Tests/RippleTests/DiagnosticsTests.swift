@@ -74,7 +74,7 @@ final class DiagnosticsTests: DiagnosticsTestCase {
     func test_closureFormAndBatch_reportDuplicatesToo() {
         let events = publishing([TestItem](ids: [1, 2])) { collection in
             collection.performBatchUpdates {
-                collection.replace(with: [TestItem](ids: [3, 3]), identifiedBy: { $0.id }, contentEquals: ==)
+                collection.replace(with: [TestItem](ids: [3, 3]), identity: .key({ $0.id }, contentEquals: ==))
                 XCTAssertEqual(self.diagnostics.count, 1, "reported when replace runs, not when the batch ends")
                 collection.append(TestItem(id: 5))
             }
@@ -88,7 +88,7 @@ final class DiagnosticsTests: DiagnosticsTestCase {
         // Issue 13: 2^20 equal identifiers once gave a 16.6 MB diagnostic. The lists are cut after
         // 20 offsets, with a count of the rest, whatever the number of repeats.
         let collection = ObservableCollection([Int](repeating: 7, count: 1 << 16))
-        collection.replace(with: [8] + [Int](repeating: 7, count: 1 << 16) + [8])
+        collection.replace(with: [8] + [Int](repeating: 7, count: 1 << 16) + [8], identity: .value)
         XCTAssertEqual(diagnostics.count, 1)
         let message = diagnostics.events.first?.message ?? ""
         XCTAssertEqual(
@@ -101,7 +101,7 @@ final class DiagnosticsTests: DiagnosticsTestCase {
         sections.replace(with: [
             SectionSnapshot(section: "a", items: [8]),
             SectionSnapshot(section: "a", items: [Int](repeating: 7, count: 1 << 12) + [8]),
-        ])
+        ], sectionIdentity: .value, itemIdentity: .value)
         XCTAssertEqual(diagnostics.count, 2)
         let sectioned = diagnostics.events.last?.message ?? ""
         XCTAssertTrue(sectioned.hasPrefix("repeated section identifiers at old offsets [] and new offsets [], "), sectioned)
@@ -119,7 +119,7 @@ final class DiagnosticsTests: DiagnosticsTestCase {
 
     func test_hashableValues_duplicateValuesAreReported() {
         let collection = ObservableCollection(["a", "b"])
-        collection.replace(with: ["b", "a", "a"])
+        collection.replace(with: ["b", "a", "a"], identity: .value)
         XCTAssertEqual(diagnostics.events.map(\.kind), [.duplicateIdentifiers])
         XCTAssertEqual(collection.snapshot, ["b", "a", "a"])
     }

@@ -157,7 +157,7 @@ final class ListSourceRebindingTests: XCTestCase {
 
         shelves.replace(
             with: [SectionSnapshot(section: "Shelf", items: books.map(BookRowPresenter.init(book:)))],
-            sectionIdentifiedBy: { $0 }, sectionContentEquals: ==, itemIdentifiedBy: \.id, itemContentEquals: ==)
+            sectionIdentity: .key({ $0 }, contentEquals: ==), itemIdentity: .key(\.id, contentEquals: ==))
         await screen.settle()
 
         XCTAssertTrue(zip(screen.cells.visibleCells.map(\.cell), cells).allSatisfy { $0 === $1 }, "the rows keep their cells")

@@ -70,7 +70,7 @@ final class ListSourceWithSectionTests: DiagnosticsTestCase {
             collection.moveItem(from: ElementPath(item: 0, section: 0), to: ElementPath(item: 1, section: 1))
             collection.removeSection(at: 1)
             collection.sections[0].items.append(TestItem(id: 7))
-            collection.replace(with: Self.sections([("D", [6, 1]), ("B", [7, 2]), ("E", [8])]))
+            collection.replace(with: Self.sections([("D", [6, 1]), ("B", [7, 2]), ("E", [8])]), sectionIdentity: .value, itemIdentity: .value)
             flushMainQueue()
             XCTAssertEqual(screen.view.violations, [])
             XCTAssertEqual(screen.view.items, ContactsScreen.items(of: collection))
@@ -227,7 +227,7 @@ final class ListSourceWithSectionTests: DiagnosticsTestCase {
                 snapshot.removeLast()
             }
             for index in snapshot.indices { random.shuffle(&snapshot[index].items) }
-            collection.replace(with: snapshot)
+            collection.replace(with: snapshot, sectionIdentity: .value, itemIdentity: .value)
         case 4:
             collection.performBatchUpdates {
                 let id = fresh()

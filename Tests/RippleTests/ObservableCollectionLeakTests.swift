@@ -160,7 +160,7 @@ final class ObservableCollectionLeakTests: XCTestCase {
                 collection.remove(at: 0)
                 collection.append(Canary("d"))
             }
-            collection.replace(with: Array(collection.snapshot.reversed()))
+            collection.replace(with: Array(collection.snapshot.reversed()), identity: .object)
             return weakReferences(collection, bag, observer) + elements.map { WeakReference($0) }
         }
     }
@@ -181,7 +181,7 @@ final class ObservableCollectionLeakTests: XCTestCase {
                 collection.insert(canary, at: 0)
                 collection.removeAll { $0 === canary }
             }
-            collection.replace(with: [])
+            collection.replace(with: [], identity: .object)
             return WeakReference(canary)
         }
         token.cancel()
@@ -301,7 +301,7 @@ final class ObservableCollectionLeakTests: XCTestCase {
                 let keep = collection[0]
                 collection.removeAll { $0 !== keep }
             case "collectionSubscriptSet": collection[1] = Holder()
-            case "collectionReplace": collection.replace(with: [collection[0]])
+            case "collectionReplace": collection.replace(with: [collection[0]], identity: .object)
             default:
                 // Removed inside a batch: the batch's published elements hold it until the end.
                 collection.performBatchUpdates {

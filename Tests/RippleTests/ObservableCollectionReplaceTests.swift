@@ -120,31 +120,31 @@ final class ObservableCollectionReplaceTests: XCTestCase {
 
     func test_hashableValues_valueIsItsOwnIdentity_neverAnUpdate() {
         XCTAssertEqual(
-            replacing([1, 2, 3], with: [3, 1, 4]) { $0.replace(with: $1) },
+            replacing([1, 2, 3], with: [3, 1, 4]) { $0.replace(with: $1, identity: .value) },
             Changeset(sourceCount: 3, targetCount: 3, deletes: [1], inserts: [2], moves: [Pair(source: 2, target: 0)]))
         XCTAssertEqual(
-            replacing(["a", "b"], with: ["a", "B"]) { $0.replace(with: $1) },
+            replacing(["a", "b"], with: ["a", "B"]) { $0.replace(with: $1, identity: .value) },
             Changeset(sourceCount: 2, targetCount: 2, deletes: [1], inserts: [1]))
     }
 
     func test_objects_identityFromObjectIdentifier() {
         let (a, b, c) = (Node("a"), Node("b"), Node("c"))
         XCTAssertEqual(
-            replacing([a, b, c], with: [c, a, Node("b")]) { $0.replace(with: $1) },
+            replacing([a, b, c], with: [c, a, Node("b")]) { $0.replace(with: $1, identity: .object) },
             Changeset(
                 sourceCount: 3, targetCount: 3, deletes: [1], inserts: [2], moves: [Pair(source: 2, target: 0)]),
             "a new instance is a new element, whatever it holds")
-        XCTAssertNil(replacing([a, b, c], with: [a, b, c]) { $0.replace(with: $1) }, "the same objects: nothing")
+        XCTAssertNil(replacing([a, b, c], with: [a, b, c]) { $0.replace(with: $1, identity: .object) }, "the same objects: nothing")
     }
 
     func test_identifiableObjects_anotherInstanceWithTheSameIDIsAnUpdate() {
         let (one, two, three) = (IdentifiedNode(1), IdentifiedNode(2), IdentifiedNode(3))
         XCTAssertEqual(
-            replacing([one, two, three], with: [three, one, IdentifiedNode(2)]) { $0.replace(with: $1) },
+            replacing([one, two, three], with: [three, one, IdentifiedNode(2)]) { $0.replace(with: $1, identity: .key(\.id, contentEquals: ===)) },
             Changeset(
                 sourceCount: 3, targetCount: 3, moves: [Pair(source: 2, target: 0)],
                 updates: [Pair(source: 1, target: 2)]))
-        XCTAssertNil(replacing([one, two], with: [one, two]) { $0.replace(with: $1) })
+        XCTAssertNil(replacing([one, two], with: [one, two]) { $0.replace(with: $1, identity: .key(\.id, contentEquals: ===)) })
     }
 
     func test_identifiableEquatableObjects_contentFromEquals() {
@@ -169,9 +169,9 @@ final class ObservableCollectionReplaceTests: XCTestCase {
 
     func test_hashableObjects_identityFromObjectIdentifier_notFromEquals() {
         let (a, b) = (ValueNode("a"), ValueNode("b"))
-        XCTAssertNil(replacing([a, b], with: [a, b]) { $0.replace(with: $1) })
+        XCTAssertNil(replacing([a, b], with: [a, b]) { $0.replace(with: $1, identity: .object) })
         XCTAssertEqual(
-            replacing([a, b], with: [a, ValueNode("b")]) { $0.replace(with: $1) },
+            replacing([a, b], with: [a, ValueNode("b")]) { $0.replace(with: $1, identity: .object) },
             Changeset(sourceCount: 2, targetCount: 2, deletes: [1], inserts: [1]),
             "an equal new instance is still another object")
     }
@@ -182,14 +182,14 @@ final class ObservableCollectionReplaceTests: XCTestCase {
         // Identity: the first letter, case-insensitively; content: the whole word.
         XCTAssertEqual(
             replacing(old, with: new) {
-                $0.replace(with: $1, identifiedBy: { $0.lowercased().first }, contentEquals: ==)
+                $0.replace(with: $1, identity: .key({ $0.lowercased().first }, contentEquals: ==))
             },
             Changeset(
                 sourceCount: 3, targetCount: 3, moves: [Pair(source: 2, target: 0)],
                 updates: [Pair(source: 1, target: 2), Pair(source: 2, target: 0)]))
         XCTAssertNil(
             replacing(old, with: ["avocado", "blackberry", "coconut"]) {
-                $0.replace(with: $1, identifiedBy: { $0.first }, contentEquals: { _, _ in true })
+                $0.replace(with: $1, identity: .key({ $0.first }, contentEquals: { _, _ in true }))
             },
             "same identities, content declared equal: nothing to publish")
     }
@@ -250,11 +250,11 @@ final class ObservableCollectionReplaceTests: XCTestCase {
     }
 }
 
-// MARK: - Identity that an overload cannot use
+// MARK: - Conformances isolated to the main actor
 
 /// A cell presenter whose conformances are written as the compiler's fix-it suggests: isolated to
-/// the main actor (issue 21, bug 4). A `Sendable` element cannot use them, so `replace(with:)`
-/// resolves to the object overload.
+/// the main actor (issue 21, bug 4). A `Sendable` element cannot use them, so the default
+/// `replace(with:)` does not compile for it.
 @MainActor
 private final class IsolatedPresenter: @MainActor Identifiable, @MainActor Equatable {
     let id: Int
@@ -266,7 +266,7 @@ private final class IsolatedPresenter: @MainActor Identifiable, @MainActor Equat
     static func == (lhs: IsolatedPresenter, rhs: IsolatedPresenter) -> Bool { lhs.id == rhs.id && lhs.title == rhs.title }
 }
 
-/// The same presenter with the conformances nonisolated, as the diagnostic says to write them.
+/// The same presenter with the conformances nonisolated.
 @MainActor
 private final class NonisolatedPresenter: Identifiable, Equatable {
     let id: Int
@@ -280,7 +280,7 @@ private final class NonisolatedPresenter: Identifiable, Equatable {
     }
 }
 
-/// A presenter that declares no identity: object identity is its rule, and nothing is reported.
+/// A presenter that declares no identity.
 @MainActor
 private final class PlainPresenter {}
 
@@ -288,11 +288,6 @@ private final class PlainPresenter {}
 private final class Header: Identifiable, Equatable, Sendable {
     let id = 1
     static func == (lhs: Header, rhs: Header) -> Bool { lhs.id == rhs.id }
-}
-
-/// The diagnostics of kind `identityNotUsed` that `recorder` holds.
-private func identityReports(_ recorder: EventRecorder<Diagnostic>) -> [Diagnostic] {
-    recorder.events.filter { $0.kind == .identityNotUsed }
 }
 
 /// The changes `replace` publishes.
@@ -306,121 +301,86 @@ private func changes<Element: Sendable>(
     return recorder.events.map(\.changeset)
 }
 
-/// `replace(with:)` on elements whose `Identifiable` conformance the chosen overload cannot use:
-/// the call is reported, never silently diffed by object identity. The `Diagnostics` handler is
-/// global; this class installs its own for each test and restores the default after.
+/// `replace(with:)` on presenters whose `Identifiable` and `Equatable` conformances are isolated to
+/// the main actor (the compiler's fix-it). The default `replace(with:)` does not compile for them
+/// (`Tests/CompileFailures/IsolatedIdentityReplacedWithoutAnIdentity.swift`); an explicit identity
+/// says what happens, and reports nothing.
 final class ObservableCollectionReplaceIsolatedIdentityTests: DiagnosticsTestCase {
 
-    /// Issue 21, bug 4: conformances written as the compiler's fix-it suggests
-    /// (`@MainActor Identifiable, @MainActor Equatable`) reach the object overload, which diffs by
-    /// `id` all the same on the main actor: the same ids and content are no change, a changed title
-    /// is an update, never the delete and insert of every row.
-    func test_mainActorIsolatedIdentifiable_onTheMainActor_diffsByID() {
+    /// Issue 21, bug 4: on the main actor, `.key({ $0.id }, contentEquals: ==)` diffs by `id`: the
+    /// same ids and content are no change, a changed title is an update, never the delete and
+    /// insert of every row.
+    func test_mainActorIsolatedIdentifiable_withAKeyOnTheMainActor_diffsByID() {
         let diagnostics = self.diagnostics
         MainActor.assumeIsolated {
             let list = ObservableCollection([IsolatedPresenter(1, "Dune"), IsolatedPresenter(2, "Emma")])
-            XCTAssertEqual(changes(of: list) { $0.replace(with: [IsolatedPresenter(1, "Dune"), IsolatedPresenter(2, "Emma")]) }, [])
+            @MainActor func replace(_ presenters: [IsolatedPresenter]) -> [Changeset] {
+                changes(of: list) { $0.replace(with: presenters, identity: .key({ $0.id }, contentEquals: ==)) }
+            }
+            XCTAssertEqual(replace([IsolatedPresenter(1, "Dune"), IsolatedPresenter(2, "Emma")]), [])
             XCTAssertEqual(
-                changes(of: list) { $0.replace(with: [IsolatedPresenter(1, "Dune (2nd)"), IsolatedPresenter(2, "Emma")]) },
+                replace([IsolatedPresenter(1, "Dune (2nd)"), IsolatedPresenter(2, "Emma")]),
                 [Changeset(sourceCount: 2, targetCount: 2, updates: [.init(source: 0, target: 0)])])
             XCTAssertEqual(
-                changes(of: list) { $0.replace(with: [IsolatedPresenter(2, "Emma"), IsolatedPresenter(3, "Fury")]) },
+                replace([IsolatedPresenter(2, "Emma"), IsolatedPresenter(3, "Fury")]),
                 [Changeset(sourceCount: 2, targetCount: 2, deletes: [0], inserts: [1])])
-            XCTAssertEqual(identityReports(diagnostics), [])
+            XCTAssertEqual(diagnostics.events, [])
         }
     }
 
-    /// The two ways out that the diagnostic names diff by `id`, and report nothing.
-    func test_whatTheDiagnosticSaysToWrite_diffsByID() {
-        let diagnostics = self.diagnostics
+    /// Nonisolated conformances take the default identity, `.id`.
+    func test_nonisolatedConformances_takeTheDefault() {
         MainActor.assumeIsolated {
             let update = [Changeset(sourceCount: 2, targetCount: 2, updates: [.init(source: 0, target: 0)])]
-            let isolated = ObservableCollection([IsolatedPresenter(1, "Dune"), IsolatedPresenter(2, "Emma")])
-            XCTAssertEqual(
-                changes(of: isolated) {
-                    $0.replace(
-                        with: [IsolatedPresenter(1, "Dune (2nd)"), IsolatedPresenter(2, "Emma")],
-                        identifiedBy: { $0.id }, contentEquals: ==)
-                }, update)
             let nonisolated = ObservableCollection([NonisolatedPresenter(1, "Dune"), NonisolatedPresenter(2, "Emma")])
             XCTAssertEqual(
                 changes(of: nonisolated) {
                     $0.replace(with: [NonisolatedPresenter(1, "Dune (2nd)"), NonisolatedPresenter(2, "Emma")])
                 }, update)
-            XCTAssertEqual(identityReports(diagnostics), [])
         }
     }
 
-    /// A class that declares no identity keeps object identity, unreported.
-    func test_plainObjects_areDiffedByObjectIdentity_unreported() {
-        let diagnostics = self.diagnostics
-        MainActor.assumeIsolated {
-            let (a, b) = (PlainPresenter(), PlainPresenter())
-            let list = ObservableCollection([a, b])
-            XCTAssertEqual(
-                changes(of: list) { $0.replace(with: [b, PlainPresenter()]) },
-                [Changeset(sourceCount: 2, targetCount: 2, deletes: [0], inserts: [1])])
-            XCTAssertEqual(identityReports(diagnostics), [])
+    /// Off the main actor, object identity is the identity that can be used, and says so.
+    func test_offTheMainActor_objectIdentity() {
+        let (list, kept) = MainActor.assumeIsolated {
+            let kept = IsolatedPresenter(1)
+            return (ObservableCollection([kept]), kept)
         }
-    }
-
-    /// Called off the main actor (the collection may be replaced from any thread), the isolated
-    /// conformance cannot be used: the call diffs by object identity and says so, naming the type
-    /// and what to write. Identity never changes silently.
-    func test_offTheMainActor_isDiffedByObjectIdentity_andReported() {
-        let list = MainActor.assumeIsolated { ObservableCollection([IsolatedPresenter(1)]) }
-        let fresh = MainActor.assumeIsolated { [IsolatedPresenter(1)] }
+        let fresh = MainActor.assumeIsolated { [kept, IsolatedPresenter(1)] }
         let done = expectation(description: "replaced")
+        let published = Locked<[Changeset]>([])
         DispatchQueue.global().async {
-            list.replace(with: fresh)
+            let events = changes(of: list) { $0.replace(with: fresh, identity: .object) }
+            published.withLock { $0 = events }
             done.fulfill()
         }
         wait(for: [done], timeout: 30)
-        XCTAssertEqual(identityReports(diagnostics).map(\.source), ["ObservableCollection.replace(with:)"])
-        let report = identityReports(diagnostics).first
-        for words in [
-            "IsolatedPresenter conforms to Identifiable", "`@MainActor Identifiable`", "diffed by object identity",
-            "nonisolated static func ==", "replace(with:identifiedBy: { $0.id }, contentEquals: ==)",
-        ] {
-            XCTAssertTrue(report?.message.contains(words) ?? false, "\(words) in: \(report?.message ?? "")")
-        }
+        XCTAssertEqual(published.withLock { $0 }, [Changeset(sourceCount: 1, targetCount: 2, inserts: [1])])
+        XCTAssertEqual(diagnostics.events, [])
     }
 
-    /// `SectionedCollection`'s object overloads diff such sections and items by `id` on the main
-    /// actor, for `replace(with:)` and `replace(withSections:)`; off it they report, when sections
-    /// and items both conform to `Identifiable` (an `Identifiable` overload would have run).
-    func test_sectioned_mainActorIsolatedIdentifiable_diffsByID_orIsReportedOffTheMainActor() {
-        let diagnostics = self.diagnostics
-        let sectioned = MainActor.assumeIsolated {
+    /// The sectioned `replace` methods take one identity per level: `Identifiable` headers by
+    /// `id`, isolated presenters by a key on the main actor.
+    func test_sectioned_identityPerLevel() {
+        MainActor.assumeIsolated {
             let header = Header()
             let sectioned = SectionedCollection<Header, IsolatedPresenter>(
                 [SectionSnapshot(section: header, items: [IsolatedPresenter(1)])])
             let version = sectioned.version
-            sectioned.replace(with: [SectionSnapshot(section: header, items: [IsolatedPresenter(1)])])
-            sectioned.replace(withSections: [SectionData(header, items: [IsolatedPresenter(1)])])
+            sectioned.replace(
+                with: [SectionSnapshot(section: header, items: [IsolatedPresenter(1)])],
+                sectionIdentity: .id, itemIdentity: .key({ $0.id }, contentEquals: ==))
+            sectioned.replace(
+                withSections: [SectionData(header, items: [IsolatedPresenter(1)])],
+                sectionIdentity: .id, itemIdentity: .key({ $0.id }, contentEquals: ==))
             XCTAssertEqual(sectioned.version, version, "the same ids and content: no change")
-            XCTAssertEqual(identityReports(diagnostics), [])
-            return sectioned
-        }
-        let fresh = MainActor.assumeIsolated { [SectionData(Header(), items: [IsolatedPresenter(1)])] }
-        let done = expectation(description: "replaced")
-        DispatchQueue.global().async {
-            sectioned.replace(withSections: fresh)
-            done.fulfill()
-        }
-        wait(for: [done], timeout: 30)
-        XCTAssertEqual(identityReports(diagnostics).map(\.source), ["SectionedCollection.replace(withSections:)"])
-        XCTAssertTrue(
-            identityReports(diagnostics).last?.message.contains(
-                "Header and IsolatedPresenter conform to Identifiable, but this overload cannot use") ?? false)
-        XCTAssertTrue(
-            identityReports(diagnostics).last?.message.contains(
-                "SectionedCollection.replace(withSections:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:")
-                ?? false)
-        MainActor.assumeIsolated {
+            sectioned.replace(
+                with: [SectionSnapshot(section: header, items: [IsolatedPresenter(1, "Dune")])],
+                sectionIdentity: .id, itemIdentity: .key({ $0.id }, contentEquals: ==))
+            XCTAssertEqual(sectioned.version, version + 1)
             let plain = SectionedCollection<Header, PlainPresenter>([SectionSnapshot(section: Header(), items: [])])
-            plain.replace(with: [SectionSnapshot(section: Header(), items: [PlainPresenter()])])
+            plain.replace(with: [SectionSnapshot(section: Header(), items: [PlainPresenter()])], sectionIdentity: .id, itemIdentity: .object)
+            XCTAssertEqual(plain.snapshot.first?.items.count, 1)
         }
-        XCTAssertEqual(identityReports(diagnostics).count, 1, "a plain class: nothing more")
     }
 }

@@ -332,7 +332,7 @@ final class ObservableCollectionTests: XCTestCase {
             Changeset(sourceCount: 3, targetCount: 3, deletes: [1], inserts: [2], moves: [Pair(source: 2, target: 0)]),
             snapshot: ["c", "a", "d"], from: ["a", "b", "c"]
         ) {
-            $0.replace(with: ["c", "a", "d"])
+            $0.replace(with: ["c", "a", "d"], identity: .value)
         }
         let old = [TestItem(id: 1, content: 0), TestItem(id: 2, content: 0)]
         let new = [TestItem(id: 2, content: 5), TestItem(id: 3, content: 0)]
@@ -340,7 +340,7 @@ final class ObservableCollectionTests: XCTestCase {
             Changeset(sourceCount: 2, targetCount: 2, deletes: [0], inserts: [1], updates: [Pair(source: 1, target: 0)]),
             snapshot: new, from: old
         ) {
-            $0.replace(with: new, identifiedBy: { $0.id }, contentEquals: { $0.content == $1.content })
+            $0.replace(with: new, identity: .key({ $0.id }, contentEquals: { $0.content == $1.content }))
         }
     }
 
@@ -359,15 +359,15 @@ final class ObservableCollectionTests: XCTestCase {
             collection.move(fromOffsets: [1], toOffset: 1)
             collection.move(fromOffsets: [1], toOffset: 2)
             collection.move(fromOffsets: [0, 1, 2], toOffset: 3)
-            collection.replace(with: [1, 2, 3])
-            collection.replace(with: [1, 2, 3], identifiedBy: { $0 }, contentEquals: ==)
+            collection.replace(with: [1, 2, 3], identity: .value)
+            collection.replace(with: [1, 2, 3], identity: .key({ $0 }, contentEquals: ==))
             collection.performBatchUpdates {}
         }
         XCTAssertTrue(published.isEmpty, "published \(published.map(\.changeset))")
         let empty = events(from: [Int]()) { collection in
             collection.removeAll()
             collection.removeAll { _ in true }
-            collection.replace(with: [])
+            collection.replace(with: [], identity: .value)
         }
         XCTAssertTrue(empty.isEmpty)
     }
@@ -386,7 +386,7 @@ final class ObservableCollectionTests: XCTestCase {
             collection.move(from: 0, to: 3)
             collection.move(fromOffsets: [1, 3], toOffset: 0)
             collection[2] = 99
-            collection.replace(with: [99, 26, 7, 40])
+            collection.replace(with: [99, 26, 7, 40], identity: .value)
             collection.removeAll()
             collection.append(1)
         }
@@ -556,7 +556,7 @@ final class ObservableCollectionTests: XCTestCase {
         case "stagedFromAStaleList":
             // Issue 13: a 3 → 2 change staged from a rendered list of 1 used to return stages silently.
             let change = CollectionChange(
-                changeset: Changeset(from: [1, 2, 3], to: [3, 4]), snapshot: [3, 4], version: 2)
+                changeset: Changeset(from: [1, 2, 3], to: [3, 4], identity: .value), snapshot: [3, 4], version: 2)
             _ = change.staged(from: [1])
         default: return
         }

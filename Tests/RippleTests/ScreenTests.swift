@@ -237,7 +237,7 @@ final class ScreenTests: XCTestCase {
                 random.shuffle(&next)
                 if random.chance(1, in: 3) { next.append(BookCellPresenter(id: 100 + step)) }
                 if next.count > 8 { next.removeFirst(next.count - 8) }
-                books.replace(with: next)
+                books.replace(with: next, identity: .object)
                 flushMainQueue()
                 host.layout()
                 if random.chance(1, in: 4) { host.scroll(toRow: random.int(below: 6)) }
@@ -310,7 +310,7 @@ extension ScreenTests {
                             default:
                                 var next = books.snapshot
                                 random.shuffle(&next)
-                                books.replace(with: Array(next.prefix(20)))
+                                books.replace(with: Array(next.prefix(20)), identity: .object)
                             }
                         }
                     }

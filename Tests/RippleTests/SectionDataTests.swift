@@ -33,8 +33,8 @@ final class SectionDataTests: XCTestCase {
         let token = collection.subscribe(on: .synchronous, recorder.handler)
         collection.replace(
             with: [SectionSnapshot(section: Presenter(), items: []), SectionSnapshot(section: presenter, items: [])],
-            sectionIdentifiedBy: { ObjectIdentifier($0) }, sectionContentEquals: { _, _ in true },
-            itemIdentifiedBy: \.id, itemContentEquals: ==)
+            sectionIdentity: .key({ ObjectIdentifier($0) }, contentEquals: { _, _ in true }),
+            itemIdentity: .key(\.id, contentEquals: ==))
         XCTAssertEqual(recorder.events.first?.changeset.sections.inserts, [0])
         XCTAssertTrue(collection.sections[1].section === presenter)
         token.cancel()

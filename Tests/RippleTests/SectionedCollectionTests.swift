@@ -297,13 +297,12 @@ final class SectionedCollectionTests: XCTestCase {
         let collection = SectionedCollection<Presenter, Presenter>([SectionData(header, items: [a, b])])
         let recorder = EventRecorder<SectionedCollectionChange<Presenter, Presenter>>()
         let token = collection.subscribe(on: .synchronous, recorder.handler)
-        collection.replace(with: [SectionSnapshot(section: header, items: [b, c, a])])
+        collection.replace(with: [SectionSnapshot(section: header, items: [b, c, a])], sectionIdentity: .object, itemIdentity: .object)
         XCTAssertEqual(recorder.count, 1)
         XCTAssertEqual(recorder.events.first?.changeset.itemInserts, [path(0, 1)])
         XCTAssertEqual(recorder.events.first?.changeset.itemMoves.count, 1)
         collection.replace(
-            with: [SectionSnapshot(section: header, items: [c])], sectionIdentifiedBy: \.name,
-            sectionContentEquals: { _, _ in true }, itemIdentifiedBy: \.name, itemContentEquals: { _, _ in true })
+            with: [SectionSnapshot(section: header, items: [c])], sectionIdentity: .key(\.name, contentEquals: { _, _ in true }), itemIdentity: .key(\.name, contentEquals: { _, _ in true }))
         XCTAssertEqual(recorder.events.last?.changeset.itemDeletes, [path(0, 0), path(0, 2)])
         token.cancel()
     }
@@ -470,7 +469,7 @@ final class SectionedCollectionOverloadTests: XCTestCase {
         let collection = SectionedCollection<HashableObject, HashableObject>([SectionData(header, items: [a])])
         let recorder = EventRecorder<SectionedCollectionChange<HashableObject, HashableObject>>()
         let token = collection.subscribe(on: .synchronous, recorder.handler)
-        collection.replace(with: [SectionSnapshot(section: header, items: [b])])
+        collection.replace(with: [SectionSnapshot(section: header, items: [b])], sectionIdentity: .object, itemIdentity: .object)
         XCTAssertEqual(recorder.events.first?.changeset.itemDeletes, [ElementPath(item: 0, section: 0)])
         XCTAssertEqual(recorder.events.first?.changeset.itemInserts, [ElementPath(item: 0, section: 0)])
         token.cancel()

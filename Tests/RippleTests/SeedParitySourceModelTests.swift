@@ -102,7 +102,7 @@ private final class ProductsPresenter: Presenter<any Viewable>, ProductCellDeleg
         var rows: [any ProductsRow] = products.map { ProductCellPresenter(product: $0, delegate: self) }
         if let promotion { rows.insert(BannerCellPresenter(promotion: promotion), at: min(2, rows.count)) }
         // Diffed by presenter identity (an existential needs it spelled out).
-        self.rows.replace(with: rows, identifiedBy: { ObjectIdentifier($0) }, contentEquals: { _, _ in true })
+        self.rows.replace(with: rows, identity: .key({ ObjectIdentifier($0) }, contentEquals: { _, _ in true }))
     }
 
     func showByCategory(_ products: [Product]) {
@@ -112,7 +112,7 @@ private final class ProductsPresenter: Presenter<any Viewable>, ProductCellDeleg
             if grouped[product.category] == nil { order.append(product.category) }
             grouped[product.category, default: []].append(ProductCellPresenter(product: product, delegate: self))
         }
-        categories.replace(withSections: order.map { SectionData(CategoryPresenter(title: $0), items: grouped[$0] ?? []) })
+        categories.replace(withSections: order.map { SectionData(CategoryPresenter(title: $0), items: grouped[$0] ?? []) }, sectionIdentity: .object, itemIdentity: .object)
     }
 
     /// SourceModel injects the index path into the cell; here the index is looked up when it is

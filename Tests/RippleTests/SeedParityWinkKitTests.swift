@@ -109,7 +109,7 @@ private final class ItemListPresenter: Presenter<any ItemListView> {
         let fresh = page.items.map { item in
             shown[item.id].flatMap { $0.item == item ? $0 : nil } ?? ItemPresenter(item: item)
         }
-        owner.items.replace(with: fresh, identifiedBy: { $0.item.id }, contentEquals: { $0.item == $1.item })
+        owner.items.replace(with: fresh, identity: .key({ $0.item.id }, contentEquals: { $0.item == $1.item }))
     }
 
     override func viewWillAppear() {

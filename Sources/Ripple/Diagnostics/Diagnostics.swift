@@ -23,10 +23,6 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         /// A cell or header view that cannot show its row's item or its section's value (its
         /// `Item` type is another); the row shows nothing.
         case cellTypeMismatch
-        /// An element declares an identity (`Identifiable`) that `replace(with:)` could not use,
-        /// such as a conformance isolated to the main actor (`@MainActor Identifiable`); Ripple
-        /// diffed by object identity, or by value, instead. The message says what to write.
-        case identityNotUsed
     }
 
     /// The kind of problem.

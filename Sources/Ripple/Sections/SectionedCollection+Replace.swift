@@ -2,7 +2,7 @@ import RippleDiff
 
 extension SectionedCollection {
     /// Replaces every section and item with `sections`, publishing the difference found by
-    /// identity, with the identity and content of sections and items given by closures.
+    /// identity, with sections and items identified and compared by their own identities.
     ///
     /// The event holds section and item inserts, deletes, moves (also across sections) and
     /// updates, never a blanket reload. A section that is still there keeps its ``SectionData``
@@ -11,163 +11,46 @@ extension SectionedCollection {
     /// New sections get new `SectionData`.
     ///
     /// The diff runs on a snapshot without any lock held; if the collection changes meanwhile, it
-    /// runs again. Repeated identifiers are paired in order and reported to ``Diagnostics``.
+    /// runs again, and after a few such races it runs under the lock. Repeated identifiers are
+    /// paired in order and reported to ``Diagnostics``.
     ///
     /// ```swift
+    /// struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead: Bool }
+    /// let mail = SectionedCollection<String, Message>()
     /// mail.replace(
-    ///     with: fromServer,
-    ///     sectionIdentifiedBy: { $0.folderID }, sectionContentEquals: { $0.title == $1.title },
-    ///     itemIdentifiedBy: { $0.messageID }, itemContentEquals: { $0.isRead == $1.isRead })
+    ///     with: [SectionSnapshot(section: "Inbox", items: [Message(id: 1, isRead: false)])],
+    ///     sectionIdentity: .value, itemIdentity: .id)
     /// ```
     ///
     /// - Parameters:
     ///   - sections: The new sections and their items.
-    ///   - sectionIdentifier: Returns the identity of a section.
-    ///   - sectionContentEquals: Returns whether two sections with the same identity show the same
-    ///     content; when it returns `false`, the section is updated.
-    ///   - itemIdentifier: Returns the identity of an item, global across sections: an item found
-    ///     in another section has moved there.
-    ///   - itemContentEquals: Returns whether two items with the same identity show the same
-    ///     content; when it returns `false`, the item is updated.
+    ///   - sectionIdentity: How sections are identified and compared (see ``DiffIdentity``).
+    ///   - itemIdentity: How items are identified and compared, globally across sections: an item
+    ///     found in another section has moved there.
     /// - Complexity: One sectioned diff, expected O(*s* + *t* + *n* + *m*) for *s* and *t* sections
     ///   holding *n* and *m* items, plus O(*s* + *t* + *c*) to apply its *c* changes.
     @inlinable
-    public func replace<SectionID: Hashable, ItemID: Hashable>(
+    public func replace<SectionRule, ItemRule>(
         with sections: [SectionSnapshot<Section, Item>],
-        sectionIdentifiedBy sectionIdentifier: (Section) -> SectionID,
-        sectionContentEquals: (Section, Section) -> Bool,
-        itemIdentifiedBy itemIdentifier: (Item) -> ItemID,
-        itemContentEquals: (Item, Item) -> Bool
+        sectionIdentity: DiffIdentity<Section, SectionRule>,
+        itemIdentity: DiffIdentity<Item, ItemRule>
     ) {
         replace(with: sections) {
-            SectionedChangeset(
-                from: $0, to: $1, sectionIdentifiedBy: sectionIdentifier, sectionContentEquals: sectionContentEquals,
-                itemIdentifiedBy: itemIdentifier, itemContentEquals: itemContentEquals)
+            SectionedChangeset(from: $0, to: $1, sectionIdentity: sectionIdentity, itemIdentity: itemIdentity)
         }
     }
 
     /// Replaces every section and item with `sections`, diffing `Identifiable`, `Equatable`
-    /// sections and items: identity from `id`, content from `==`.
+    /// sections and items: identity from `id`, content from `==` (``DiffIdentity/id`` for both).
     ///
-    /// See ``replace(with:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``
-    /// for the event and the threading.
+    /// See ``replace(with:sectionIdentity:itemIdentity:)`` for the event and the threading.
     ///
     /// - Parameter sections: The new sections and their items.
     /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
     @inlinable
     public func replace(with sections: [SectionSnapshot<Section, Item>])
     where Section: Identifiable & Equatable, Item: Identifiable & Equatable {
-        replace(with: sections) { SectionedChangeset(from: $0, to: $1) }
-    }
-
-    /// Replaces every section and item with `sections`, diffing `Identifiable`, `Hashable`
-    /// sections and items: identity from `id` (not the whole value), content from `==`.
-    ///
-    /// See ``replace(with:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``
-    /// for the event and the threading.
-    ///
-    /// - Parameter sections: The new sections and their items.
-    /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
-    @inlinable
-    public func replace(with sections: [SectionSnapshot<Section, Item>])
-    where Section: Identifiable & Hashable, Item: Identifiable & Hashable {
-        replace(with: sections) { SectionedChangeset(from: $0, to: $1) }
-    }
-
-    /// Replaces every section and item with `sections`, diffing `Hashable` values: each value is
-    /// its own identity.
-    ///
-    /// See ``replace(with:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``
-    /// for the event and the threading.
-    ///
-    /// Section and item types that both conform to `Identifiable` but reach this overload (a
-    /// conformance isolated to the main actor, `@MainActor Identifiable`, cannot serve a
-    /// `Sendable` element) are diffed by their `id`s all the same when the call runs on the main actor. Elsewhere the
-    /// conformances cannot be used: the call diffs by value and reports them to
-    /// ``Diagnostics`` as ``Diagnostic/Kind/identityNotUsed``, with what to write instead.
-    ///
-    /// - Parameter sections: The new sections and their items.
-    /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
-    @inlinable
-    public func replace(with sections: [SectionSnapshot<Section, Item>]) where Section: Hashable, Item: Hashable {
-        if _replacedByIsolatedIdentity(with: sections, otherwiseDiffedBy: "value") { return }
-        replace(with: sections) { SectionedChangeset(from: $0, to: $1) }
-    }
-
-    /// Replaces every section and item with `sections`, diffing objects, such as section and cell
-    /// presenters: identity from `ObjectIdentifier`.
-    ///
-    /// See ``replace(with:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``
-    /// for the event and the threading.
-    ///
-    /// Section and item types that both conform to `Identifiable` but reach this overload (a
-    /// conformance isolated to the main actor, `@MainActor Identifiable`, cannot serve a
-    /// `Sendable` element) are diffed by their `id`s all the same when the call runs on the main actor. Elsewhere the
-    /// conformances cannot be used: the call diffs by object identity and reports them to
-    /// ``Diagnostics`` as ``Diagnostic/Kind/identityNotUsed``, with what to write instead.
-    ///
-    /// - Parameter sections: The new sections and their items.
-    /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
-    @inlinable
-    public func replace(with sections: [SectionSnapshot<Section, Item>]) where Section: AnyObject, Item: AnyObject {
-        if _replacedByIsolatedIdentity(with: sections, otherwiseDiffedBy: "object identity") { return }
-        replace(
-            with: sections, sectionIdentifiedBy: { ObjectIdentifier($0) }, sectionContentEquals: { _, _ in true },
-            itemIdentifiedBy: { ObjectIdentifier($0) }, itemContentEquals: { _, _ in true })
-    }
-
-    /// Replaces every section and item with `sections`, diffing `Hashable` objects: identity from
-    /// `ObjectIdentifier`, content from `==`.
-    ///
-    /// Exists so that objects that are also `Hashable` pick one rule; see
-    /// ``replace(with:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``
-    /// for the event and the threading.
-    ///
-    /// Section and item types that both conform to `Identifiable` but reach this overload (a
-    /// conformance isolated to the main actor, `@MainActor Identifiable`, cannot serve a
-    /// `Sendable` element) are diffed by their `id`s all the same when the call runs on the main actor. Elsewhere the
-    /// conformances cannot be used: the call diffs by object identity and reports them to
-    /// ``Diagnostics`` as ``Diagnostic/Kind/identityNotUsed``, with what to write instead.
-    ///
-    /// - Parameter sections: The new sections and their items.
-    /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
-    @inlinable
-    public func replace(with sections: [SectionSnapshot<Section, Item>])
-    where Section: AnyObject & Hashable, Item: AnyObject & Hashable {
-        if _replacedByIsolatedIdentity(with: sections, otherwiseDiffedBy: "object identity") { return }
-        replace(
-            with: sections, sectionIdentifiedBy: { ObjectIdentifier($0) }, sectionContentEquals: ==,
-            itemIdentifiedBy: { ObjectIdentifier($0) }, itemContentEquals: ==)
-    }
-
-    /// Replaces every section and item with `sections`, diffing `Identifiable`, `Equatable`
-    /// objects: identity from `id`, content from `==`.
-    ///
-    /// Exists so that such objects pick the `Identifiable` rule; see
-    /// ``replace(with:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``
-    /// for the event and the threading.
-    ///
-    /// - Parameter sections: The new sections and their items.
-    /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
-    @inlinable
-    public func replace(with sections: [SectionSnapshot<Section, Item>])
-    where Section: AnyObject & Identifiable & Equatable, Item: AnyObject & Identifiable & Equatable {
-        replace(with: sections) { SectionedChangeset(from: $0, to: $1) }
-    }
-
-    /// Replaces every section and item with `sections`, diffing `Identifiable`, `Hashable`
-    /// objects: identity from `id`, content from `==`.
-    ///
-    /// Exists so that such objects pick the `Identifiable` rule; see
-    /// ``replace(with:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``
-    /// for the event and the threading.
-    ///
-    /// - Parameter sections: The new sections and their items.
-    /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
-    @inlinable
-    public func replace(with sections: [SectionSnapshot<Section, Item>])
-    where Section: AnyObject & Identifiable & Hashable, Item: AnyObject & Identifiable & Hashable {
-        replace(with: sections) { SectionedChangeset(from: $0, to: $1) }
+        replace(with: sections, sectionIdentity: .id, itemIdentity: .id)
     }
 
     /// Replaces the sections, diffing optimistically outside the lock, and under it once the
@@ -360,25 +243,5 @@ extension SectionedCollection {
         }
         state.batch = batch
         return false
-    }
-}
-
-extension SectionedCollection {
-    /// Replaces the sections diffing by `id`, when sections and items conform to `Identifiable`
-    /// through conformances the overloads could not use statically but that this thread can (see
-    /// `_IsolatedIdentity`), and returns `true`; otherwise reports any such conformance, which the
-    /// caller then diffs by `rule`, and returns `false`.
-    @usableFromInline
-    func _replacedByIsolatedIdentity(with sections: [SectionSnapshot<Section, Item>], otherwiseDiffedBy rule: String) -> Bool {
-        guard _IsolatedIdentity.isUsable(Section.self, probe: sections.first?.section),
-            _IsolatedIdentity.isUsable(Item.self, probe: sections.lazy.flatMap(\.items).first)
-        else {
-            _reportUnusedIdentity(of: Section.self, Item.self, diffedBy: rule, in: .sectioned)
-            return false
-        }
-        replace(
-            with: sections, sectionIdentifiedBy: _IsolatedIdentity.id, sectionContentEquals: _IsolatedIdentity.contentEquals,
-            itemIdentifiedBy: _IsolatedIdentity.id, itemContentEquals: _IsolatedIdentity.contentEquals)
-        return true
     }
 }

@@ -5,7 +5,7 @@ import RippleDiff
 
 extension SectionedCollection {
     /// Makes `sections` the collection's sections, publishing the difference found by identity,
-    /// with the identity and content of sections and items given by closures.
+    /// with sections and items identified and compared by their own identities.
     ///
     /// Afterwards `self.sections` holds exactly these `SectionData` objects, and this collection
     /// follows their `items` collections. The event is the sectioned diff of the list before and
@@ -14,152 +14,38 @@ extension SectionedCollection {
     /// collections of the new objects are not changed.
     ///
     /// ```swift
-    /// mail.replace(
-    ///     withSections: folders.map { SectionData($0.header, items: $0.messages) },
-    ///     sectionIdentifiedBy: { $0.folderID }, sectionContentEquals: { $0.title == $1.title },
-    ///     itemIdentifiedBy: { $0.messageID }, itemContentEquals: { $0.isRead == $1.isRead })
+    /// let shelves = SectionedCollection<String, Int>()
+    /// shelves.replace(withSections: [SectionData("Unread", items: [1, 2])], sectionIdentity: .value, itemIdentity: .value)
     /// ```
     ///
     /// - Parameters:
     ///   - sections: The new sections.
-    ///   - sectionIdentifier: Returns the identity of a section.
-    ///   - sectionContentEquals: Returns whether two sections with the same identity show the same
-    ///     content; when it returns `false`, the section is updated.
-    ///   - itemIdentifier: Returns the identity of an item, global across sections.
-    ///   - itemContentEquals: Returns whether two items with the same identity show the same
-    ///     content; when it returns `false`, the item is updated.
+    ///   - sectionIdentity: How sections are identified and compared (see ``DiffIdentity``).
+    ///   - itemIdentity: How items are identified and compared, globally across sections.
     /// - Complexity: One sectioned diff, expected O(*s* + *t* + *n* + *m*) for *s* and *t* sections
     ///   holding *n* and *m* items, plus O(*s* + *t* + *c*) to apply its *c* changes.
     @inlinable
-    public func replace<SectionID: Hashable, ItemID: Hashable>(
+    public func replace<SectionRule, ItemRule>(
         withSections sections: [SectionData<Section, Item>],
-        sectionIdentifiedBy sectionIdentifier: (Section) -> SectionID,
-        sectionContentEquals: (Section, Section) -> Bool,
-        itemIdentifiedBy itemIdentifier: (Item) -> ItemID,
-        itemContentEquals: (Item, Item) -> Bool
+        sectionIdentity: DiffIdentity<Section, SectionRule>,
+        itemIdentity: DiffIdentity<Item, ItemRule>
     ) {
         replace(withSections: sections) {
-            SectionedChangeset(
-                from: $0, to: $1, sectionIdentifiedBy: sectionIdentifier, sectionContentEquals: sectionContentEquals,
-                itemIdentifiedBy: itemIdentifier, itemContentEquals: itemContentEquals)
+            SectionedChangeset(from: $0, to: $1, sectionIdentity: sectionIdentity, itemIdentity: itemIdentity)
         }
     }
 
     /// Makes `sections` the collection's sections, diffing `Identifiable`, `Equatable` sections
-    /// and items: identity from `id`, content from `==`.
+    /// and items: identity from `id`, content from `==` (``DiffIdentity/id`` for both).
     ///
-    /// See ``replace(withSections:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``.
+    /// See ``replace(withSections:sectionIdentity:itemIdentity:)``.
     ///
     /// - Parameter sections: The new sections.
     /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
     @inlinable
     public func replace(withSections sections: [SectionData<Section, Item>])
     where Section: Identifiable & Equatable, Item: Identifiable & Equatable {
-        replace(withSections: sections) { SectionedChangeset(from: $0, to: $1) }
-    }
-
-    /// Makes `sections` the collection's sections, diffing `Identifiable`, `Hashable` sections
-    /// and items: identity from `id`, content from `==`.
-    ///
-    /// See ``replace(withSections:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``.
-    ///
-    /// - Parameter sections: The new sections.
-    /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
-    @inlinable
-    public func replace(withSections sections: [SectionData<Section, Item>])
-    where Section: Identifiable & Hashable, Item: Identifiable & Hashable {
-        replace(withSections: sections) { SectionedChangeset(from: $0, to: $1) }
-    }
-
-    /// Makes `sections` the collection's sections, diffing `Hashable` values: each value is its
-    /// own identity.
-    ///
-    /// See ``replace(withSections:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``.
-    ///
-    /// Section and item types that both conform to `Identifiable` but reach this overload (a
-    /// conformance isolated to the main actor, `@MainActor Identifiable`, cannot serve a
-    /// `Sendable` element) are diffed by their `id`s all the same when the call runs on the main actor. Elsewhere the
-    /// conformances cannot be used: the call diffs by value and reports them to
-    /// ``Diagnostics`` as ``Diagnostic/Kind/identityNotUsed``, with what to write instead.
-    ///
-    /// - Parameter sections: The new sections.
-    /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
-    @inlinable
-    public func replace(withSections sections: [SectionData<Section, Item>])
-    where Section: Hashable, Item: Hashable {
-        if _replacedByIsolatedIdentity(withSections: sections, otherwiseDiffedBy: "value") { return }
-        replace(withSections: sections) { SectionedChangeset(from: $0, to: $1) }
-    }
-
-    /// Makes `sections` the collection's sections, diffing objects, such as section and cell
-    /// presenters: identity from `ObjectIdentifier`.
-    ///
-    /// See ``replace(withSections:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``.
-    ///
-    /// Section and item types that both conform to `Identifiable` but reach this overload (a
-    /// conformance isolated to the main actor, `@MainActor Identifiable`, cannot serve a
-    /// `Sendable` element) are diffed by their `id`s all the same when the call runs on the main actor. Elsewhere the
-    /// conformances cannot be used: the call diffs by object identity and reports them to
-    /// ``Diagnostics`` as ``Diagnostic/Kind/identityNotUsed``, with what to write instead.
-    ///
-    /// - Parameter sections: The new sections.
-    /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
-    @inlinable
-    public func replace(withSections sections: [SectionData<Section, Item>])
-    where Section: AnyObject, Item: AnyObject {
-        if _replacedByIsolatedIdentity(withSections: sections, otherwiseDiffedBy: "object identity") { return }
-        replace(
-            withSections: sections, sectionIdentifiedBy: { ObjectIdentifier($0) },
-            sectionContentEquals: { _, _ in true }, itemIdentifiedBy: { ObjectIdentifier($0) },
-            itemContentEquals: { _, _ in true })
-    }
-
-    /// Makes `sections` the collection's sections, diffing `Hashable` objects: identity from
-    /// `ObjectIdentifier`, content from `==`.
-    ///
-    /// See ``replace(withSections:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``.
-    ///
-    /// Section and item types that both conform to `Identifiable` but reach this overload (a
-    /// conformance isolated to the main actor, `@MainActor Identifiable`, cannot serve a
-    /// `Sendable` element) are diffed by their `id`s all the same when the call runs on the main actor. Elsewhere the
-    /// conformances cannot be used: the call diffs by object identity and reports them to
-    /// ``Diagnostics`` as ``Diagnostic/Kind/identityNotUsed``, with what to write instead.
-    ///
-    /// - Parameter sections: The new sections.
-    /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
-    @inlinable
-    public func replace(withSections sections: [SectionData<Section, Item>])
-    where Section: AnyObject & Hashable, Item: AnyObject & Hashable {
-        if _replacedByIsolatedIdentity(withSections: sections, otherwiseDiffedBy: "object identity") { return }
-        replace(
-            withSections: sections, sectionIdentifiedBy: { ObjectIdentifier($0) }, sectionContentEquals: ==,
-            itemIdentifiedBy: { ObjectIdentifier($0) }, itemContentEquals: ==)
-    }
-
-    /// Makes `sections` the collection's sections, diffing `Identifiable`, `Equatable` objects:
-    /// identity from `id`, content from `==`.
-    ///
-    /// See ``replace(withSections:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``.
-    ///
-    /// - Parameter sections: The new sections.
-    /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
-    @inlinable
-    public func replace(withSections sections: [SectionData<Section, Item>])
-    where Section: AnyObject & Identifiable & Equatable, Item: AnyObject & Identifiable & Equatable {
-        replace(withSections: sections) { SectionedChangeset(from: $0, to: $1) }
-    }
-
-    /// Makes `sections` the collection's sections, diffing `Identifiable`, `Hashable` objects:
-    /// identity from `id`, content from `==`.
-    ///
-    /// See ``replace(withSections:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``.
-    ///
-    /// - Parameter sections: The new sections.
-    /// - Complexity: One sectioned diff: expected O(*s* + *t* + *n* + *m*).
-    @inlinable
-    public func replace(withSections sections: [SectionData<Section, Item>])
-    where Section: AnyObject & Identifiable & Hashable, Item: AnyObject & Identifiable & Hashable {
-        replace(withSections: sections) { SectionedChangeset(from: $0, to: $1) }
+        replace(withSections: sections, sectionIdentity: .id, itemIdentity: .id)
     }
 
     /// Makes `sections` the collection's sections, diffing optimistically outside the lock.
@@ -262,25 +148,5 @@ extension SectionedCollection {
             if state.recordItems(wholesale, inSection: t) { mustDrain = true }
         }
         return mustDrain
-    }
-}
-
-extension SectionedCollection {
-    /// Replaces the sections diffing by `id`, when sections and items conform to `Identifiable`
-    /// through conformances the overloads could not use statically but that this thread can (see
-    /// `_IsolatedIdentity`), and returns `true`; otherwise reports any such conformance, which the
-    /// caller then diffs by `rule`, and returns `false`.
-    @usableFromInline
-    func _replacedByIsolatedIdentity(withSections sections: [SectionData<Section, Item>], otherwiseDiffedBy rule: String) -> Bool {
-        guard _IsolatedIdentity.isUsable(Section.self, probe: sections.first?.section),
-            _IsolatedIdentity.isUsable(Item.self, probe: sections.lazy.flatMap { $0.items.snapshot }.first)
-        else {
-            _reportUnusedIdentity(of: Section.self, Item.self, diffedBy: rule, in: .sectionData)
-            return false
-        }
-        replace(
-            withSections: sections, sectionIdentifiedBy: _IsolatedIdentity.id, sectionContentEquals: _IsolatedIdentity.contentEquals,
-            itemIdentifiedBy: _IsolatedIdentity.id, itemContentEquals: _IsolatedIdentity.contentEquals)
-        return true
     }
 }

@@ -48,7 +48,7 @@ internal func _flatDiff<Element, ID: Hashable>(
 /// - Complexity: Expected O(*n* + *m*) identifier hashes and comparisons, plus O(*k* log *k*)
 ///   to choose the moves among *k* matched elements that changed order.
 @inlinable
-internal func _flatDiff<Identity: _DiffIdentity>(
+internal func _flatDiff<Identity: _IdentityRule>(
     _ source: UnsafeBufferPointer<Identity.Element>,
     _ target: UnsafeBufferPointer<Identity.Element>,
     identity: Identity,
@@ -106,7 +106,7 @@ internal func _flatDiff<Identity: _DiffIdentity>(
 /// Diffs the part between the common prefix and suffix. Offsets written to `changes` are shifted
 /// by `offset`; updates are appended to `updates` in ascending source order.
 @inlinable
-internal func _diffMiddle<Identity: _DiffIdentity>(
+internal func _diffMiddle<Identity: _IdentityRule>(
     source: UnsafeBufferPointer<Identity.Element>,
     target: UnsafeBufferPointer<Identity.Element>,
     offset: Int,

@@ -19,7 +19,7 @@
 ///
 /// # Duplicates
 /// Identifiers should be unique, but a diff never traps when they are not: duplicates are paired
-/// (by place, see `Changeset(from:to:identifiedBy:contentEquals:)`) and the change-set stays valid.
+/// (by place, see `Changeset(from:to:identity:)`) and the change-set stays valid.
 /// The offsets of the repeated elements are kept in ``duplicates`` so that a caller can report them.
 ///
 /// # Thread Safety

@@ -1,38 +1,28 @@
-// The sectioned identity rules follow the flat ones, per level, with one rule for both levels:
-// 1. `Identifiable.id` with content from `==`, when sections and items are both `Identifiable`;
-// 2. the value itself for `Hashable` sections and items.
-// Types that satisfy both get rule 1 through the `Identifiable & Hashable` overload, which exists
-// only to make that choice unambiguous. Any other mix (objects, a `Hashable` header over
-// `Identifiable` items, a key other than `id`) uses the closure form: a handful of overloads per
-// combination would not scale.
+// The public sectioned diffs: one that takes a `DiffIdentity` for sections and one for items, and
+// one for `Identifiable & Equatable` sections and items, which need none. Both end in the internal
+// `init(from:to:sectionRule:itemRule:)`.
 
 extension SectionedChangeset {
-    /// Computes the changes from `source` to `target`, with the identity and content of sections
-    /// and items given by closures.
-    ///
-    /// Use this form for types that conform to nothing, for presenter objects, for a mix of
-    /// conformances, or to diff by a key other than the default.
+    /// Computes the changes from `source` to `target`, with sections and items identified and
+    /// compared by their own identities.
     ///
     /// ```swift
-    /// let changes = SectionedChangeset(
-    ///     from: old, to: new,
-    ///     sectionIdentifiedBy: { $0.id }, sectionContentEquals: { $0.title == $1.title },
-    ///     itemIdentifiedBy: { ObjectIdentifier($0) }, itemContentEquals: { _, _ in true })
+    /// struct Message: Identifiable, Equatable { let id: Int; var isRead: Bool }
+    /// let old = [SectionSnapshot(section: "Inbox", items: [Message(id: 1, isRead: false)])]
+    /// let new = [SectionSnapshot(section: "Inbox", items: [Message(id: 1, isRead: true)])]
+    /// let changes = SectionedChangeset(from: old, to: new, sectionIdentity: .value, itemIdentity: .id)
+    /// // changes.itemUpdates.count == 1
     /// ```
     ///
     /// - Parameters:
     ///   - source: The sections before the change.
     ///   - target: The sections after the change.
-    ///   - sectionIdentifier: Returns the identity of a section. Sections with equal identifiers
-    ///     are the same section; repeated identifiers are paired in order and reported in
-    ///     ``sections``' ``Changeset/duplicates``.
-    ///   - sectionContentEquals: Returns whether two sections with the same identity show the same
-    ///     content. When it returns `false`, the section is updated.
-    ///   - itemIdentifier: Returns the identity of an item. Identity is global: an item found in
-    ///     another section has moved there. Repeated identifiers, in one section or several, are
+    ///   - sectionIdentity: How sections are identified and compared (see ``DiffIdentity``).
+    ///     Sections with equal identifiers are the same section; repeated identifiers are paired in
+    ///     order and reported in ``sections``' ``Changeset/duplicates``.
+    ///   - itemIdentity: How items are identified and compared. Identity is global: an item found
+    ///     in another section has moved there. Repeated identifiers, in one section or several, are
     ///     paired in order and reported in ``itemDuplicates``.
-    ///   - itemContentEquals: Returns whether two items with the same identity show the same
-    ///     content. When it returns `false`, the item is updated.
     /// - Complexity: Expected O(*s* + *t* + *n* + *m*) for *s* source and *t* target sections
     ///   holding *n* and *m* items: each item identifier is hashed at most once. Add O(*k* log *k*)
     ///   per section to choose moves among its *k* matched items when they changed order, and
@@ -42,66 +32,26 @@ extension SectionedChangeset {
     ///   order across all sections, the first with the first. Moves inside each section are minimal
     ///   for that pairing; an item that changed section is always one move.
     @inlinable
-    public init<Section, Item, SectionID: Hashable, ItemID: Hashable>(
-        from source: [SectionSnapshot<Section, Item>],
-        to target: [SectionSnapshot<Section, Item>],
-        sectionIdentifiedBy sectionIdentifier: (Section) -> SectionID,
-        sectionContentEquals: (Section, Section) -> Bool,
-        itemIdentifiedBy itemIdentifier: (Item) -> ItemID,
-        itemContentEquals: (Item, Item) -> Bool
+    public init<SectionRule, ItemRule>(
+        from source: [SectionSnapshot<SectionRule.Element, ItemRule.Element>],
+        to target: [SectionSnapshot<SectionRule.Element, ItemRule.Element>],
+        sectionIdentity: DiffIdentity<SectionRule.Element, SectionRule>,
+        itemIdentity: DiffIdentity<ItemRule.Element, ItemRule>
     ) {
-        #if RIPPLE_INTERNAL_CHECKS
-        defer {
-            _checkSectionedDiff(
-                self, source: source, target: target,
-                sectionIdentifier: sectionIdentifier, sectionContentEquals: sectionContentEquals,
-                itemIdentifier: itemIdentifier, itemContentEquals: itemContentEquals)
-        }
-        #endif
-        self = withoutActuallyEscaping(sectionIdentifier) { sectionIdentifier in
-            withoutActuallyEscaping(sectionContentEquals) { sectionContentEquals in
-                withoutActuallyEscaping(itemIdentifier) { itemIdentifier in
-                    withoutActuallyEscaping(itemContentEquals) { itemContentEquals in
-                        _sectionedDiff(
-                            source, target,
-                            sectionIdentity: _ClosureIdentity(
-                                identifier: sectionIdentifier, contentEquals: sectionContentEquals),
-                            itemIdentity: _ClosureIdentity(identifier: itemIdentifier, contentEquals: itemContentEquals))
-                    }
-                }
-            }
-        }
-    }
-
-    /// Diffs under a section and an item identity rule; every public form ends here.
-    @inlinable
-    internal init<SectionIdentity: _DiffIdentity, ItemIdentity: _DiffIdentity>(
-        from source: [SectionSnapshot<SectionIdentity.Element, ItemIdentity.Element>],
-        to target: [SectionSnapshot<SectionIdentity.Element, ItemIdentity.Element>],
-        sectionIdentity: SectionIdentity,
-        itemIdentity: ItemIdentity
-    ) {
-        #if RIPPLE_INTERNAL_CHECKS
-        defer {
-            _checkSectionedDiff(
-                self, source: source, target: target,
-                sectionIdentifier: sectionIdentity.identifier(of:), sectionContentEquals: sectionIdentity.sameContent,
-                itemIdentifier: itemIdentity.identifier(of:), itemContentEquals: itemIdentity.sameContent)
-        }
-        #endif
-        self = _sectionedDiff(source, target, sectionIdentity: sectionIdentity, itemIdentity: itemIdentity)
+        self.init(from: source, to: target, sectionRule: sectionIdentity._rule, itemRule: itemIdentity._rule)
     }
 
     /// Computes the changes from `source` to `target` when sections and items are both
-    /// `Identifiable` and `Equatable`: identity from `id`, content from `==`.
+    /// `Identifiable` and `Equatable`: identity from `id`, content from `==` (``DiffIdentity/id``
+    /// for both).
     ///
     /// - Parameters:
     ///   - source: The sections before the change.
     ///   - target: The sections after the change.
     /// - Complexity: Expected O(*s* + *t* + *n* + *m*) for *s* source and *t* target sections
-    ///   holding *n* and *m* items, plus O(*k* log *k*) per section to choose moves among its *k*
-    ///   matched items when they changed order; see
-    ///   ``init(from:to:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``.
+    ///   holding *n* and *m* items: each item identifier is hashed at most once. Add O(*k* log *k*)
+    ///   per section to choose moves among its *k* matched items when they changed order, and
+    ///   O(log *t*) per item that changed section. No item is hashed when nothing changed.
     @inlinable
     public init<Section, Item>(
         from source: [SectionSnapshot<Section, Item>],
@@ -109,47 +59,23 @@ extension SectionedChangeset {
     ) where Section: Identifiable & Equatable, Item: Identifiable & Equatable {
         self.init(
             from: source, to: target,
-            sectionIdentity: _IdentifiableIdentity<Section>(), itemIdentity: _IdentifiableIdentity<Item>())
+            sectionRule: _IdentifiableIdentity<Section>(), itemRule: _IdentifiableIdentity<Item>())
     }
 
-    /// Computes the changes from `source` to `target` when sections and items are both
-    /// `Identifiable` and `Hashable`: identity from `id` (not the whole value), content from `==`.
-    ///
-    /// - Parameters:
-    ///   - source: The sections before the change.
-    ///   - target: The sections after the change.
-    /// - Complexity: Expected O(*s* + *t* + *n* + *m*) for *s* source and *t* target sections
-    ///   holding *n* and *m* items, plus O(*k* log *k*) per section to choose moves among its *k*
-    ///   matched items when they changed order.
+    /// Diffs under a section and an item identity rule; every public form ends here.
     @inlinable
-    public init<Section, Item>(
-        from source: [SectionSnapshot<Section, Item>],
-        to target: [SectionSnapshot<Section, Item>]
-    ) where Section: Identifiable & Hashable, Item: Identifiable & Hashable {
-        self.init(
-            from: source, to: target,
-            sectionIdentity: _IdentifiableIdentity<Section>(), itemIdentity: _IdentifiableIdentity<Item>())
-    }
-
-    /// Computes the changes from `source` to `target` for `Hashable` sections and items: each
-    /// value is its own identity, so a matched section or item is never updated.
-    ///
-    /// - Parameters:
-    ///   - source: The sections before the change.
-    ///   - target: The sections after the change.
-    /// - Complexity: Expected O(*s* + *t* + *n* + *m*) for *s* source and *t* target sections
-    ///   holding *n* and *m* items, plus O(*k* log *k*) per section to choose moves among its *k*
-    ///   matched items when they changed order.
-    /// - Note: When only one level is `Identifiable` (say `Identifiable` items under `String`
-    ///   headers), this overload still takes whole values as identities, so an edited item reads as
-    ///   a delete and an insert. Use the closure form to diff that level by `id`.
-    @inlinable
-    public init<Section, Item>(
-        from source: [SectionSnapshot<Section, Item>],
-        to target: [SectionSnapshot<Section, Item>]
-    ) where Section: Hashable, Item: Hashable {
-        self.init(
-            from: source, to: target,
-            sectionIdentity: _HashableIdentity<Section>(), itemIdentity: _HashableIdentity<Item>())
+    internal init<SectionRule: _IdentityRule, ItemRule: _IdentityRule>(
+        from source: [SectionSnapshot<SectionRule.Element, ItemRule.Element>],
+        to target: [SectionSnapshot<SectionRule.Element, ItemRule.Element>],
+        sectionRule: SectionRule,
+        itemRule: ItemRule
+    ) {
+        self = _sectionedDiff(source, target, sectionIdentity: sectionRule, itemIdentity: itemRule)
+        #if RIPPLE_INTERNAL_CHECKS
+        _checkSectionedDiff(
+            self, source: source, target: target,
+            sectionIdentifier: sectionRule.identifier(of:), sectionContentEquals: sectionRule.sameContent,
+            itemIdentifier: itemRule.identifier(of:), itemContentEquals: itemRule.sameContent)
+        #endif
     }
 }

@@ -50,7 +50,7 @@ internal struct _SectionedKey<Identifier> {
 
 /// The identity rule of a section snapshot: its section value's rule; the items are diffed apart.
 @usableFromInline
-internal struct _SnapshotSectionIdentity<Base: _DiffIdentity, Item>: _DiffIdentity {
+internal struct _SnapshotSectionIdentity<Base: _IdentityRule, Item>: _IdentityRule {
     @usableFromInline typealias Element = SectionSnapshot<Base.Element, Item>
 
     @usableFromInline let base: Base
@@ -79,7 +79,7 @@ internal struct _SnapshotSectionIdentity<Base: _DiffIdentity, Item>: _DiffIdenti
 ///   moves among its *k* matched items when they changed order, plus O(log *s* + log *t*) per
 ///   item that changed section.
 @inlinable
-internal func _sectionedDiff<SectionIdentity: _DiffIdentity, ItemIdentity: _DiffIdentity>(
+internal func _sectionedDiff<SectionIdentity: _IdentityRule, ItemIdentity: _IdentityRule>(
     _ source: [SectionSnapshot<SectionIdentity.Element, ItemIdentity.Element>],
     _ target: [SectionSnapshot<SectionIdentity.Element, ItemIdentity.Element>],
     sectionIdentity: SectionIdentity,
@@ -432,7 +432,7 @@ internal func _sectionedDiff<SectionIdentity: _DiffIdentity, ItemIdentity: _Diff
 /// - Returns: The lengths of the common prefix and suffix.
 /// - Complexity: O(*p* + *q*) comparisons for a prefix of *p* and a suffix of *q* items.
 @inlinable
-internal func _trimCommonEnds<Identity: _DiffIdentity>(
+internal func _trimCommonEnds<Identity: _IdentityRule>(
     _ old: UnsafeBufferPointer<Identity.Element>,
     _ new: UnsafeBufferPointer<Identity.Element>,
     base: Int,

@@ -1,55 +1,47 @@
-// The same identity rules as `SectionedChangeset+Identity.swift`: `Identifiable` sections and items
-// by `id`, `Hashable` ones by value, anything else through the closure form.
+// The public staged sectioned diffs, as `SectionedChangeset+Identity.swift`.
 
 extension StagedSectionedChangeset {
-    /// Diffs `source` against `target` and stages the result for UIKit, with the identity and
-    /// content of sections and items given by closures.
+    /// Diffs `source` against `target` and stages the result for UIKit, with sections and items
+    /// identified and compared by their own identities.
     ///
     /// See ``StagedSectionedChangeset`` for the stages; an unchanged list gives no stage.
     ///
     /// ```swift
-    /// let stages = StagedSectionedChangeset(
-    ///     from: rendered, to: fresh,
-    ///     sectionIdentifiedBy: { $0.id }, sectionContentEquals: { $0.title == $1.title },
-    ///     itemIdentifiedBy: { ObjectIdentifier($0) }, itemContentEquals: { _, _ in true })
+    /// let old = [SectionSnapshot(section: "A", items: [1, 2]), SectionSnapshot(section: "B", items: [3])]
+    /// let new = [SectionSnapshot(section: "B", items: [3, 1]), SectionSnapshot(section: "A", items: [2])]
+    /// let stages = StagedSectionedChangeset(from: old, to: new, sectionIdentity: .value, itemIdentity: .value)
+    /// for stage in stages { print(stage.changeset) }
     /// ```
     ///
     /// - Parameters:
     ///   - source: The sections before the change.
     ///   - target: The sections after the change.
-    ///   - sectionIdentifier: Returns the identity of a section. Repeated identifiers are paired in
-    ///     order and reported in the first stage's ``SectionedChangeset/sections`` duplicates.
-    ///   - sectionContentEquals: Returns whether two sections with the same identity show the same
-    ///     content. When it returns `false`, the section is reloaded.
-    ///   - itemIdentifier: Returns the identity of an item, global across sections. Repeated
+    ///   - sectionIdentity: How sections are identified and compared (see ``DiffIdentity``).
+    ///     Repeated identifiers are paired in order and reported in the first stage's
+    ///     ``SectionedChangeset/sections`` duplicates. A section whose content changed is reloaded.
+    ///   - itemIdentity: How items are identified and compared, globally across sections. Repeated
     ///     identifiers are paired in order and reported in the first stage's
-    ///     ``SectionedChangeset/itemDuplicates``.
-    ///   - itemContentEquals: Returns whether two items with the same identity show the same
-    ///     content. When it returns `false`, the item is reloaded.
+    ///     ``SectionedChangeset/itemDuplicates``. An item whose content changed is reloaded.
     /// - Complexity: Expected O(*s* + *t* + *n* + *m*) for *s* source and *t* target sections
     ///   holding *n* and *m* items, each item identifier hashed at most once, plus O(*k* log *k*)
     ///   per section to choose moves among its *k* matched items when they changed order.
     /// - Note: Item pairing follows
-    ///   ``SectionedChangeset/init(from:to:sectionIdentifiedBy:sectionContentEquals:itemIdentifiedBy:itemContentEquals:)``;
-    ///   staging may then rewrite a few moves as deletes and inserts (see ``StagedSectionedChangeset``).
+    ///   ``SectionedChangeset/init(from:to:sectionIdentity:itemIdentity:)``; staging may then
+    ///   rewrite a few moves as deletes and inserts (see ``StagedSectionedChangeset``).
     @inlinable
-    public init<SectionID: Hashable, ItemID: Hashable>(
+    public init<SectionRule, ItemRule>(
         from source: [SectionSnapshot<Section, Item>],
         to target: [SectionSnapshot<Section, Item>],
-        sectionIdentifiedBy sectionIdentifier: (Section) -> SectionID,
-        sectionContentEquals: (Section, Section) -> Bool,
-        itemIdentifiedBy itemIdentifier: (Item) -> ItemID,
-        itemContentEquals: (Item, Item) -> Bool
+        sectionIdentity: DiffIdentity<Section, SectionRule>,
+        itemIdentity: DiffIdentity<Item, ItemRule>
     ) {
         let changeset = SectionedChangeset(
-            from: source, to: target,
-            sectionIdentifiedBy: sectionIdentifier, sectionContentEquals: sectionContentEquals,
-            itemIdentifiedBy: itemIdentifier, itemContentEquals: itemContentEquals)
+            from: source, to: target, sectionRule: sectionIdentity._rule, itemRule: itemIdentity._rule)
         self.init(changeset: changeset, source: source, target: target)
     }
 
     /// Diffs and stages `source` against `target` when sections and items are both `Identifiable`
-    /// and `Equatable`: identity from `id`, content from `==`.
+    /// and `Equatable`: identity from `id`, content from `==` (``DiffIdentity/id`` for both).
     ///
     /// - Parameters:
     ///   - source: The sections before the change.
@@ -62,42 +54,6 @@ extension StagedSectionedChangeset {
         from source: [SectionSnapshot<Section, Item>],
         to target: [SectionSnapshot<Section, Item>]
     ) where Section: Identifiable & Equatable, Item: Identifiable & Equatable {
-        self.init(changeset: SectionedChangeset(from: source, to: target), source: source, target: target)
-    }
-
-    /// Diffs and stages `source` against `target` when sections and items are both `Identifiable`
-    /// and `Hashable`: identity from `id` (not the whole value), content from `==`.
-    ///
-    /// - Parameters:
-    ///   - source: The sections before the change.
-    ///   - target: The sections after the change.
-    /// - Complexity: Expected O(*s* + *t* + *n* + *m*) for *s* source and *t* target sections
-    ///   holding *n* and *m* items, plus O(*k* log *k*) per section to choose moves among its *k*
-    ///   matched items when they changed order.
-    @inlinable
-    public init(
-        from source: [SectionSnapshot<Section, Item>],
-        to target: [SectionSnapshot<Section, Item>]
-    ) where Section: Identifiable & Hashable, Item: Identifiable & Hashable {
-        self.init(changeset: SectionedChangeset(from: source, to: target), source: source, target: target)
-    }
-
-    /// Diffs and stages `source` against `target` for `Hashable` sections and items: each value is
-    /// its own identity, so nothing is ever reloaded.
-    ///
-    /// - Parameters:
-    ///   - source: The sections before the change.
-    ///   - target: The sections after the change.
-    /// - Complexity: Expected O(*s* + *t* + *n* + *m*) for *s* source and *t* target sections
-    ///   holding *n* and *m* items, plus O(*k* log *k*) per section to choose moves among its *k*
-    ///   matched items when they changed order.
-    /// - Note: When only one level is `Identifiable`, this overload still takes whole values as
-    ///   identities; use the closure form to diff that level by `id`.
-    @inlinable
-    public init(
-        from source: [SectionSnapshot<Section, Item>],
-        to target: [SectionSnapshot<Section, Item>]
-    ) where Section: Hashable, Item: Hashable {
         self.init(changeset: SectionedChangeset(from: source, to: target), source: source, target: target)
     }
 }

@@ -276,6 +276,81 @@ final class ListSourceReorderingTests: XCTestCase {
         token.cancel()
     }
 
+    /// Issue 22, for sections: drags within and across sections raced by deletes made on another
+    /// thread, both directly on a section's `items` and by path; the source's conditional move
+    /// (`SectionedCollection.moveItem(from:to:ifVersion:)`) cancels a drag that lost its race.
+    func test_sectioned_dragsRacedByConcurrentDeletes_neverTrap() {
+        MainActor.assumeIsolated {
+            let collection = SectionedCollection(sections([("A", Array(0..<20)), ("B", Array(20..<40))]))
+            let grid = SectionedGridScreen(collection)
+            grid.source.allowsReordering = true
+            flushMainQueue()
+            let stop = Locked(false)
+            let writer = DispatchGroup()
+            DispatchQueue.global().async(group: writer) {
+                for id in 1_000..<4_000 where !stop.withLock({ $0 }) {
+                    let section = id % 2
+                    let items = collection.sections[section].items
+                    if items.count > 10 {
+                        if id % 3 == 0 {
+                            items.remove(at: 0)
+                        } else {
+                            collection.removeItem(at: ElementPath(item: 0, section: section))
+                        }
+                    } else {
+                        items.append(TestItem(id: id))
+                    }
+                    if id % 8 == 0 { usleep(100) }
+                }
+            }
+            var random = SplitMix64(seed: 2_022)
+            for _ in 0..<300 {
+                let counts = grid.shownIDs.map(\.count)
+                let from = random.int(below: 2)
+                let to = random.int(below: 2)
+                if counts[from] > 0 {
+                    grid.drag(
+                        from: ElementPath(item: random.int(below: counts[from]), section: from),
+                        to: ElementPath(item: random.int(below: counts[to] + 1), section: to))
+                }
+                if random.chance(1, in: 4) { flushMainQueue() }
+            }
+            stop.withLock { $0 = true }
+            writer.wait()
+            flushMainQueue()
+            XCTAssertEqual(grid.view.violations, [])
+            XCTAssertEqual(grid.shownIDs, collection.snapshot.map { $0.items.map(\.id) })
+            XCTAssertGreaterThan(grid.source.statistics.userMoves, 0, "some drags won their race")
+        }
+    }
+
+    /// The sectioned conditional move: at the version given, with every section in step, it moves;
+    /// otherwise it changes nothing and says so, also for paths out of range.
+    func test_sectioned_moveIfVersion_movesOnlyAtThatVersion() {
+        let collection = SectionedCollection(sections([("A", [1, 2, 3]), ("B", [4])]))
+        let version = collection.version
+        collection.appendItem(TestItem(id: 5), toSection: 1)
+        XCTAssertFalse(collection.moveItem(from: ElementPath(item: 0, section: 0), to: ElementPath(item: 0, section: 1), ifVersion: version))
+        XCTAssertEqual(collection.snapshot.map(\.items.ids), [[1, 2, 3], [4, 5]])
+        let now = collection.version
+        XCTAssertFalse(collection.moveItem(from: ElementPath(item: 3, section: 0), to: ElementPath(item: 0, section: 0), ifVersion: now))
+        XCTAssertFalse(collection.moveItem(from: ElementPath(item: 0, section: 0), to: ElementPath(item: 3, section: 1), ifVersion: now))
+        XCTAssertFalse(collection.moveItem(from: ElementPath(item: 0, section: 2), to: ElementPath(item: 0, section: 0), ifVersion: now))
+        XCTAssertTrue(collection.moveItem(from: ElementPath(item: 0, section: 0), to: ElementPath(item: 2, section: 1), ifVersion: now))
+        XCTAssertTrue(collection.moveItem(from: ElementPath(item: 0, section: 0), to: ElementPath(item: 1, section: 0), ifVersion: now + 1))
+        XCTAssertEqual(collection.snapshot.map(\.items.ids), [[3, 2], [4, 5, 1]])
+        collection.sections[0].items.performBatchUpdates {
+            XCTAssertFalse(
+                collection.moveItem(from: ElementPath(item: 0, section: 0), to: ElementPath(item: 1, section: 0), ifVersion: now + 2),
+                "the section's items are in a batch of their own")
+        }
+        collection.performBatchUpdates {
+            XCTAssertFalse(
+                collection.moveItem(from: ElementPath(item: 0, section: 0), to: ElementPath(item: 1, section: 0), ifVersion: collection.version),
+                "a batch is open")
+        }
+    }
+
     // MARK: - Lifetime
 
     func test_aSourceWithAMoveOnItsWay_deallocates() {

@@ -48,12 +48,10 @@ extension ListSourceBase {
     /// UIKit call it for you; on AppKit, call it from your drop handler once the view shows the
     /// move (`NSTableView.moveRow(at:to:)`).
     ///
-    /// - Note: A flat source checks that the collection has no change on its way and moves in one
-    ///   step under the collection's lock (`ObservableCollection.move(from:to:ifVersion:)`): a
-    ///   change made on another thread during the drag cancels it, never a trap. A sectioned
-    ///   source still checks and moves in two steps (`SectionedCollection` has no conditional move
-    ///   yet): a change that removes the items in the instant between them makes the move's range
-    ///   check trap.
+    /// - Note: The source checks that the collection has no change on its way and moves in one
+    ///   step under the collection's lock (`ObservableCollection.move(from:to:ifVersion:)`,
+    ///   `SectionedCollection.moveItem(from:to:ifVersion:)`): a change made on another thread
+    ///   during the drag cancels it, never a trap.
     ///
     /// - Parameters:
     ///   - source: The item's path before the move.

@@ -118,9 +118,7 @@ public class ListSourceWithSection<Section: Sendable, Item: Sendable>:
     }
 
     override func moveInCollection(from source: ElementPath, to destination: ElementPath) -> Bool {
-        guard collection.version == renderedVersion else { return false }
-        collection.moveItem(from: source, to: destination)
-        return true
+        collection.moveItem(from: source, to: destination, ifVersion: renderedVersion)
     }
 
     // MARK: - Sections

@@ -173,6 +173,24 @@ public final class ObservableCollection<Element: Sendable>: Sendable {
         }
     }
 
+    /// Reads the published elements and their version, and subscribes `handler` to the events
+    /// after them, under one lock: no event falls between the read and the subscription.
+    ///
+    /// - Returns: The elements as of the last event, its version, and the subscription's token.
+    func subscribe(
+        afterReading handler: EventHandler<CollectionChange<Element>>
+    ) -> (published: [Element], version: Int, token: SubscriptionToken) {
+        let subscriberState = SubscriberState()
+        let (published, version, id) = state.withLock { state in
+            (state.published, state.version, state.core.add(handler, state: subscriberState, replay: nil).id)
+        }
+        let token = SubscriptionToken { [weak self] in
+            subscriberState.deactivate()
+            self?.state.withLock { $0.core.remove(id: id) }
+        }
+        return (published, version, token)
+    }
+
     /// The change events published from now on, as an asynchronous sequence.
     ///
     /// ```swift

@@ -310,21 +310,9 @@ extension SectionedCollection.State {
     ///
     /// A single insert, delete, move or update is repeated on this collection's own array rather
     /// than sharing the section collection's array: sharing it would make that collection's next
-    /// mutation copy the whole section.
+    /// mutation copy the whole section. What leaves the array is released after unlocking.
     mutating func follow(_ changes: Changeset, inSection section: Int, elements: [Item]) {
-        let (deletes, inserts, moves, updates) = (changes.deletes, changes.inserts, changes.moves, changes.updates)
-        if deletes.isEmpty && moves.isEmpty && updates.isEmpty {
-            for offset in inserts { entries[section].recorded.insert(elements[offset], at: offset) }
-        } else if deletes.count == 1 && inserts.isEmpty && moves.isEmpty && updates.isEmpty {
-            entries[section].recorded.remove(at: deletes[0])
-        } else if moves.count == 1 && deletes.isEmpty && inserts.isEmpty && updates.isEmpty {
-            entries[section].recorded.insert(
-                entries[section].recorded.remove(at: moves[0].source), at: moves[0].target)
-        } else if deletes.isEmpty && inserts.isEmpty && moves.isEmpty {
-            for update in updates { entries[section].recorded[update.target] = elements[update.target] }
-        } else {
-            trash.append(entries[section].recorded)
-            entries[section].recorded = elements
-        }
+        let left = entries[section].recorded.follow(changes, to: elements)
+        if !left.isEmpty { trash.append(left) }
     }
 }

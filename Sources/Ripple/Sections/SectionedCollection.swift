@@ -247,6 +247,25 @@ public final class SectionedCollection<Section: Sendable, Item: Sendable>: Senda
         }
     }
 
+    /// Reads the published sections and their version, and subscribes `handler` to the events
+    /// after them, under one lock: no event falls between the read and the subscription.
+    ///
+    /// - Returns: The sections as of the last event, its version, and the subscription's token.
+    func subscribe(
+        afterReading handler: EventHandler<SectionedCollectionChange<Section, Item>>
+    ) -> (published: [SectionSnapshot<Section, Item>], version: Int, token: SubscriptionToken) {
+        let subscriberState = SubscriberState()
+        let (published, version, id) = state.withLock { state in
+            (state.published, state.version, state.core.add(handler, state: subscriberState, replay: nil).id)
+        }
+        let token = SubscriptionToken { [weak self] in
+            subscriberState.deactivate()
+            let removed = self?.state.withLock { $0.core.remove(id: id) }
+            withExtendedLifetime(removed) {}
+        }
+        return (published, version, token)
+    }
+
     /// The change events published from now on, as an asynchronous sequence.
     public var changes: AsyncStream<SectionedCollectionChange<Section, Item>> {
         AsyncStream(SectionedCollectionChange<Section, Item>.self, bufferingPolicy: .unbounded) { continuation in

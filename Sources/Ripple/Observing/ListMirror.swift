@@ -1,0 +1,83 @@
+import RippleDiff
+
+/// A list as of a collection's last event, kept up to date by applying each event's change-set to
+/// its own array: the storage behind ``ObservedList`` and its `ObservableObject` twin.
+struct ListMirror<Element: Sendable> {
+    /// The elements as of ``version``.
+    private(set) var elements: [Element]
+    /// The version of the last event applied.
+    private(set) var version: Int
+
+    init(elements: [Element], version: Int) {
+        self.elements = elements
+        self.version = version
+    }
+
+    /// Whether `change` is an event this mirror has not applied yet.
+    func isNew(_ change: CollectionChange<Element>) -> Bool { change.version > version }
+
+    /// Applies `change`: its change-set in place when it follows the version applied last (an
+    /// append costs O(1) and copies nothing); its snapshot otherwise.
+    ///
+    /// - Returns: What left the list, to be released by the caller.
+    mutating func apply(_ change: CollectionChange<Element>) -> [Element] {
+        let left: [Element]
+        if change.version == version + 1 && change.changeset.sourceCount == elements.count {
+            left = elements.follow(change.changeset, to: change.snapshot)
+        } else {
+            left = elements
+            elements = change.snapshot
+        }
+        version = change.version
+        return left
+    }
+}
+
+/// The sectioned twin of ``ListMirror``: the storage behind ``ObservedSectionedList``.
+struct SectionedListMirror<Section: Sendable, Item: Sendable> {
+    /// The sections as of ``version``.
+    private(set) var sections: [SectionSnapshot<Section, Item>]
+    /// The version of the last event applied.
+    private(set) var version: Int
+
+    init(sections: [SectionSnapshot<Section, Item>], version: Int) {
+        self.sections = sections
+        self.version = version
+    }
+
+    /// Whether `change` is an event this mirror has not applied yet.
+    func isNew(_ change: SectionedCollectionChange<Section, Item>) -> Bool { change.version > version }
+
+    /// Applies `change`: item changes inside one section in place (an item appended costs O(1)
+    /// and copies nothing); any other event by taking its snapshot, whose item arrays it shares.
+    ///
+    /// - Returns: What left the list, to be released by the caller.
+    mutating func apply(_ change: SectionedCollectionChange<Section, Item>) -> Any {
+        defer { version = change.version }
+        if change.version == version + 1, let (section, items) = Self.itemChanges(of: change.changeset),
+            section < sections.count, items.sourceCount == sections[section].items.count
+        {
+            return sections[section].items.follow(items, to: change.snapshot[section].items)
+        }
+        let left = sections
+        sections = change.snapshot
+        return left
+    }
+
+    /// The section and the flat change-set of a change-set that changes the items of one section
+    /// only (no section changes, no item moving between sections); `nil` for any other.
+    static func itemChanges(of changes: SectionedChangeset) -> (Int, Changeset)? {
+        guard changes.sections.isEmpty else { return nil }
+        let paths = changes.itemDeletes + changes.itemInserts + changes.itemMoves.flatMap { [$0.source, $0.target] }
+            + changes.itemUpdates.flatMap { [$0.source, $0.target] }
+        guard let section = paths.first?.section, paths.allSatisfy({ $0.section == section }) else { return nil }
+        let pair = { (pair: SectionedChangeset.PathPair) in Changeset.OffsetPair(source: pair.source.item, target: pair.target.item) }
+        return (
+            section,
+            Changeset(
+                sourceCount: changes.sourceItemCounts[section], targetCount: changes.targetItemCounts[section],
+                deletes: changes.itemDeletes.map(\.item), inserts: changes.itemInserts.map(\.item),
+                moves: changes.itemMoves.map(pair), updates: changes.itemUpdates.map(pair))
+        )
+    }
+}

@@ -1,0 +1,151 @@
+import Observation
+import RippleDiff
+
+/// A live list for SwiftUI: the elements of an ``ObservableCollection`` as of its last event, on the
+/// main actor, observable with Observation.
+///
+/// SwiftUI's `List` and `ForEach` read ``elements`` directly, and a view's body that reads them is
+/// invalidated once per event of the collection:
+///
+/// ```swift
+/// @MainActor
+/// final class BooksPresenter {
+///     let books = ObservableCollection<Book>()
+///     lazy var shown = ObservedList(books)
+/// }
+///
+/// // In a SwiftUI view: List(presenter.shown.elements) { book in Text(book.title) }
+/// ```
+///
+/// # Events
+/// Each event of the collection changes ``elements`` once, on the main actor, to exactly that
+/// event's snapshot, and ``version`` to its version. The list applies the event's change-set to
+/// its own array: appending to a list of 100,000 elements does not copy it. An event that does not
+/// follow the last one applied (none is lost, but the list may be created between two) replaces
+/// the elements with its snapshot.
+///
+/// # Animation
+/// ``transaction`` wraps the change of each event: leave it `nil` to change without animation, or
+/// set it (for example to `{ change in withAnimation(.default) { change() } }`) to animate each
+/// event as one transaction.
+///
+/// # Lifetime
+/// The list follows the collection while it lives; it holds the collection, not the other way
+/// round.
+@available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+@MainActor
+@Observable
+public final class ObservedList<Element: Sendable> {
+    /// The list as of the events applied so far.
+    private var mirror: ListMirror<Element>
+
+    /// Wraps the change of each event; `nil` changes without animation.
+    ///
+    /// Set it to animate each event as one SwiftUI transaction:
+    /// `list.transaction = { change in withAnimation(.snappy) { change() } }`. It must call
+    /// `change` exactly once.
+    @ObservationIgnored public var transaction: (@MainActor (_ change: () -> Void) -> Void)?
+
+    @ObservationIgnored private var token: SubscriptionToken?
+
+    /// The collection it follows.
+    @ObservationIgnored public let collection: ObservableCollection<Element>
+
+    /// Creates a list that follows `collection`, starting from its last published event.
+    ///
+    /// - Parameter collection: The collection to follow.
+    /// - Complexity: O(1).
+    public init(_ collection: ObservableCollection<Element>) {
+        self.collection = collection
+        let box = WeakBox<ObservedList>()
+        let (published, version, token) = collection.subscribe(
+            afterReading: .mainActor { change in box.value?.apply(change) })
+        self.mirror = ListMirror(elements: published, version: version)
+        self.token = token
+        box.value = self
+    }
+
+    /// The elements as of the last event applied, for `List` and `ForEach`.
+    ///
+    /// - Complexity: O(1).
+    public var elements: [Element] { mirror.elements }
+
+    /// The version of the last event applied: the collection's ``ObservableCollection/version``
+    /// once the main actor has caught up.
+    public var version: Int { mirror.version }
+
+    /// Applies one event, inside ``transaction``.
+    private func apply(_ change: CollectionChange<Element>) {
+        guard mirror.isNew(change) else { return }
+        var left: [Element] = []
+        let update = { left = self.mirror.apply(change) }
+        if let transaction { transaction(update) } else { update() }
+        withExtendedLifetime(left) {}
+    }
+}
+
+/// The sectioned twin of ``ObservedList``: the sections of a ``SectionedCollection`` as of its last
+/// event, on the main actor, observable with Observation.
+///
+/// ```swift
+/// // In a SwiftUI view:
+/// // List { ForEach(mail.sections, id: \.section.id) { s in Section(s.section.title) { ForEach(s.items) { … } } } }
+/// ```
+///
+/// Each event changes ``sections`` once, on the main actor, to exactly that event's snapshot. Item
+/// changes inside one section are applied in place (appending an item copies nothing); other
+/// events take the event's snapshot, sharing its item arrays. ``transaction`` animates each event
+/// as ``ObservedList/transaction`` does.
+@available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+@MainActor
+@Observable
+public final class ObservedSectionedList<Section: Sendable, Item: Sendable> {
+    /// The sections as of the events applied so far.
+    private var mirror: SectionedListMirror<Section, Item>
+
+    /// Wraps the change of each event; `nil` changes without animation. It must call `change`
+    /// exactly once.
+    @ObservationIgnored public var transaction: (@MainActor (_ change: () -> Void) -> Void)?
+
+    @ObservationIgnored private var token: SubscriptionToken?
+
+    /// The collection it follows.
+    @ObservationIgnored public let collection: SectionedCollection<Section, Item>
+
+    /// Creates a list that follows `collection`, starting from its last published event.
+    ///
+    /// - Parameter collection: The collection to follow.
+    /// - Complexity: O(*s*) for *s* sections.
+    public init(_ collection: SectionedCollection<Section, Item>) {
+        self.collection = collection
+        let box = WeakBox<ObservedSectionedList>()
+        let (published, version, token) = collection.subscribe(
+            afterReading: .mainActor { change in box.value?.apply(change) })
+        self.mirror = SectionedListMirror(sections: published, version: version)
+        self.token = token
+        box.value = self
+    }
+
+    /// The sections and their items as of the last event applied.
+    ///
+    /// - Complexity: O(1).
+    public var sections: [SectionSnapshot<Section, Item>] { mirror.sections }
+
+    /// The version of the last event applied.
+    public var version: Int { mirror.version }
+
+    /// Applies one event, inside ``transaction``.
+    private func apply(_ change: SectionedCollectionChange<Section, Item>) {
+        guard mirror.isNew(change) else { return }
+        var left: Any = ()
+        let update = { left = self.mirror.apply(change) }
+        if let transaction { transaction(update) } else { update() }
+        withExtendedLifetime(left) {}
+    }
+}
+
+/// A weak reference the subscription's handler holds, so that the list does not keep itself alive.
+@MainActor
+final class WeakBox<Value: AnyObject> {
+    weak var value: Value?
+}

@@ -1,0 +1,96 @@
+#if canImport(Combine)
+import Combine
+import RippleDiff
+
+/// ``ObservedList`` for iOS 13 to 16 and macOS 10.15 to 13, where Observation is missing: the same
+/// list, published to SwiftUI through `ObservableObject` (`@ObservedObject`, `@StateObject`).
+///
+/// `objectWillChange` fires once per event, just before ``elements`` changes to that event's
+/// snapshot; the change-set is applied to the list's own array, as ``ObservedList`` does.
+@MainActor
+public final class ObservedListObject<Element: Sendable>: ObservableObject {
+    private var mirror: ListMirror<Element>
+    private var token: SubscriptionToken?
+
+    /// Wraps the change of each event; `nil` changes without animation. It must call `change`
+    /// exactly once.
+    public var transaction: (@MainActor (_ change: () -> Void) -> Void)?
+
+    /// The collection it follows.
+    public let collection: ObservableCollection<Element>
+
+    /// Creates a list that follows `collection`, starting from its last published event.
+    ///
+    /// - Parameter collection: The collection to follow.
+    public init(_ collection: ObservableCollection<Element>) {
+        self.collection = collection
+        let box = WeakBox<ObservedListObject>()
+        let (published, version, token) = collection.subscribe(
+            afterReading: .mainActor { change in box.value?.apply(change) })
+        self.mirror = ListMirror(elements: published, version: version)
+        self.token = token
+        box.value = self
+    }
+
+    /// The elements as of the last event applied, for `List` and `ForEach`.
+    public var elements: [Element] { mirror.elements }
+
+    /// The version of the last event applied.
+    public var version: Int { mirror.version }
+
+    private func apply(_ change: CollectionChange<Element>) {
+        guard mirror.isNew(change) else { return }
+        var left: [Element] = []
+        let update = {
+            self.objectWillChange.send()
+            left = self.mirror.apply(change)
+        }
+        if let transaction { transaction(update) } else { update() }
+        withExtendedLifetime(left) {}
+    }
+}
+
+/// ``ObservedSectionedList`` for iOS 13 to 16 and macOS 10.15 to 13, through `ObservableObject`.
+@MainActor
+public final class ObservedSectionedListObject<Section: Sendable, Item: Sendable>: ObservableObject {
+    private var mirror: SectionedListMirror<Section, Item>
+    private var token: SubscriptionToken?
+
+    /// Wraps the change of each event; `nil` changes without animation. It must call `change`
+    /// exactly once.
+    public var transaction: (@MainActor (_ change: () -> Void) -> Void)?
+
+    /// The collection it follows.
+    public let collection: SectionedCollection<Section, Item>
+
+    /// Creates a list that follows `collection`, starting from its last published event.
+    ///
+    /// - Parameter collection: The collection to follow.
+    public init(_ collection: SectionedCollection<Section, Item>) {
+        self.collection = collection
+        let box = WeakBox<ObservedSectionedListObject>()
+        let (published, version, token) = collection.subscribe(
+            afterReading: .mainActor { change in box.value?.apply(change) })
+        self.mirror = SectionedListMirror(sections: published, version: version)
+        self.token = token
+        box.value = self
+    }
+
+    /// The sections and their items as of the last event applied.
+    public var sections: [SectionSnapshot<Section, Item>] { mirror.sections }
+
+    /// The version of the last event applied.
+    public var version: Int { mirror.version }
+
+    private func apply(_ change: SectionedCollectionChange<Section, Item>) {
+        guard mirror.isNew(change) else { return }
+        var left: Any = ()
+        let update = {
+            self.objectWillChange.send()
+            left = self.mirror.apply(change)
+        }
+        if let transaction { transaction(update) } else { update() }
+        withExtendedLifetime(left) {}
+    }
+}
+#endif

@@ -1,0 +1,201 @@
+import Observation
+import Ripple
+import RippleTestSupport
+import XCTest
+
+/// Counts the invalidations Observation reports, re-registering after each, as SwiftUI does after
+/// re-rendering.
+@MainActor
+private final class InvalidationCounter {
+    private let count = Locked(0)
+    private let read: @MainActor () -> Void
+
+    init(reading read: @escaping @MainActor () -> Void) {
+        self.read = read
+        track()
+    }
+
+    /// The invalidations so far.
+    var invalidations: Int { count.withLock { $0 } }
+
+    /// Reads again, as a body re-rendering does, and tracks the next change.
+    func track() {
+        withObservationTracking(read) { [count] in count.withLock { $0 += 1 } }
+    }
+}
+
+/// `ObservedList` and `ObservedSectionedList`: the lists a SwiftUI view reads.
+final class ObservedListTests: XCTestCase {
+
+    func test_startsFromThePublishedList_andChangesOncePerEvent() {
+        MainActor.assumeIsolated {
+            let collection = ObservableCollection([1, 2, 3])
+            let list = ObservedList(collection)
+            XCTAssertEqual(list.elements, [1, 2, 3])
+            XCTAssertEqual(list.version, 0)
+            let counter = InvalidationCounter { _ = list.elements }
+            for round in 1...5 {
+                collection.append(round)
+                flushMainQueue()
+                XCTAssertEqual(counter.invalidations, 2 * round - 1, "one invalidation per event")
+                counter.track()
+                collection.remove(at: 0)
+                flushMainQueue()
+                XCTAssertEqual(counter.invalidations, 2 * round, "one invalidation per event")
+                counter.track()
+            }
+            XCTAssertEqual(list.elements, collection.snapshot)
+            XCTAssertEqual(list.version, collection.version)
+        }
+    }
+
+    func test_aBatch_isOneEvent_andOneTransaction() {
+        MainActor.assumeIsolated {
+            let collection = ObservableCollection(Array(0..<10))
+            let list = ObservedList(collection)
+            var transactions = 0
+            list.transaction = { change in
+                transactions += 1
+                change()
+            }
+            let counter = InvalidationCounter { _ = list.elements }
+            collection.performBatchUpdates {
+                collection.remove(at: 3)
+                collection.append(99)
+                collection.move(from: 0, to: 5)
+            }
+            collection.replace(with: [99, 1, 2], identity: .value)
+            flushMainQueue()
+            XCTAssertEqual(transactions, 2)
+            XCTAssertEqual(counter.invalidations, 1, "tracking fires once until read again")
+            XCTAssertEqual(list.elements, [99, 1, 2])
+        }
+    }
+
+    /// Issue 24: an append to a long list is applied to the list's own array in place: its buffer
+    /// stays where it was while its capacity allows.
+    func test_anAppendToALongList_doesNotCopyIt() {
+        MainActor.assumeIsolated {
+            let collection = ObservableCollection(Array(0..<100_000))
+            let list = ObservedList(collection)
+            collection.append(-1)  // the first change copies the buffer shared with the collection
+            flushMainQueue()
+            var appended = 0
+            while appended < 64 {
+                let (before, roomy) = list.elements.withUnsafeBufferPointer { ($0.baseAddress, list.elements.capacity > list.elements.count) }
+                collection.append(appended)
+                flushMainQueue()
+                appended += 1
+                guard roomy else { continue }
+                XCTAssertEqual(list.elements.withUnsafeBufferPointer { $0.baseAddress }, before, "append \(appended) copied")
+            }
+            XCTAssertEqual(list.elements, collection.snapshot)
+        }
+    }
+
+    /// Issue 24: four threads mutate at random; after every event, the list is that event's
+    /// snapshot, at that version, read and written on the main actor only.
+    func test_randomMutationsFromFourThreads_theListIsEachEventsSnapshot() {
+        forEachSeed(1...3) { seed, _ in
+            let collection = ObservableCollection([Int]())
+            let (list, checker, counter) = MainActor.assumeIsolated {
+                let list = ObservedList(collection)
+                let checker = SnapshotChecker()
+                let counter = InvalidationCounter { _ = list.elements }
+                return (list, checker, counter)
+            }
+            let token = collection.subscribe { change in
+                checker.check(list.elements == change.snapshot && list.version == change.version, change.version)
+                counter.track()
+            }
+            runOnThreads(4) { thread in
+                var random = SplitMix64(seed: seed &* 31 &+ UInt64(thread))
+                for step in 0..<400 {
+                    switch random.int(below: 6) {
+                    case 0, 1: collection.append(step)
+                    case 2: collection.removeAll { $0 % 7 == step % 7 }
+                    case 3: collection.performBatchUpdates { collection.append(step); collection.append(-step) }
+                    case 4: collection.replace(with: Array(Set(collection.snapshot).prefix(30)).sorted(), identity: .value)
+                    default: if collection.count > 1 { collection.move(fromOffsets: [0], toOffset: 2) }
+                    }
+                }
+            }
+            MainActor.assumeIsolated { flushMainQueue() }
+            token.cancel()
+            return MainActor.assumeIsolated {
+                let events = collection.version
+                if let failure = checker.failure { return failure }
+                if list.elements != collection.snapshot { return "the list ends at \(list.elements.count) elements" }
+                if counter.invalidations != events { return "\(counter.invalidations) invalidations for \(events) events" }
+                return nil
+            }
+        }
+    }
+
+    func test_sectioned_itemChangesInPlace_andSectionChangesBySnapshot() {
+        MainActor.assumeIsolated {
+            let collection = SectionedCollection([SectionSnapshot(section: "A", items: Array(0..<1_000)), SectionSnapshot(section: "B", items: [])])
+            let list = ObservedSectionedList(collection)
+            let counter = InvalidationCounter { _ = list.sections }
+            collection.appendItem(-1, toSection: 0)
+            flushMainQueue()
+            XCTAssertEqual(counter.invalidations, 1)
+            counter.track()
+            let before = list.sections[0].items.withUnsafeBufferPointer { $0.baseAddress }
+            let roomy = list.sections[0].items.capacity > list.sections[0].items.count
+            collection.appendItem(-2, toSection: 0)
+            collection.sections[1].items.append(7)
+            collection.moveSection(from: 1, to: 0)
+            collection.moveItem(from: ElementPath(item: 0, section: 0), to: ElementPath(item: 0, section: 1))
+            flushMainQueue()
+            XCTAssertEqual(counter.invalidations, 2, "tracking fires once until read again")
+            XCTAssertEqual(list.sections, collection.snapshot)
+            XCTAssertEqual(list.version, collection.version)
+            if roomy { XCTAssertNotNil(before) }
+        }
+    }
+
+    func test_sectioned_anItemAppendedToALongSection_doesNotCopyIt() {
+        MainActor.assumeIsolated {
+            let collection = SectionedCollection([SectionSnapshot(section: "A", items: Array(0..<100_000))])
+            let list = ObservedSectionedList(collection)
+            collection.appendItem(-1, toSection: 0)
+            flushMainQueue()
+            for appended in 0..<64 {
+                let items = { list.sections[0].items }
+                let (before, roomy) = items().withUnsafeBufferPointer { ($0.baseAddress, items().capacity > items().count) }
+                collection.appendItem(appended, toSection: 0)
+                flushMainQueue()
+                if roomy { XCTAssertEqual(items().withUnsafeBufferPointer { $0.baseAddress }, before, "append \(appended) copied") }
+            }
+            XCTAssertEqual(list.sections, collection.snapshot)
+        }
+    }
+
+    func test_theListDeallocates_andCancelsItsSubscription() {
+        let collection = ObservableCollection([1])
+        let sectioned = SectionedCollection([SectionSnapshot(section: "A", items: [1])])
+        MainActor.assumeIsolated {
+            assertDeallocated {
+                let list = ObservedList(collection)
+                let sections = ObservedSectionedList(sectioned)
+                collection.append(2)
+                return weakReferences(list, sections)
+            }
+        }
+        XCTAssertEqual(collection.subscriberCount, 0)
+        XCTAssertEqual(sectioned.subscriberCount, 0)
+        collection.append(3)
+        MainActor.assumeIsolated { flushMainQueue() }
+    }
+}
+
+/// Records the first event after which the list was not that event's snapshot.
+@MainActor
+private final class SnapshotChecker {
+    private(set) var failure: String?
+
+    func check(_ agrees: Bool, _ version: Int) {
+        if !agrees && failure == nil { failure = "the list differs from the snapshot of version \(version)" }
+    }
+}

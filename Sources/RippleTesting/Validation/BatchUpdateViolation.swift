@@ -6,7 +6,7 @@
 ///
 /// ```swift
 /// let result = BatchUpdateValidator.tableView.validate(batch, before: [5], after: [4])
-/// XCTAssertEqual(result.violation?.messageID, .m3)
+/// XCTAssertEqual(result.violation?.messageID, .deleteItemOutOfBounds)
 /// XCTAssertEqual(result.violation?.message,
 ///     "attempt to delete row 5 from section 0 which only contains 5 rows before the update")
 /// ```

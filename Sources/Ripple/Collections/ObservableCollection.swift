@@ -60,7 +60,7 @@ import RippleDiff
 /// Single mutations cost what the same `Array` operation costs, plus two lock rounds and one event
 /// (with its change-set) per subscriber delivery; see `docs/collections.md` for measured figures.
 /// A batch of *k* operations on *n* elements folds into one change-set in O(*n* + *k* log *k*),
-/// with no hashing. ``replace(with:)`` costs one diff (see `Changeset(from:to:)`).
+/// with no hashing. `replace(with:)` costs one diff (see `Changeset(from:to:)`).
 public final class ObservableCollection<Element: Sendable>: Sendable {
 
     @usableFromInline

@@ -19,7 +19,7 @@ import RippleDiff
 /// and keeps the items as they are.
 ///
 /// # Identity
-/// When sections are diffed (``SectionedCollection/replace(with:)-(_)``), a section is told apart by
+/// When sections are diffed (`SectionedCollection.replace(with:)`), a section is told apart by
 /// its `Section` value: `id` when `Section` is `Identifiable`, `ObjectIdentifier` when it is a class,
 /// the value itself when it is `Hashable`, or a closure you pass. `SectionData` is `Identifiable`
 /// through its section when `Section` is.

@@ -6,7 +6,7 @@ extension BatchUpdate {
     /// Deletes, inserts and moves map to the same operations at `section`. Each update becomes a
     /// reload at its **source** offset, because UIKit reads reloads in before coordinates; UIKit
     /// then reinserts the item where the batch's deletes and inserts put it, which is the update's
-    /// target offset only when no move shifts it. ``StagedChangeset`` puts such updates in a stage
+    /// target offset only when no move shifts it. `StagedChangeset` puts such updates in a stage
     /// of their own, so every stage of a staged change-set converts to a valid batch.
     ///
     /// ```swift
@@ -52,9 +52,9 @@ extension BatchUpdate {
     /// the same paths, across sections too. Each section or item update becomes a reload at its
     /// **source** position, because UIKit reads reloads in before coordinates.
     ///
-    /// A whole ``SectionedChangeset`` may hold combinations that UIKit rejects in one batch (a move
+    /// A whole `SectionedChangeset` may hold combinations that UIKit rejects in one batch (a move
     /// out of a deleted section, a reload of a moved item, a reload next to a section move). The
-    /// stages of a ``StagedSectionedChangeset`` never do, so each stage converts to a valid batch:
+    /// stages of a `StagedSectionedChangeset` never do, so each stage converts to a valid batch:
     ///
     /// ```swift
     /// for stage in StagedSectionedChangeset(from: old, to: new) {

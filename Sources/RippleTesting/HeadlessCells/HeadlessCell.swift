@@ -29,7 +29,7 @@ open class HeadlessCell<Item>: HeadlessReusableView, PresentingCell {
     }
 
     /// Called before the cell is reused: gives up its item (see
-    /// ``PresentingCell/prepareItemForReuse()``). Call `super` when you override it.
+    /// `PresentingCell.prepareItemForReuse()`). Call `super` when you override it.
     open override func prepareForReuse() {
         super.prepareForReuse()
         prepareItemForReuse()

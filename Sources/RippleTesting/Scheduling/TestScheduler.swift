@@ -1,6 +1,6 @@
 import Ripple
 
-/// A deterministic ``Ripple/WorkScheduler`` for tests: `schedule` only queues the work, and the test
+/// A deterministic `WorkScheduler` (Ripple) for tests: `schedule` only queues the work, and the test
 /// decides when it runs.
 ///
 /// Give it to a command's Dispatch body (`queue:`) or to a subscriber (`Delivery.scheduler(_:)`)

@@ -101,7 +101,9 @@ public final class HeadlessCellHost<Source: ListDataSource> {
         let observed: AnyObject? = (view as? SequentialListView)?.rowView ?? view
         (observed as? any _HeadlessLayoutObservable)?.engineLayoutObserver = { [weak self] change in
             // The headless views are used on the main thread, as UIKit's: the source that drives
-            // the view, and so this host, are main-actor isolated, and call the view there.
+            // the view, and so this host, are main-actor isolated, and call the view there. The
+            // view runs this observer synchronously from those calls, so it is on the main actor;
+            // were it not, assumeIsolated would trap rather than let the host race.
             MainActor.assumeIsolated { self?.viewChanged(change) }
         }
     }

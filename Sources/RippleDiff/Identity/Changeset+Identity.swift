@@ -10,6 +10,14 @@ extension Changeset {
     ///
     /// Use this form for elements that conform to nothing, or to diff by a key other than the default.
     ///
+    /// <!-- swift
+    /// struct Book {
+    ///     var isbn: String
+    ///     var title: String
+    /// }
+    /// let oldBooks = [Book(isbn: "1", title: "Dune"), Book(isbn: "2", title: "Emma")]
+    /// let newBooks = [Book(isbn: "2", title: "Emma"), Book(isbn: "1", title: "Dune (2nd ed.)")]
+    /// -->
     /// ```swift
     /// let changes = Changeset(from: oldBooks, to: newBooks, identifiedBy: { $0.isbn }, contentEquals: { $0.title == $1.title })
     /// ```

@@ -13,6 +13,16 @@ extension SectionedChangeset {
     /// Use this form for types that conform to nothing, for presenter objects, for a mix of
     /// conformances, or to diff by a key other than the default.
     ///
+    /// <!-- swift
+    /// struct Folder {
+    ///     var id: String
+    ///     var title: String
+    /// }
+    /// final class Mail {}
+    /// let a = Mail(), b = Mail()
+    /// let old = [SectionSnapshot(section: Folder(id: "in", title: "Inbox"), items: [a, b])]
+    /// let new = [SectionSnapshot(section: Folder(id: "in", title: "Mail"), items: [b, a])]
+    /// -->
     /// ```swift
     /// let changes = SectionedChangeset(
     ///     from: old, to: new,

@@ -7,6 +7,16 @@ extension StagedSectionedChangeset {
     ///
     /// See ``StagedSectionedChangeset`` for the stages; an unchanged list gives no stage.
     ///
+    /// <!-- swift
+    /// struct Folder {
+    ///     var id: String
+    ///     var title: String
+    /// }
+    /// final class Mail {}
+    /// let a = Mail(), b = Mail()
+    /// let rendered = [SectionSnapshot(section: Folder(id: "in", title: "Inbox"), items: [a, b])]
+    /// let fresh = [SectionSnapshot(section: Folder(id: "in", title: "Mail"), items: [b, a])]
+    /// -->
     /// ```swift
     /// let stages = StagedSectionedChangeset(
     ///     from: rendered, to: fresh,

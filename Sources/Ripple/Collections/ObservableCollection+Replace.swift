@@ -8,6 +8,14 @@ extension ObservableCollection {
     /// meanwhile, it runs again. Repeated identifiers are paired as `docs/diff.md` describes (by
     /// place when the old elements repeat them, otherwise in order) and reported to ``Diagnostics``.
     ///
+    /// <!-- swift
+    /// struct Book: Sendable {
+    ///     var isbn: String
+    ///     var title: String
+    /// }
+    /// let books = ObservableCollection([Book(isbn: "1", title: "Dune")])
+    /// let fromServer = [Book(isbn: "2", title: "Emma"), Book(isbn: "1", title: "Dune (2nd ed.)")]
+    /// -->
     /// ```swift
     /// books.replace(with: fromServer, identifiedBy: { $0.isbn }, contentEquals: { $0.title == $1.title })
     /// ```

@@ -13,6 +13,19 @@ extension SectionedCollection {
     /// The diff runs on a snapshot without any lock held; if the collection changes meanwhile, it
     /// runs again. Repeated identifiers are paired in order and reported to ``Diagnostics``.
     ///
+    /// <!-- swift
+    /// struct Folder: Sendable {
+    ///     var folderID: Int
+    ///     var title: String
+    /// }
+    /// struct Message: Sendable {
+    ///     var messageID: Int
+    ///     var isRead: Bool
+    /// }
+    /// let mail = SectionedCollection([SectionData(Folder(folderID: 1, title: "Inbox"), items: [Message(messageID: 1, isRead: false)])])
+    /// let fromServer = [SectionSnapshot(section: Folder(folderID: 1, title: "Inbox"),
+    ///                                   items: [Message(messageID: 1, isRead: true), Message(messageID: 2, isRead: false)])]
+    /// -->
     /// ```swift
     /// mail.replace(
     ///     with: fromServer,

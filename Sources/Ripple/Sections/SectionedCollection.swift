@@ -9,6 +9,16 @@ import RippleDiff
 /// which the sectioned collection observes, or through the path-based API here; sections change
 /// through the section API or `replace(with:)`, which diffs by identity:
 ///
+/// <!-- swift
+/// struct Header: Hashable, Sendable {
+///     var title: String
+///     init(_ title: String) { self.title = title }
+/// }
+/// struct Mail: Identifiable, Hashable, Sendable {
+///     var id: Int
+/// }
+/// let m1 = Mail(id: 1), m2 = Mail(id: 2), m3 = Mail(id: 3)
+/// -->
 /// ```swift
 /// let inbox = SectionData(Header("Inbox"), items: [m1, m2])
 /// let mail = SectionedCollection([inbox])

@@ -10,6 +10,13 @@ import RippleDiff
 /// every batch and keeps the selection, the host follows the view's batches, reloads and
 /// reconfigures and shows what a user would see.
 ///
+/// <!-- swift
+/// final class BookCell: HeadlessCell<String> {}
+/// let books = ObservableCollection((1...50).map { "Book \($0)" })
+/// let screen = HeadlessTableScreen(collection: books)
+/// let source = screen.source, tableView = screen.tableView
+/// screen.settle()
+/// -->
 /// ```swift
 /// let host = HeadlessCellHost(source: source, view: tableView, visibleRowCount: 10)
 /// host.register(BookCell.self, forCellReuseIdentifier: "Cell")

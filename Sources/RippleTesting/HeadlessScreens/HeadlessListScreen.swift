@@ -63,8 +63,14 @@ public class HeadlessListScreen<Source: ListDataSource> {
     /// show the items does not compile; in a heterogeneous list, a cell typed on one presenter
     /// shows that presenter's rows.
     ///
+    /// <!-- swift
+    /// protocol CountryRow: Sendable {}
+    /// protocol CountryCellView: Viewable {}
+    /// final class CountryCellPresenter: Presenter<any CountryCellView>, CountryRow {}
+    /// let screen = HeadlessTableScreen(collection: ObservableCollection<any CountryRow>())
+    /// -->
     /// ```swift
-    /// final class CountryCell: HeadlessCell<CountryCellPresenter>, CountryCellView { … }
+    /// final class CountryCell: HeadlessCell<CountryCellPresenter>, CountryCellView {}
     /// screen.register(CountryCell.self, for: CountryCellPresenter.self)   // rows are `any CountryRow`
     /// ```
     ///

@@ -10,13 +10,11 @@ import Ripple
 ///
 /// ```swift
 /// let scheduler = TestScheduler()
-/// let save = Command(delegate: presenter, queue: scheduler) { presenter, done in
-///     presenter.store.save { done($0) }
-/// }
-/// save.execute()
-/// XCTAssertTrue(save.isExecuting)           // the body has not started yet
-/// XCTAssertEqual(scheduler.pendingCount, 1)
-/// scheduler.runAll()                        // the body runs here, on the test's thread
+/// let names = Emitter<String>()
+/// let token = names.subscribe(on: .scheduler(scheduler)) { name in print("hello, \(name)") }
+/// names.send("Ada")
+/// XCTAssertEqual(scheduler.pendingCount, 1)   // the delivery waits for the test
+/// scheduler.runAll()                          // it runs here, on the test's thread
 /// ```
 ///
 /// # Order

@@ -4,6 +4,10 @@
 /// terminates the app. RippleTesting never traps: the validator returns the violation and the
 /// headless views record it.
 ///
+/// <!-- swift
+/// var batch = BatchUpdate()
+/// batch.deleteItems(at: [ElementPath(item: 5, section: 0)])
+/// -->
 /// ```swift
 /// let result = BatchUpdateValidator.tableView.validate(batch, before: [5], after: [4])
 /// XCTAssertEqual(result.violation?.messageID, .deleteItemOutOfBounds)

@@ -44,14 +44,14 @@ final class BatchUpdateValidatorMessagesTests: XCTestCase {
             ]
             Collection view: <UICollectionView: 0x0000000000000000>
             """)
-        XCTAssertEqual(result.violation?.rule, .r11)
+        XCTAssertEqual(result.violation?.rule, .itemCounts)
     }
 
     func testViolationFacts() {
-        let violation = BatchUpdateViolation(rule: .r5, messageID: .m1, message: "text")
+        let violation = BatchUpdateViolation(rule: .deleteConflictsAndBounds, messageID: .deleteSectionOutOfBounds, message: "text")
         XCTAssertEqual(violation.exceptionName, "NSInternalInconsistencyException")
         XCTAssertEqual(violation.description, "R5 M1: text")
-        XCTAssertEqual(BatchUpdateViolation(rule: .r15, messageID: nil, message: "x").description, "R15 -: x")
+        XCTAssertEqual(BatchUpdateViolation(rule: .reloadDataOutsideBatches, messageID: nil, message: "x").description, "R15 -: x")
         XCTAssertEqual(BatchUpdateRule.allCases.count, 17, "R1–R16 from UIKit, R17 Ripple's reconfigure rule")
         XCTAssertEqual(BatchUpdateMessageID.allCases.map(\.description), (1...25).map { "M\($0)" })
     }

@@ -27,7 +27,7 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
                 $0.deleteItems(at: [path(0, 5)])
                 $0.insertItems(at: [path(0, 0), path(0, 1)])
             },
-            before: [5], after: [6], by: table, id: .m3,
+            before: [5], after: [6], by: table, id: .deleteItemOutOfBounds,
             message: "attempt to delete row 5 from section 0 which only contains 5 rows before the update")
         // A move goes from a before path to an after path.
         Kit.assertValid(
@@ -64,7 +64,7 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
                 $0.deleteItems(at: [path(0, 1), path(0, 9)])
                 $0.reloadItems(at: [path(0, 1)])
             },
-            before: [3], after: [1], by: collection, id: .m7, rule: .r3,
+            before: [3], after: [1], by: collection, id: .deleteAndReloadSamePath, rule: .reloadIsDeleteAndInsert,
             message: "attempt to delete and reload the same index path (\(ns(0, 1)))")
     }
 
@@ -75,14 +75,14 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
                 $0.reloadItems(at: [path(0, 0)])
                 $0.moveItem(at: path(0, 2), to: path(0, 0))
             },
-            before: [3], after: [3], by: table, id: .m9, rule: .r3,
+            before: [3], after: [3], by: table, id: .insertAndMoveToSamePath, rule: .reloadIsDeleteAndInsert,
             message: "attempt to perform an insert and a move to the same index path (\(ns(0, 0)))")
     }
 
     func testReloadInAMissingSectionGivesM2() {
         Kit.assertRejected(
-            Kit.batch { $0.reloadItems(at: [path(1, 0)]) }, before: [2], after: [2], by: table, id: .m2,
-            rule: .r3, message: "attempt to delete row 0 from section 1, but there are only 1 sections before the update")
+            Kit.batch { $0.reloadItems(at: [path(1, 0)]) }, before: [2], after: [2], by: table, id: .deleteItemInMissingSection,
+            rule: .reloadIsDeleteAndInsert, message: "attempt to delete row 0 from section 1, but there are only 1 sections before the update")
     }
 
     func testReloadPositionFollowsDeletesAndInserts() {
@@ -108,7 +108,7 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
         Kit.assertValid(Kit.batch { $0.reloadSections([1]) }, before: [2, 3], after: [2, 7], by: table)
         // A section reload is a delete plus an insert, so it counts in M22.
         Kit.assertRejected(
-            Kit.batch { $0.reloadSections([0]) }, before: [1, 1], after: [1, 1, 1], by: table, id: .m22, rule: .r10,
+            Kit.batch { $0.reloadSections([0]) }, before: [1, 1], after: [1, 1, 1], by: table, id: .invalidSectionCount, rule: .sectionCount,
             message: "Invalid update: invalid number of sections.  The number of sections contained in the table view after the update (3) must be equal to the number of sections contained in the table view before the update (2), plus or minus the number of sections inserted or deleted (1 inserted, 1 deleted).")
         // Reloading a moved section is a delete and a move from the same section.
         Kit.assertRejected(
@@ -116,7 +116,7 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
                 $0.reloadSections([0])
                 $0.moveSection(0, toSection: 1)
             },
-            before: [1, 1], after: [1, 1], by: table, id: .m8, rule: .r3,
+            before: [1, 1], after: [1, 1], by: table, id: .deleteAndMoveFromSamePath, rule: .reloadIsDeleteAndInsert,
             message: "attempt to perform a delete and a move from the same section (0)")
     }
 
@@ -141,7 +141,7 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
                 $0.reloadItems(at: [path(0, 2)])
                 $0.moveItem(at: path(0, 0), to: path(1, 0))
             },
-            before: [3, 1], after: [2, 2], by: table, id: .m6, rule: .r3,
+            before: [3, 1], after: [2, 2], by: table, id: .insertItemOutOfBounds, rule: .reloadIsDeleteAndInsert,
             message: "attempt to insert row 2 into section 0, but there are only 2 rows in section 0 after the update")
     }
 
@@ -149,20 +149,20 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
 
     func testDeletesAreCheckedInDescendingOrder() {
         Kit.assertRejected(
-            Kit.batch { $0.deleteItems(at: [path(0, 7), path(0, 9)]) }, before: [5], after: [3], by: table, id: .m3,
+            Kit.batch { $0.deleteItems(at: [path(0, 7), path(0, 9)]) }, before: [5], after: [3], by: table, id: .deleteItemOutOfBounds,
             message: "attempt to delete row 9 from section 0 which only contains 5 rows before the update")
         Kit.assertRejected(
             Kit.batch {
                 $0.deleteItems(at: [path(0, 7)])
                 $0.deleteSections([4])
             },
-            before: [5], after: [], by: table, id: .m1,
+            before: [5], after: [], by: table, id: .deleteSectionOutOfBounds,
             message: "attempt to delete section 4, but there are only 1 sections before the update")
     }
 
     func testInsertsAreCheckedInAscendingOrder() {
         Kit.assertRejected(
-            Kit.batch { $0.insertItems(at: [path(0, 9), path(0, 7)]) }, before: [5], after: [7], by: table, id: .m6,
+            Kit.batch { $0.insertItems(at: [path(0, 9), path(0, 7)]) }, before: [5], after: [7], by: table, id: .insertItemOutOfBounds,
             message: "attempt to insert row 7 into section 0, but there are only 7 rows in section 0 after the update")
     }
 
@@ -174,7 +174,7 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
             .moveItem(path(0, 0), to: path(0, 1)), .moveItem(path(0, 0), to: path(0, 2)),
         ])
         let cases: [(BatchUpdate, BatchUpdateMessageID)] = [
-            (deleteError, .m3), (insertError, .m6), (moveBoundsError, .m17), (moveDuplicateError, .m19),
+            (deleteError, .deleteItemOutOfBounds), (insertError, .insertItemOutOfBounds), (moveBoundsError, .moveItemDestinationOutOfBounds), (moveDuplicateError, .itemMovedToTwoDestinations),
         ]
         // Combine each error with all the later ones and a wrong section count: the first wins.
         for (index, (batch, id)) in cases.enumerated() {
@@ -184,35 +184,35 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
             XCTAssertEqual(result.violation?.messageID, id, "\(combined): \(result)")
         }
         let counts = table.validate(BatchUpdate(), before: [3], after: [3, 0])
-        XCTAssertEqual(counts.violation?.messageID, .m22)
+        XCTAssertEqual(counts.violation?.messageID, .invalidSectionCount)
     }
 
     func testSectionCountIsCheckedBeforeRowCounts() {
         let result = table.validate(Kit.batch { $0.insertItems(at: [path(0, 0)]) }, before: [1], after: [1, 1])
-        XCTAssertEqual(result.violation?.messageID, .m22)
+        XCTAssertEqual(result.violation?.messageID, .invalidSectionCount)
     }
 
     // MARK: - R5 deletes
 
     func testDeleteChecks() {
         Kit.assertRejected(
-            Kit.batch { $0.deleteSections([3]) }, before: [1, 1], after: [], by: collection, id: .m1, rule: .r5,
+            Kit.batch { $0.deleteSections([3]) }, before: [1, 1], after: [], by: collection, id: .deleteSectionOutOfBounds, rule: .deleteConflictsAndBounds,
             message: "attempt to delete section 3, but there are only 2 sections before the update")
         Kit.assertRejected(
-            Kit.batch { $0.deleteItems(at: [path(2, 0)]) }, before: [1, 1], after: [1, 1], by: collection, id: .m2,
+            Kit.batch { $0.deleteItems(at: [path(2, 0)]) }, before: [1, 1], after: [1, 1], by: collection, id: .deleteItemInMissingSection,
             message: "attempt to delete item 0 from section 2, but there are only 2 sections before the update")
         Kit.assertRejected(
-            Kit.batch { $0.deleteItems(at: [path(1, 1)]) }, before: [1, 1], after: [1, 0], by: collection, id: .m3,
+            Kit.batch { $0.deleteItems(at: [path(1, 1)]) }, before: [1, 1], after: [1, 0], by: collection, id: .deleteItemOutOfBounds,
             message: "attempt to delete item 1 from section 1 which only contains 1 items before the update")
         Kit.assertRejected(
-            Kit.batch { $0.deleteItems(at: [path(0, -1)]) }, before: [1], after: [0], by: table, id: .m3,
+            Kit.batch { $0.deleteItems(at: [path(0, -1)]) }, before: [1], after: [0], by: table, id: .deleteItemOutOfBounds,
             message: "attempt to delete row -1 from section 0 which only contains 1 rows before the update")
         Kit.assertRejected(
             Kit.batch {
                 $0.deleteSections([1])
                 $0.moveSection(1, toSection: 0)
             },
-            before: [1, 1], after: [1], by: table, id: .m8, rule: .r5,
+            before: [1, 1], after: [1], by: table, id: .deleteAndMoveFromSamePath, rule: .deleteConflictsAndBounds,
             message: "attempt to perform a delete and a move from the same section (1)")
     }
 
@@ -231,20 +231,20 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
 
     func testInsertChecks() {
         Kit.assertRejected(
-            Kit.batch { $0.insertSections([2]) }, before: [1], after: [1, 1], by: table, id: .m4, rule: .r6,
+            Kit.batch { $0.insertSections([2]) }, before: [1], after: [1, 1], by: table, id: .insertSectionOutOfBounds, rule: .insertConflictsAndBounds,
             message: "attempt to insert section 2 but there are only 2 sections after the update")
         Kit.assertRejected(
-            Kit.batch { $0.insertItems(at: [path(1, 0)]) }, before: [1], after: [2], by: collection, id: .m5,
+            Kit.batch { $0.insertItems(at: [path(1, 0)]) }, before: [1], after: [2], by: collection, id: .insertItemInMissingSection,
             message: "attempt to insert item 0 into section 1, but there are only 1 sections after the update")
         Kit.assertRejected(
-            Kit.batch { $0.insertItems(at: [path(0, 2)]) }, before: [1], after: [2], by: table, id: .m6,
+            Kit.batch { $0.insertItems(at: [path(0, 2)]) }, before: [1], after: [2], by: table, id: .insertItemOutOfBounds,
             message: "attempt to insert row 2 into section 0, but there are only 2 rows in section 0 after the update")
         Kit.assertRejected(
             Kit.batch {
                 $0.insertSections([0])
                 $0.moveSection(1, toSection: 0)
             },
-            before: [1, 1], after: [1, 1, 1], by: collection, id: .m9, rule: .r6,
+            before: [1, 1], after: [1, 1, 1], by: collection, id: .insertAndMoveToSamePath, rule: .insertConflictsAndBounds,
             message: "attempt to perform an insert and a move to the same section (0)")
     }
 
@@ -263,10 +263,10 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
             $0.moveItem(at: path(0, 0), to: path(1, 0))
         }
         Kit.assertRejected(
-            batch, before: [2], after: [1, 1], by: collection, id: .m11, rule: .r7,
+            batch, before: [2], after: [1, 1], by: collection, id: .moveIntoInsertedSection, rule: .crossLifecycleMoves,
             message: "cannot move an item into a newly inserted section (1)")
         Kit.assertRejected(
-            batch, before: [2], after: [1, 1], by: table, id: .m11, rule: .r7,
+            batch, before: [2], after: [1, 1], by: table, id: .moveIntoInsertedSection, rule: .crossLifecycleMoves,
             message: "cannot move a row into a newly inserted section (1)")
     }
 
@@ -276,7 +276,7 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
                 $0.reloadSections([0])
                 $0.moveItem(at: path(0, 0), to: path(1, 0))
             },
-            before: [1, 1], after: [1, 2], by: collection, id: .m10, rule: .r7,
+            before: [1, 1], after: [1, 2], by: collection, id: .moveFromDeletedSection, rule: .crossLifecycleMoves,
             message: "cannot move an item from a deleted section (0)")
     }
 
@@ -284,23 +284,23 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
 
     func testMoveBoundChecksInOrder() {
         Kit.assertRejected(
-            Kit.batch { $0.moveSection(2, toSection: 0) }, before: [1, 1], after: [1, 1], by: table, id: .m12,
-            rule: .r8, message: "attempt to move section 2, but there are only 2 sections before the update")
+            Kit.batch { $0.moveSection(2, toSection: 0) }, before: [1, 1], after: [1, 1], by: table, id: .moveSectionSourceOutOfBounds,
+            rule: .moveBounds, message: "attempt to move section 2, but there are only 2 sections before the update")
         Kit.assertRejected(
             Kit.batch { $0.moveItem(at: path(3, 0), to: path(9, 9)) }, before: [1], after: [1], by: table,
-            id: .m14, rule: .r8,
+            id: .moveItemFromMissingSection, rule: .moveBounds,
             message: "attempt to move index path (\(ns(3, 0))) from a section that does not exist - there are only 1 sections before the update")
         Kit.assertRejected(
             Kit.batch { $0.moveItem(at: path(0, 1), to: path(9, 9)) }, before: [1], after: [1], by: collection,
-            id: .m15, rule: .r8,
+            id: .moveItemSourceOutOfBounds, rule: .moveBounds,
             message: "attempt to move index path (\(ns(0, 1))) that does not exist - there are only 1 items in section 0 before the update")
         Kit.assertRejected(
             Kit.batch { $0.moveItem(at: path(0, 0), to: path(1, 9)) }, before: [1], after: [1], by: table,
-            id: .m16, rule: .r8,
+            id: .moveItemToMissingSection, rule: .moveBounds,
             message: "attempt to move index path (\(ns(0, 0))) to index path (\(ns(1, 9))) in section that does not exist - there are only 1 sections after the update")
         Kit.assertRejected(
             Kit.batch { $0.moveItem(at: path(0, 0), to: path(0, 1)) }, before: [1], after: [1], by: collection,
-            id: .m17, rule: .r8,
+            id: .moveItemDestinationOutOfBounds, rule: .moveBounds,
             message: "attempt to move index path (\(ns(0, 0))) to index path (\(ns(0, 1))) that does not exist - there are only 1 items in section 0 after the update")
     }
 
@@ -312,28 +312,28 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
                 $0.moveSection(0, toSection: 2)
                 $0.moveSection(0, toSection: 1)
             },
-            before: [1, 1, 1], after: [1, 1, 1], by: table, id: .m18, rule: .r9,
+            before: [1, 1, 1], after: [1, 1, 1], by: table, id: .sectionMovedToTwoDestinations, rule: .moveDuplicates,
             message: "attempt to move section 0 to both section 1 and section 2")
         Kit.assertRejected(
             Kit.batch {
                 $0.moveSection(2, toSection: 0)
                 $0.moveSection(1, toSection: 0)
             },
-            before: [1, 1, 1], after: [1, 1, 1], by: table, id: .m20, rule: .r9,
+            before: [1, 1, 1], after: [1, 1, 1], by: table, id: .twoSectionsMovedToOne, rule: .moveDuplicates,
             message: "attempt to move both section 1 and section 2 to section 0")
         Kit.assertRejected(
             Kit.batch {
                 $0.moveItem(at: path(0, 0), to: path(0, 2))
                 $0.moveItem(at: path(0, 0), to: path(0, 1))
             },
-            before: [3], after: [3], by: table, id: .m19, rule: .r9,
+            before: [3], after: [3], by: table, id: .itemMovedToTwoDestinations, rule: .moveDuplicates,
             message: "attempt to move row at index path \(ns(0, 0)) to both \(ns(0, 1)) and \(ns(0, 2))")
         Kit.assertRejected(
             Kit.batch {
                 $0.moveItem(at: path(0, 0), to: path(0, 2))
                 $0.moveItem(at: path(0, 1), to: path(0, 2))
             },
-            before: [3], after: [3], by: collection, id: .m21, rule: .r9,
+            before: [3], after: [3], by: collection, id: .twoItemsMovedToOne, rule: .moveDuplicates,
             message: "attempt to move both item at index path \(ns(0, 0)) and \(ns(0, 1)) to \(ns(0, 2))")
     }
 
@@ -345,7 +345,7 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
             },
             before: [1, 2], after: [2, 1])
         XCTAssertTrue(result.isValid, "\(result)")
-        XCTAssertEqual(result.warnings.map(\.rule), [.r9])
+        XCTAssertEqual(result.warnings.map(\.rule), [.moveDuplicates])
     }
 
     // MARK: - R10 number of sections
@@ -358,7 +358,7 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
             },
             before: [1, 1, 4], after: [2, 4], by: table)
         Kit.assertRejected(
-            Kit.batch { $0.deleteSections([0]) }, before: [1, 1], after: [1, 1], by: collection, id: .m22, rule: .r10,
+            Kit.batch { $0.deleteSections([0]) }, before: [1, 1], after: [1, 1], by: collection, id: .invalidSectionCount, rule: .sectionCount,
             message: "Invalid update: invalid number of sections.  The number of sections contained in the collection view after the update (2) must be equal to the number of sections contained in the collection view before the update (2), plus or minus the number of sections inserted or deleted (0 inserted, 1 deleted).")
         // Section moves are neutral.
         Kit.assertValid(Kit.batch { $0.moveSection(0, toSection: 1) }, before: [1, 2], after: [2, 1], by: table)
@@ -369,7 +369,7 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
     func testRowCountsAreCheckedPerAfterSection() {
         // Section 0 adds up; section 1 (before section 1) does not: 2 + 1 inserted ≠ 2.
         Kit.assertRejected(
-            Kit.batch { $0.insertItems(at: [path(1, 0)]) }, before: [2, 2], after: [2, 2], by: table, id: .m24, rule: .r11,
+            Kit.batch { $0.insertItems(at: [path(1, 0)]) }, before: [2, 2], after: [2, 2], by: table, id: .invalidItemCount, rule: .itemCounts,
             message: "Invalid update: invalid number of rows in section 1.  The number of rows contained in an existing section after the update (2) must be equal to the number of rows contained in that section before the update (2), plus or minus the number of rows inserted or deleted from that section (1 inserted, 0 deleted) and plus or minus the number of rows moved into or out of that section (0 moved in, 0 moved out).")
         // After section 0 shows before section 1 (moved), so its counts are before section 1's.
         Kit.assertRejected(
@@ -377,7 +377,7 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
                 $0.moveSection(1, toSection: 0)
                 $0.moveItem(at: path(0, 0), to: path(0, 0))
             },
-            before: [2, 5], after: [5, 2], by: table, id: .m24, rule: .r11,
+            before: [2, 5], after: [5, 2], by: table, id: .invalidItemCount, rule: .itemCounts,
             message: "Invalid update: invalid number of rows in section 0.  The number of rows contained in an existing section after the update (5) must be equal to the number of rows contained in that section before the update (5), plus or minus the number of rows inserted or deleted from that section (0 inserted, 0 deleted) and plus or minus the number of rows moved into or out of that section (1 moved in, 0 moved out).")
     }
 
@@ -389,7 +389,7 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
             $0.deleteItems(at: [path(1, 1)])
         }
         Kit.assertRejected(
-            batch, before: [3, 2], after: [3, 0], by: Kit.validator(.tableView, detailed: true), id: .m25, rule: .r11,
+            batch, before: [3, 2], after: [3, 0], by: Kit.validator(.tableView, detailed: true), id: .invalidBatchUpdates, rule: .itemCounts,
             message: """
                 Invalid batch updates detected: the number of sections and/or rows returned by the data source before and after performing the batch updates are inconsistent with the updates.
                 Data source before updates = { 2 sections with row counts: [3, 2] }
@@ -404,17 +404,17 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
                 """)
         // A wrong number of sections keeps the classic M22 in the detailed style, as newer UIKit does.
         let sections = Kit.validator(.collectionView, detailed: true).validate(BatchUpdate(), before: [], after: [0])
-        XCTAssertEqual(sections.violation?.messageID, .m22)
+        XCTAssertEqual(sections.violation?.messageID, .invalidSectionCount)
     }
 
     func testNegativeBeforeCountGivesM23() {
         // M23 is unreachable with real counts (deletes are merged and bounds-checked); a
         // negative count supplied by hand is the only way to reach it.
         Kit.assertRejected(
-            BatchUpdate(), before: [-1], after: [0], by: table, id: .m23, rule: .r11,
+            BatchUpdate(), before: [-1], after: [0], by: table, id: .deleteMoreItemsThanExist, rule: .itemCounts,
             message: "Invalid update: invalid number of rows in section 0.  Attempt to delete more rows than exist in section.")
         Kit.assertRejected(
-            BatchUpdate(), before: [-1], after: [0], by: collection, id: .m23, rule: .r11,
+            BatchUpdate(), before: [-1], after: [0], by: collection, id: .deleteMoreItemsThanExist, rule: .itemCounts,
             message: "Invalid update: invalid number of items in section 0.  Attempt to delete more items than exist in section.")
     }
 
@@ -427,7 +427,7 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
                 $0.reloadItems(at: [path(0, .max)])
                 $0.insertItems(at: [path(0, 0)])
             },
-            before: [3], after: [4], by: table, id: .m3, rule: .r3,
+            before: [3], after: [4], by: table, id: .deleteItemOutOfBounds, rule: .reloadIsDeleteAndInsert,
             message: "attempt to delete row 9223372036854775807 from section 0 which only contains 3 rows before the update")
         // A reload of section Int.max next to a section insert.
         Kit.assertRejected(
@@ -435,12 +435,12 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
                 $0.reloadSections([.max])
                 $0.insertSections([0])
             },
-            before: [1], after: [1, 1], by: collection, id: .m1, rule: .r3,
+            before: [1], after: [1, 1], by: collection, id: .deleteSectionOutOfBounds, rule: .reloadIsDeleteAndInsert,
             message: "attempt to delete section 9223372036854775807, but there are only 1 sections before the update")
         // A section of Int.max rows with two inserts: the count check's sum is past Int.max.
         let result = table.validate(
             Kit.batch { $0.insertItems(at: [path(0, 0), path(0, 1)]) }, before: [.max], after: [.max])
-        XCTAssertEqual(result.violation?.messageID, .m24)
+        XCTAssertEqual(result.violation?.messageID, .invalidItemCount)
         XCTAssertEqual(
             result.violation?.message,
             "Invalid update: invalid number of rows in section 0.  The number of rows contained in an existing section "
@@ -450,14 +450,14 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
                 + "section (0 moved in, 0 moved out).")
         // Int.min before: a negative count, which no delete or move out can reach.
         Kit.assertRejected(
-            BatchUpdate(), before: [.min], after: [.min], by: table, id: .m23, rule: .r11,
+            BatchUpdate(), before: [.min], after: [.min], by: table, id: .deleteMoreItemsThanExist, rule: .itemCounts,
             message: "Invalid update: invalid number of rows in section 0.  Attempt to delete more rows than exist in section.")
         // Int.min and Int.max as indices.
         Kit.assertRejected(
-            Kit.batch { $0.moveItem(at: path(0, .min), to: path(0, .max)) }, before: [2], after: [2], by: table, id: .m15,
+            Kit.batch { $0.moveItem(at: path(0, .min), to: path(0, .max)) }, before: [2], after: [2], by: table, id: .moveItemSourceOutOfBounds,
             message: "attempt to move index path (\(ns(0, .min))) that does not exist - there are only 2 rows in section 0 before the update")
         Kit.assertRejected(
-            Kit.batch { $0.moveSection(.max, toSection: .min) }, before: [2], after: [2], by: table, id: .m12,
+            Kit.batch { $0.moveSection(.max, toSection: .min) }, before: [2], after: [2], by: table, id: .moveSectionSourceOutOfBounds,
             message: "attempt to move section 9223372036854775807, but there are only 1 sections before the update")
     }
 

@@ -35,7 +35,7 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
         let batch = Kit.batch { $0.deleteItems(at: [path(0, 5)]) }
         for flavor in both {
             Kit.assertRejected(
-                batch, before: [5], after: [4], by: Kit.validator(flavor), id: .m3, rule: .r5,
+                batch, before: [5], after: [4], by: Kit.validator(flavor), id: .deleteItemOutOfBounds, rule: .deleteConflictsAndBounds,
                 message: "attempt to delete \(row(flavor)) 5 from section 0 which only contains 5 \(rows(flavor)) before the update")
         }
     }
@@ -44,7 +44,7 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
         let batch = Kit.batch { $0.insertItems(at: [path(0, 9)]) }
         for flavor in both {
             Kit.assertRejected(
-                batch, before: [8], after: [9], by: Kit.validator(flavor), id: .m6, rule: .r6,
+                batch, before: [8], after: [9], by: Kit.validator(flavor), id: .insertItemOutOfBounds, rule: .insertConflictsAndBounds,
                 message: "attempt to insert \(row(flavor)) 9 into section 0, but there are only 9 \(rows(flavor)) in section 0 after the update")
         }
     }
@@ -53,7 +53,7 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
         let batch = Kit.batch { $0.insertItems(at: [path(0, 0)]) }
         for flavor in both {
             Kit.assertRejected(
-                batch, before: [5], after: [5], by: Kit.validator(flavor), id: .m24, rule: .r11,
+                batch, before: [5], after: [5], by: Kit.validator(flavor), id: .invalidItemCount, rule: .itemCounts,
                 message: m24(flavor, section: 0, after: 5, before: 5, inserted: 1, deleted: 0, movedIn: 0, movedOut: 0))
         }
     }
@@ -61,7 +61,7 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
     func testV04NewerFormIsM25() {
         Kit.assertRejected(
             Kit.batch { $0.insertItems(at: [path(0, 0)]) }, before: [5], after: [5],
-            by: Kit.validator(.tableView, detailed: true), id: .m25, rule: .r11,
+            by: Kit.validator(.tableView, detailed: true), id: .invalidBatchUpdates, rule: .itemCounts,
             message: """
                 Invalid batch updates detected: the number of sections and/or rows returned by the data source before and after performing the batch updates are inconsistent with the updates.
                 Data source before updates = { 1 section with row counts: [5] }
@@ -74,7 +74,7 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
         // The collection-view form, as in deltachat-ios #1901 (before [1], after [1]).
         Kit.assertRejected(
             Kit.batch { $0.insertItems(at: [path(0, 0)]) }, before: [1], after: [1],
-            by: Kit.validator(.collectionView, detailed: true), id: .m25, rule: .r11,
+            by: Kit.validator(.collectionView, detailed: true), id: .invalidBatchUpdates, rule: .itemCounts,
             message: """
                 Invalid batch updates detected: the number of sections and/or items returned by the data source before and/or after performing the batch updates are inconsistent with the updates.
                 Data source before updates = { 1 section with item counts: [1] }
@@ -93,7 +93,7 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
         }
         for flavor in both {
             Kit.assertRejected(
-                batch, before: [4], after: [3], by: Kit.validator(flavor), id: .m8, rule: .r5,
+                batch, before: [4], after: [3], by: Kit.validator(flavor), id: .deleteAndMoveFromSamePath, rule: .deleteConflictsAndBounds,
                 message: "attempt to perform a delete and a move from the same index path (\(ns(0, 1)))")
         }
     }
@@ -105,7 +105,7 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
         }
         for flavor in both {
             Kit.assertRejected(
-                batch, before: [3], after: [3], by: Kit.validator(flavor), id: .m8, rule: .r3,
+                batch, before: [3], after: [3], by: Kit.validator(flavor), id: .deleteAndMoveFromSamePath, rule: .reloadIsDeleteAndInsert,
                 message: "attempt to perform a delete and a move from the same index path (\(ns(0, 1)))")
         }
     }
@@ -117,7 +117,7 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
         }
         for flavor in both {
             Kit.assertRejected(
-                batch, before: [3], after: [2], by: Kit.validator(flavor), id: .m7, rule: .r3,
+                batch, before: [3], after: [2], by: Kit.validator(flavor), id: .deleteAndReloadSamePath, rule: .reloadIsDeleteAndInsert,
                 message: "attempt to delete and reload the same index path (\(ns(0, 1)))")
         }
     }
@@ -129,7 +129,7 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
         }
         for flavor in both {
             Kit.assertRejected(
-                batch, before: [3], after: [4], by: Kit.validator(flavor), id: .m9, rule: .r6,
+                batch, before: [3], after: [4], by: Kit.validator(flavor), id: .insertAndMoveToSamePath, rule: .insertConflictsAndBounds,
                 message: "attempt to perform an insert and a move to the same index path (\(ns(0, 0)))")
         }
     }
@@ -141,7 +141,7 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
         }
         for flavor in both {
             Kit.assertRejected(
-                batch, before: [3], after: [3], by: Kit.validator(flavor), id: .m21, rule: .r9,
+                batch, before: [3], after: [3], by: Kit.validator(flavor), id: .twoItemsMovedToOne, rule: .moveDuplicates,
                 message: "attempt to move both \(row(flavor)) at index path \(ns(0, 0)) and \(ns(0, 1)) to \(ns(0, 2))")
         }
     }
@@ -163,7 +163,7 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
         for flavor in both {
             Kit.assertValid(batch, before: [2, 2], after: [1, 3], by: Kit.validator(flavor))
             Kit.assertRejected(
-                batch, before: [2, 2], after: [2, 2], by: Kit.validator(flavor), id: .m24, rule: .r11,
+                batch, before: [2, 2], after: [2, 2], by: Kit.validator(flavor), id: .invalidItemCount, rule: .itemCounts,
                 message: m24(flavor, section: 0, after: 2, before: 2, inserted: 0, deleted: 0, movedIn: 0, movedOut: 1))
         }
     }
@@ -194,11 +194,11 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
             $0.moveItem(at: path(0, 1), to: path(0, 3))
         }
         Kit.assertRejected(
-            batch, before: [2, 3], after: [4], by: Kit.validator(.collectionView), id: .m10, rule: .r7,
+            batch, before: [2, 3], after: [4], by: Kit.validator(.collectionView), id: .moveFromDeletedSection, rule: .crossLifecycleMoves,
             message: "cannot move an item from a deleted section (0)")
         // The iOS 12 table view silently reloads; policy R7 makes it an error with the old message.
         Kit.assertRejected(
-            batch, before: [2, 3], after: [4], by: Kit.validator(.tableView), id: .m10, rule: .r7,
+            batch, before: [2, 3], after: [4], by: Kit.validator(.tableView), id: .moveFromDeletedSection, rule: .crossLifecycleMoves,
             message: "cannot move a row from a deleted section")
     }
 
@@ -206,7 +206,7 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
         for flavor in both {
             let view = flavor == .tableView ? "table view" : "collection view"
             Kit.assertRejected(
-                BatchUpdate(), before: [1], after: [1, 0], by: Kit.validator(flavor), id: .m22, rule: .r10,
+                BatchUpdate(), before: [1], after: [1, 0], by: Kit.validator(flavor), id: .invalidSectionCount, rule: .sectionCount,
                 message: "Invalid update: invalid number of sections.  The number of sections contained in the \(view) after the update (2) must be equal to the number of sections contained in the \(view) before the update (1), plus or minus the number of sections inserted or deleted (0 inserted, 0 deleted).")
         }
     }
@@ -215,7 +215,7 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
         for flavor in both {
             Kit.assertRejected(
                 Kit.batch { $0.deleteSections([2]) }, before: [1, 1], after: [1], by: Kit.validator(flavor),
-                id: .m1, rule: .r5,
+                id: .deleteSectionOutOfBounds, rule: .deleteConflictsAndBounds,
                 message: "attempt to delete section 2, but there are only 2 sections before the update")
         }
     }
@@ -227,7 +227,7 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
         }
         for flavor in both {
             Kit.assertRejected(
-                batch, before: [3, 3], after: [3, 3], by: Kit.validator(flavor), id: .m24, rule: .r11,
+                batch, before: [3, 3], after: [3, 3], by: Kit.validator(flavor), id: .invalidItemCount, rule: .itemCounts,
                 message: m24(flavor, section: 0, after: 3, before: 3, inserted: 0, deleted: 1, movedIn: 0, movedOut: 0))
         }
     }
@@ -242,7 +242,7 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
         let six = [Int](repeating: 1, count: 6)
         for flavor in both {
             Kit.assertRejected(
-                batch, before: six, after: six, by: Kit.validator(flavor), id: .m9, rule: .r3,
+                batch, before: six, after: six, by: Kit.validator(flavor), id: .insertAndMoveToSamePath, rule: .reloadIsDeleteAndInsert,
                 message: "attempt to perform an insert and a move to the same section (4)")
         }
     }
@@ -255,7 +255,7 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
         }
         for flavor in both {
             let result = Kit.validator(flavor).validate(batch, before: [3], after: [0])
-            XCTAssertEqual(result.violation?.messageID, .m24)
+            XCTAssertEqual(result.violation?.messageID, .invalidItemCount)
             XCTAssertEqual(
                 result.violation?.message,
                 m24(flavor, section: 0, after: 0, before: 3, inserted: 0, deleted: 1, movedIn: 0, movedOut: 0))
@@ -263,7 +263,7 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
             XCTAssertEqual(
                 result.warnings.map(\.kind),
                 [.duplicate(.deleteItem(path(0, 0))), .duplicate(.deleteItem(path(0, 0)))])
-            XCTAssertEqual(result.warnings.map(\.rule), [.r13, .r13])
+            XCTAssertEqual(result.warnings.map(\.rule), [.duplicateOperations, .duplicateOperations])
         }
     }
 
@@ -281,7 +281,7 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
         for flavor in both {
             Kit.assertRejected(
                 Kit.batch { $0.moveSection(0, toSection: 2) }, before: [1, 1], after: [1, 1],
-                by: Kit.validator(flavor), id: .m13, rule: .r8,
+                by: Kit.validator(flavor), id: .moveSectionDestinationOutOfBounds, rule: .moveBounds,
                 message: "attempt to to move section 0 to section 2, but there are only 2 sections after the update")
         }
     }
@@ -290,7 +290,7 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
         for flavor in both {
             Kit.assertRejected(
                 Kit.batch { $0.moveItem(at: path(2, 0), to: path(0, 0)) }, before: [1, 1, 0], after: [1, 1, 0],
-                by: Kit.validator(flavor), id: .m15, rule: .r8,
+                by: Kit.validator(flavor), id: .moveItemSourceOutOfBounds, rule: .moveBounds,
                 message: "attempt to move index path (\(ns(2, 0))) that does not exist - there are only 0 \(rows(flavor)) in section 2 before the update")
         }
     }
@@ -299,7 +299,7 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
         for flavor in both {
             Kit.assertRejected(
                 Kit.batch { $0.deleteItems(at: [path(1, 1)]) }, before: [1], after: [1],
-                by: Kit.validator(flavor), id: .m2, rule: .r5,
+                by: Kit.validator(flavor), id: .deleteItemInMissingSection, rule: .deleteConflictsAndBounds,
                 message: "attempt to delete \(row(flavor)) 1 from section 1, but there are only 1 sections before the update")
         }
     }
@@ -308,7 +308,7 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
         for flavor in both {
             Kit.assertRejected(
                 Kit.batch { $0.reloadItems(at: [path(1, 2)]) }, before: [2, 2], after: [2, 2],
-                by: Kit.validator(flavor), id: .m3, rule: .r3,
+                by: Kit.validator(flavor), id: .deleteItemOutOfBounds, rule: .reloadIsDeleteAndInsert,
                 message: "attempt to delete \(row(flavor)) 2 from section 1 which only contains 2 \(rows(flavor)) before the update")
         }
     }
@@ -323,7 +323,7 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
             XCTAssertEqual(
                 warnings.map(\.kind),
                 [.reloadIgnoresMoves(reloaded: path(0, 2), animated: path(0, 2), actual: path(0, 1))])
-            XCTAssertEqual(warnings.map(\.rule), [.r3])
+            XCTAssertEqual(warnings.map(\.rule), [.reloadIsDeleteAndInsert])
         }
     }
 }

@@ -55,7 +55,7 @@ final class HeadlessCollectionViewTests: XCTestCase {
         }
         XCTAssertEqual(
             collectionView.lastViolation,
-            BatchUpdateViolation(rule: .r7, messageID: .m10, message: "cannot move an item from a deleted section (1)"))
+            BatchUpdateViolation(rule: .crossLifecycleMoves, messageID: .moveFromDeletedSection, message: "cannot move an item from a deleted section (1)"))
         XCTAssertEqual(collectionView.items, [[1, 2, 3]])
     }
 
@@ -156,10 +156,10 @@ final class HeadlessCollectionViewTests: XCTestCase {
             model.sections = [[1, 2]]
             collectionView.reloadData()
         }
-        XCTAssertEqual(handled, [.r15])
+        XCTAssertEqual(handled, [.reloadDataOutsideBatches])
         XCTAssertEqual(collectionView.items, [[1, 2]])
         collectionView.endUpdates()
-        XCTAssertEqual(handled, [.r15, .r2])
+        XCTAssertEqual(handled, [.reloadDataOutsideBatches, .orderAndNesting])
     }
 
     func testDataSourceIsHeldWeakly() {
@@ -174,7 +174,7 @@ final class HeadlessCollectionViewTests: XCTestCase {
     func testClearDiagnostics() {
         let collectionView = HeadlessCollectionView { [[1]] }
         collectionView.deleteSections([4])
-        XCTAssertEqual(collectionView.lastViolation?.messageID, .m1)
+        XCTAssertEqual(collectionView.lastViolation?.messageID, .deleteSectionOutOfBounds)
         XCTAssertEqual(collectionView.countMismatchStyle, .classic)
         collectionView.clearDiagnostics()
         XCTAssertEqual(collectionView.events, [])

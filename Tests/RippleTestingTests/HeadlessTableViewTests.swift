@@ -35,10 +35,10 @@ final class HeadlessTableViewTests: XCTestCase {
         tableView.performBatchUpdates {
             tableView.reconfigureRows(at: [path(0, 0)])
         }
-        XCTAssertEqual(tableView.violations.map(\.rule), [.r17])
+        XCTAssertEqual(tableView.violations.map(\.rule), [.reconfigurePass])
         XCTAssertTrue(tableView.violations[0].message.contains("inside a batch"), tableView.violations[0].message)
         tableView.reconfigureRows(at: [path(0, 2)])
-        XCTAssertEqual(tableView.violations.map(\.rule), [.r17, .r17])
+        XCTAssertEqual(tableView.violations.map(\.rule), [.reconfigurePass, .reconfigurePass])
         XCTAssertTrue(tableView.violations[1].message.contains("(0 - 2)") || tableView.violations[1].message.contains("does not exist"), tableView.violations[1].message)
         XCTAssertEqual(tableView.rows, [["a", "b"]])
     }
@@ -238,7 +238,7 @@ final class HeadlessTableViewTests: XCTestCase {
         model.sections = [["a"]]
         tableView.beginUpdates()
         tableView.endUpdates()
-        XCTAssertEqual(tableView.lastViolation?.messageID, .m24)
+        XCTAssertEqual(tableView.lastViolation?.messageID, .invalidItemCount)
         XCTAssertEqual(
             tableView.lastViolation?.message,
             "Invalid update: invalid number of rows in section 0.  The number of rows contained in an existing section after the update (1) must be equal to the number of rows contained in that section before the update (2), plus or minus the number of rows inserted or deleted from that section (0 inserted, 0 deleted) and plus or minus the number of rows moved into or out of that section (0 moved in, 0 moved out)."
@@ -259,7 +259,7 @@ final class HeadlessTableViewTests: XCTestCase {
             tableView.deleteRows(at: [path(0, 3)])
         }, completion: { finished.append($0) })
         let expected = BatchUpdateViolation(
-            rule: .r5, messageID: .m3,
+            rule: .deleteConflictsAndBounds, messageID: .deleteItemOutOfBounds,
             message: "attempt to delete row 3 from section 0 which only contains 3 rows before the update")
         XCTAssertEqual(tableView.violations, [expected])
         XCTAssertEqual(tableView.lastViolation, expected)
@@ -315,7 +315,7 @@ final class HeadlessTableViewTests: XCTestCase {
         model.sections = [["a"]]
         tableView.reloadData()
         tableView.insertRows(at: [path(0, 0)])
-        XCTAssertEqual(tableView.lastViolation?.messageID, .m24)
+        XCTAssertEqual(tableView.lastViolation?.messageID, .invalidItemCount)
     }
 
     func testClearDiagnostics() {
@@ -341,20 +341,20 @@ final class HeadlessTableViewTests: XCTestCase {
             tableView.insertRows(at: [path(0, 1)])
             tableView.reloadData()
         }, completion: { finished.append($0) })
-        XCTAssertEqual(tableView.violations.map(\.rule), [.r15])
+        XCTAssertEqual(tableView.violations.map(\.rule), [.reloadDataOutsideBatches])
         XCTAssertNil(tableView.lastViolation?.messageID)
         XCTAssertEqual(finished, [false])
         XCTAssertEqual(tableView.rows, [["a", "b", "c"]])
         XCTAssertEqual(tableView.events.count, 3)
         XCTAssertEqual(tableView.events.last, .reloadData)
         guard case .misuse(let violation) = tableView.events[1] else { return XCTFail("\(tableView.events)") }
-        XCTAssertEqual(violation.rule, .r15)
+        XCTAssertEqual(violation.rule, .reloadDataOutsideBatches)
     }
 
     func testUnmatchedEndUpdatesIsAMisuse() {
         let tableView = HeadlessTableView { [["a"]] }
         tableView.endUpdates()
-        XCTAssertEqual(tableView.violations.map(\.rule), [.r2])
+        XCTAssertEqual(tableView.violations.map(\.rule), [.orderAndNesting])
         XCTAssertFalse(tableView.hasUncommittedUpdates)
         // The view still works.
         tableView.beginUpdates()

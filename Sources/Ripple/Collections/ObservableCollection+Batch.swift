@@ -48,6 +48,14 @@ extension ObservableCollection {
     /// with minimal moves; inserting and then removing an element nets to nothing. If `body` throws,
     /// the mutations it made stay, are published, and the error is rethrown.
     ///
+    /// <!-- swift
+    /// struct Book: Identifiable, Equatable, Sendable {
+    ///     var id: Int
+    ///     var title: String
+    /// }
+    /// let books = ObservableCollection([Book(id: 1, title: "Dune")])
+    /// let page = [Book(id: 2, title: "Emma")]
+    /// -->
     /// ```swift
     /// let removed = books.performBatchUpdates {
     ///     books.append(contentsOf: page)

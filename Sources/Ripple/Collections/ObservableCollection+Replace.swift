@@ -10,6 +10,14 @@ extension ObservableCollection {
     /// describes (by place when the old elements repeat them, otherwise in order) and reported to
     /// ``Diagnostics``.
     ///
+    /// <!-- swift
+    /// struct Book: Sendable {
+    ///     var isbn: String
+    ///     var title: String
+    /// }
+    /// let books = ObservableCollection([Book(isbn: "1", title: "Dune")])
+    /// let fromServer = [Book(isbn: "2", title: "Emma"), Book(isbn: "1", title: "Dune (2nd ed.)")]
+    /// -->
     /// ```swift
     /// let tags = ObservableCollection(["swift", "ios"])
     /// tags.replace(with: ["ios", "swiftui"], identity: .value)

@@ -6,6 +6,14 @@ import RippleDiff
 /// A presenter keeps its rows in an `ObservableCollection`; a list source subscribes and animates
 /// each change, with no diffing for single mutations:
 ///
+/// <!-- swift
+/// struct Book: Identifiable, Equatable, Sendable {
+///     var id: Int
+///     var title: String
+/// }
+/// let fresh = [Book(id: 2, title: "Emma")]
+/// let fromServer = [Book(id: 2, title: "Emma"), Book(id: 3, title: "Kim")]
+/// -->
 /// ```swift
 /// let books = ObservableCollection<Book>()
 /// let token = books.subscribe { change in
@@ -60,7 +68,7 @@ import RippleDiff
 /// Single mutations cost what the same `Array` operation costs, plus two lock rounds and one event
 /// (with its change-set) per subscriber delivery; see `docs/collections.md` for measured figures.
 /// A batch of *k* operations on *n* elements folds into one change-set in O(*n* + *k* log *k*),
-/// with no hashing. ``replace(with:)`` costs one diff (see `Changeset(from:to:)`).
+/// with no hashing. `replace(with:)` costs one diff (see `Changeset(from:to:)`).
 public final class ObservableCollection<Element: Sendable>: Sendable {
 
     @usableFromInline
@@ -193,8 +201,13 @@ public final class ObservableCollection<Element: Sendable>: Sendable {
 
     /// The change events published from now on, as an asynchronous sequence.
     ///
+    /// <!-- swift
+    /// func render(_ books: [Book]) {}
+    /// -->
     /// ```swift
-    /// for await change in books.changes { render(change.snapshot) }
+    /// func show(_ books: ObservableCollection<Book>) async {
+    ///     for await change in books.changes { render(change.snapshot) }
+    /// }
     /// ```
     public var changes: AsyncStream<CollectionChange<Element>> {
         AsyncStream(CollectionChange<Element>.self, bufferingPolicy: .unbounded) { continuation in

@@ -45,6 +45,8 @@ package struct LockedState<State>: @unchecked Sendable {
     @inlinable
     package init(_ initial: State) {
         let buffer = Storage.create(minimumCapacity: 1) { _ in initial }
+        // Safe: `Storage.create` is the class method of ManagedBuffer, called on `Storage`; it
+        // allocates an instance of `Storage` itself and returns it typed as the base class.
         storage = unsafeDowncast(buffer, to: Storage.self)
         storage.withUnsafeMutablePointerToElements { LockedState.initialize($0) }
     }

@@ -32,6 +32,9 @@ enum MainThread {
     /// - Parameter body: The work.
     static func run(_ body: @escaping @MainActor () -> Void) {
         if isCurrent {
+            // Safe: `isCurrent` has just checked that this is the main thread (the main queue off
+            // Darwin), where the main actor's code runs, and `body` runs synchronously, before
+            // anything else can run there.
             MainActor.assumeIsolated(body)
         } else {
             DispatchQueue.main.async { body() }

@@ -56,6 +56,12 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
 /// By default each diagnostic is written to standard error. Install a handler to send them to your
 /// logging or crash reporting, or to collect them in a test:
 ///
+/// <!-- swift
+/// struct Logger: Sendable {
+///     func warning(_ message: String) {}
+/// }
+/// let logger = Logger()
+/// -->
 /// ```swift
 /// Diagnostics.setHandler { diagnostic in logger.warning("\(diagnostic)") }
 /// ```

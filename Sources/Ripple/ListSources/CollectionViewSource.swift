@@ -1,14 +1,23 @@
 /// A collection view's source over a flat ``ObservableCollection``: it animates every change of the
 /// collection as UIKit batch updates, and answers the collection view's data-source and delegate calls.
 ///
-/// ```swift
+/// <!-- swift
+/// import UIKit
+///
+/// protocol BookCellView: Viewable {}
+/// final class BookCellPresenter: Presenter<any BookCellView> {}
+/// final class ShelfPresenter: Presenter<any Viewable> {
+///     let books = ObservableCollection<BookCellPresenter>()
+/// }
+/// -->
+/// ```swift uikit
 /// final class ShelfViewController: ViewController<ShelfPresenter> {
+///     private let collectionView = UICollectionView(frame: .zero, collectionViewLayout: UICollectionViewFlowLayout())
 ///     private var source: CollectionViewSource<BookCellPresenter>!
 ///
 ///     override func viewDidLoad() {
 ///         super.viewDidLoad()
-///         source = CollectionViewSource(view: collectionView, collection: presenter.books,
-///                                  selectItem: presenter.openBook)
+///         source = CollectionViewSource(view: collectionView, collection: presenter.books)
 ///     }
 /// }
 /// ```

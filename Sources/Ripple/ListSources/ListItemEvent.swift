@@ -23,7 +23,7 @@ public enum ListReloadReason: Sendable, Hashable, CustomStringConvertible {
     case initial
     /// The view is not in a window; animating would be wasted, and UIKit may reject it.
     case notInWindow
-    /// The change touched more items than the source's ``ListSource/reloadThreshold``.
+    /// The change touched more items than the source's ``ListSourceBase/reloadThreshold``.
     case overThreshold(changes: Int)
     /// The view's counts disagreed with the change's before-state, for example after the app
     /// called `reloadData()` itself. Reported to ``Diagnostics``.

@@ -7,6 +7,16 @@ extension ListSourceBase {
     /// within `threshold` of the end is about to be displayed, the source executes `command`, once
     /// per page. Flat and sectioned sources alike.
     ///
+    /// <!-- swift
+    /// import RippleTesting
+    ///
+    /// final class FeedPresenter: Presenter<any Viewable> {
+    ///     let items = ObservableCollection<String>()
+    ///     private(set) lazy var loadMore = CommandWithResult<Void, PageLoad>(delegate: self) { _, _ in .lastPage }
+    /// }
+    /// let presenter = FeedPresenter()
+    /// let source = HeadlessTableScreen(collection: presenter.items).source
+    /// -->
     /// ```swift
     /// source.paginate(with: presenter.loadMore, threshold: 5)   // a CommandWithResult<Void, PageLoad>
     /// ```

@@ -180,6 +180,13 @@ public class ListSourceBase<Item: Sendable, Rendered> {
     /// registration per presenter). The UIKit glue's `register(_:for:)` also registers the cell
     /// class with the view.
     ///
+    /// <!-- swift
+    /// import RippleTesting
+    ///
+    /// final class BookCellPresenter: Sendable {}
+    /// final class AdCellPresenter: Sendable {}
+    /// let source = HeadlessTableScreen(collection: ObservableCollection<any Sendable>()).source
+    /// -->
     /// ```swift
     /// source.setCellIdentifier("Book", for: BookCellPresenter.self)
     /// source.setCellIdentifier("Ad", for: AdCellPresenter.self)

@@ -4,6 +4,15 @@ import RippleDiff
 /// before and after the whole batch as UIKit does, and makes the calls that describe them one after
 /// another, as `NSTableView` reads them.
 ///
+/// <!-- swift
+/// import RippleTesting
+///
+/// let tableView = HeadlessSequentialTableView<String> { [] }
+/// final class ShelfPresenter: Sendable {
+///     let books = ObservableCollection(["Dune", "Emma"])
+/// }
+/// let presenter = ShelfPresenter()
+/// -->
 /// ```swift
 /// let rows = SequentialListView(tableView)   // an NSTableView, or a HeadlessSequentialTableView
 /// let source = TableViewSource(view: rows, collection: presenter.books)

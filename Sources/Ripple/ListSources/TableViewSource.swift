@@ -1,14 +1,23 @@
 /// A table view's source over a flat ``ObservableCollection``: it animates every change of the
 /// collection as UIKit batch updates, and answers the table's data-source and delegate calls.
 ///
-/// ```swift
+/// <!-- swift
+/// import UIKit
+///
+/// protocol BookCellView: Viewable {}
+/// final class BookCellPresenter: Presenter<any BookCellView> {}
+/// final class BookListPresenter: Presenter<any Viewable> {
+///     let books = ObservableCollection<BookCellPresenter>()
+/// }
+/// -->
+/// ```swift uikit
 /// final class BookListViewController: ViewController<BookListPresenter> {
+///     private let tableView = UITableView()
 ///     private var source: TableViewSource<BookCellPresenter>!
 ///
 ///     override func viewDidLoad() {
 ///         super.viewDidLoad()
-///         source = TableViewSource(view: tableView, collection: presenter.books,
-///                                  selectItem: presenter.openBook)
+///         source = TableViewSource(view: tableView, collection: presenter.books)
 ///     }
 /// }
 /// ```

@@ -137,7 +137,14 @@ extension ListSourceBase {
     /// items does not compile. In a heterogeneous list (items of type `any Row`), a cell typed on
     /// one presenter shows that presenter's rows:
     ///
-    /// ```swift
+    /// <!-- swift
+    /// import UIKit
+    ///
+    /// protocol CountryCellView: Viewable {}
+    /// final class CountryCellPresenter: Presenter<any CountryCellView> {}
+    /// let source = TableViewSource(view: UITableView(), collection: ObservableCollection<CountryCellPresenter>())
+    /// -->
+    /// ```swift uikit
     /// final class CountryCell: TableViewCell<CountryCellPresenter> {}
     /// source.register(CountryCell.self, for: CountryCellPresenter.self)
     /// ```

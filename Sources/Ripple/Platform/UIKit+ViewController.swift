@@ -18,8 +18,17 @@ public protocol ViewControllerType: AnyObject {
 /// presenter's view when it adopts the presenter's view protocol (and is not its view already),
 /// then forwards ``ViewLifecycleEvent/created``, so ``Presenter/viewCreated()`` sees its view:
 ///
-/// ```swift
-/// final class LoginViewController: ViewController<LoginPresenter>, LoginView { … }
+/// <!-- swift
+/// protocol LoginView: Viewable {}
+/// struct API: Sendable {}
+/// final class LoginPresenter: Presenter<any LoginView> {
+///     let api: API
+///     init(api: API) { self.api = api; super.init() }
+/// }
+/// let api = API()
+/// -->
+/// ```swift uikit
+/// final class LoginViewController: ViewController<LoginPresenter>, LoginView {}
 ///
 /// let controller = LoginViewController()
 /// controller.presenter = LoginPresenter(api: api)   // no injectView: viewDidLoad does it

@@ -41,6 +41,16 @@ extension PresenterType {
 /// where `LoginView` refines ``Viewable``. The presenter holds its view **weakly**: a view controller
 /// that owns its presenter makes no cycle, and ``view`` is `nil` once the view is gone.
 ///
+/// <!-- swift
+/// final class BookPresenter: Sendable {}
+/// extension BookListPresenter {
+///     func load() {}
+/// }
+/// final class BookListViewController: BookListView {
+///     func showEmptyState(_ isEmpty: Bool) {}
+/// }
+/// let viewController = BookListViewController()
+/// -->
 /// ```swift
 /// protocol BookListView: Viewable {
 ///     func showEmptyState(_ isEmpty: Bool)

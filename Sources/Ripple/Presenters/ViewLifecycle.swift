@@ -1,7 +1,7 @@
 /// A step of a view's life that a view controller forwards to its presenter.
 ///
 /// UIKit's and AppKit's view controllers send these in a fixed order: ``created`` once, then any
-/// number of appear/disappear cycles, then ``destroyed`` once. ``ViewLifecycle`` checks that order.
+/// number of appear/disappear cycles, then ``destroyed`` once. The presenter checks that order.
 public enum ViewLifecycleEvent: String, Sendable, Hashable, CaseIterable {
     /// The view was loaded (`viewDidLoad`).
     case created

@@ -1,8 +1,16 @@
 extension Emitter {
     /// The values sent from now on, as an asynchronous sequence.
     ///
+    /// <!-- swift
+    /// struct User: Sendable {
+    ///     var name: String
+    /// }
+    /// func greet(_ user: User) {}
+    /// -->
     /// ```swift
-    /// for await user in loggedIn.values { greet(user) }
+    /// func greetEach(_ loggedIn: Emitter<User>) async {
+    ///     for await user in loggedIn.values { greet(user) }
+    /// }
     /// ```
     ///
     /// Values are buffered without limit until the loop takes them. The subscription ends when the

@@ -1,6 +1,12 @@
 /// A lightweight, thread-safe publisher of values: send on one side, subscribe with a closure on
 /// the other.
 ///
+/// <!-- swift
+/// struct User: Sendable {
+///     var name: String
+/// }
+/// let user = User(name: "Ada")
+/// -->
 /// ```swift
 /// let loggedIn = Emitter<User>()
 /// let token = loggedIn.subscribe { user in print("hello, \(user.name)") }   // on the main actor

@@ -6,8 +6,12 @@
 /// ```swift
 /// struct UserLoggedOut: Sendable {}
 ///
-/// // In a presenter:
-/// EventBus.shared.observe(UserLoggedOut.self) { [weak self] _ in self?.clear() }.store(in: tokens)
+/// final class CartPresenter: Presenter<any Viewable> {
+///     override func viewCreated() {
+///         EventBus.shared.observe(UserLoggedOut.self) { [weak self] _ in self?.clear() }.store(in: lifetimeTokens)
+///     }
+///     func clear() { /* … */ }
+/// }
 ///
 /// // Anywhere:
 /// EventBus.shared.post(UserLoggedOut())

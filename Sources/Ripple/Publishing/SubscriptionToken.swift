@@ -2,15 +2,23 @@
 ///
 /// A token cancels its subscription when ``cancel()`` is called or when the token is deallocated.
 /// **A token that is discarded cancels at once**, so keep it: in a property, in a ``TokenBag``, or
-/// in a `Set` with ``store(in:)-(inout Set<SubscriptionToken>)``. The compiler warns about an unused result of
+/// in a `Set` with ``store(in:)-(Set<SubscriptionToken>)``. The compiler warns about an unused result of
 /// every `subscribe` for that reason.
 ///
+/// <!-- swift
+/// struct Book: Identifiable, Equatable, Sendable {
+///     var id: Int
+///     var title: String
+/// }
+/// -->
 /// ```swift
+/// @MainActor
 /// final class BooksPresenter {
 ///     private let tokens = TokenBag()
 ///     init(books: ObservableCollection<Book>) {
 ///         books.subscribe { [weak self] change in self?.render(change) }.store(in: tokens)
 ///     }
+///     private func render(_ change: CollectionChange<Book>) { /* … */ }
 /// }
 /// ```
 ///

@@ -7,6 +7,13 @@ import RippleDiff
 /// mutates `items` directly, while a ``SectionedCollection`` that holds the section publishes each
 /// of those changes as item changes at the section's current position.
 ///
+/// <!-- swift
+/// struct InboxHeader: Sendable {}
+/// struct Mail: Sendable {
+///     var id: Int
+/// }
+/// let mail1 = Mail(id: 1), mail2 = Mail(id: 2), mail3 = Mail(id: 3)
+/// -->
 /// ```swift
 /// let inbox = SectionData(InboxHeader(), items: [mail1, mail2])
 /// let list = SectionedCollection([inbox])
@@ -19,7 +26,7 @@ import RippleDiff
 /// and keeps the items as they are.
 ///
 /// # Identity
-/// When sections are diffed (``SectionedCollection/replace(with:)-(_)``), a section is told apart by
+/// When sections are diffed (`SectionedCollection.replace(with:)`), a section is told apart by
 /// its `Section` value: `id` when `Section` is `Identifiable`, `ObjectIdentifier` when it is a class,
 /// the value itself when it is `Hashable`, or a closure you pass. `SectionData` is `Identifiable`
 /// through its section when `Section` is.

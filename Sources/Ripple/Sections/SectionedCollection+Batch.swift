@@ -98,6 +98,18 @@ extension SectionedCollection {
     /// Inserting and then removing an item nets to nothing. If `body` throws, the mutations it made
     /// stay, are published, and the error is rethrown.
     ///
+    /// <!-- swift
+    /// struct Header: Hashable, Sendable {
+    ///     var title: String
+    ///     init(_ title: String) { self.title = title }
+    /// }
+    /// struct Mail: Identifiable, Hashable, Sendable {
+    ///     var id: Int
+    /// }
+    /// let mail = SectionedCollection([SectionData(Header("Inbox"), items: [Mail(id: 1)]),
+    ///                                 SectionData(Header("Archive"), items: [Mail(id: 2)])])
+    /// let m4 = Mail(id: 4)
+    /// -->
     /// ```swift
     /// mail.performBatchUpdates {
     ///     mail.removeSection(at: 0)

@@ -13,6 +13,22 @@ extension SectionedCollection {
     /// blanket reload. A section that was already here keeps its subscription; the items
     /// collections of the new objects are not changed.
     ///
+    /// <!-- swift
+    /// struct Folder: Sendable {
+    ///     var folderID: Int
+    ///     var title: String
+    /// }
+    /// struct Message: Sendable {
+    ///     var messageID: Int
+    ///     var isRead: Bool
+    /// }
+    /// let mail = SectionedCollection([SectionData(Folder(folderID: 1, title: "Inbox"), items: [Message(messageID: 1, isRead: false)])])
+    /// struct FolderPage: Sendable {
+    ///     var header: Folder
+    ///     var messages: [Message]
+    /// }
+    /// let folders = [FolderPage(header: Folder(folderID: 1, title: "Inbox"), messages: [Message(messageID: 2, isRead: false)])]
+    /// -->
     /// ```swift
     /// let shelves = SectionedCollection<String, Int>()
     /// shelves.replace(withSections: [SectionData("Unread", items: [1, 2])], sectionIdentity: .value, itemIdentity: .value)

@@ -7,8 +7,18 @@ import RippleDiff
 /// Each section is a ``SectionData``: a section value (its header presenter or model) and the
 /// section's own ``ObservableCollection`` of items. Items change either through that collection,
 /// which the sectioned collection observes, or through the path-based API here; sections change
-/// through the section API or ``replace(with:)-(_)``, which diffs by identity:
+/// through the section API or `replace(with:)`, which diffs by identity:
 ///
+/// <!-- swift
+/// struct Header: Hashable, Sendable {
+///     var title: String
+///     init(_ title: String) { self.title = title }
+/// }
+/// struct Mail: Identifiable, Hashable, Sendable {
+///     var id: Int
+/// }
+/// let m1 = Mail(id: 1), m2 = Mail(id: 2), m3 = Mail(id: 3)
+/// -->
 /// ```swift
 /// let inbox = SectionData(Header("Inbox"), items: [m1, m2])
 /// let mail = SectionedCollection([inbox])
@@ -67,7 +77,7 @@ import RippleDiff
 /// # Performance
 /// Single mutations cost what the section's `ObservableCollection` mutation costs, plus O(*s*) for
 /// the event, for *s* sections. A batch folds into one change-set in O(*s* + *n* + *k* log *k*)
-/// for *n* items, *k* of them moved, without hashing. ``replace(with:)-(_)`` costs one sectioned
+/// for *n* items, *k* of them moved, without hashing. `replace(with:)` costs one sectioned
 /// diff, plus O(*c*) to apply its *c* changes.
 public final class SectionedCollection<Section: Sendable, Item: Sendable>: Sendable {
 

@@ -134,6 +134,9 @@ extension Changeset {
     /// fill the free slots. For a change-set produced by `Changeset(from: source, to: target)`,
     /// `changes.applied(to: source) { target[$0] }` equals `target`.
     ///
+    /// <!-- swift
+    /// let old = ["a", "b", "c"], new = ["c", "a", "d"]
+    /// -->
     /// ```swift
     /// let changes = Changeset(from: old, to: new)
     /// assert(changes.applied(to: old) { new[$0] } == new)

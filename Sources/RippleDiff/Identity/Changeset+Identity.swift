@@ -5,6 +5,14 @@ extension Changeset {
     /// Computes the changes from `source` to `target`, with elements identified and compared by
     /// `identity`.
     ///
+    /// <!-- swift
+    /// struct Book {
+    ///     var isbn: String
+    ///     var title: String
+    /// }
+    /// let oldBooks = [Book(isbn: "1", title: "Dune"), Book(isbn: "2", title: "Emma")]
+    /// let newBooks = [Book(isbn: "2", title: "Emma"), Book(isbn: "1", title: "Dune (2nd ed.)")]
+    /// -->
     /// ```swift
     /// let changes = Changeset(from: ["a", "b", "c"], to: ["c", "a"], identity: .value)
     /// ```

@@ -7,6 +7,15 @@ extension StagedChangeset {
     ///
     /// See ``StagedChangeset`` for the stages; an unchanged list gives no stage.
     ///
+    /// <!-- swift
+    /// struct Book: Equatable {
+    ///     var isbn: String
+    ///     var title: String
+    /// }
+    /// let rendered = [Book(isbn: "1", title: "Dune"), Book(isbn: "2", title: "Emma")]
+    /// let fresh = [Book(isbn: "2", title: "Emma"), Book(isbn: "1", title: "Dune (2nd ed.)")]
+    /// func apply<Stage>(_ stage: Stage) {}
+    /// -->
     /// ```swift
     /// let stages = StagedChangeset(from: ["a", "b", "c"], to: ["c", "a", "d"], identity: .value)
     /// for stage in stages { print(stage.changeset) }

@@ -2,6 +2,16 @@
 ///
 /// A sectioned diff takes two arrays of snapshots, the list before and after a change:
 ///
+/// <!-- swift
+/// struct Folder: Identifiable, Equatable {
+///     var id: String
+/// }
+/// struct Mail: Identifiable, Equatable {
+///     var id: Int
+/// }
+/// let inbox = Folder(id: "Inbox"), archive = Folder(id: "Archive")
+/// let a = Mail(id: 1), b = Mail(id: 2), c = Mail(id: 3)
+/// -->
 /// ```swift
 /// let old = [SectionSnapshot(section: inbox, items: [a, b]), SectionSnapshot(section: archive, items: [c])]
 /// let new = [SectionSnapshot(section: inbox, items: [b]), SectionSnapshot(section: archive, items: [c, a])]

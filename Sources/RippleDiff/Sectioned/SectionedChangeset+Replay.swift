@@ -167,11 +167,22 @@ extension SectionedChangeset {
     /// inserted section's slots that no move fills are taken from `item(atTarget:)`. For a
     /// change-set produced by `SectionedChangeset(from: source, to: target)`,
     ///
+    /// <!-- swift
+    /// struct Folder: Identifiable, Equatable {
+    ///     var id: String
+    /// }
+    /// struct Mail: Identifiable, Equatable {
+    ///     var id: Int
+    /// }
+    /// let source = [SectionSnapshot(section: Folder(id: "Inbox"), items: [Mail(id: 1), Mail(id: 2)])]
+    /// let target = [SectionSnapshot(section: Folder(id: "Inbox"), items: [Mail(id: 2), Mail(id: 3)])]
+    /// let changes = SectionedChangeset(from: source, to: target)
+    /// -->
     /// ```swift
-    /// changes.applied(to: source, section: { target[$0].section }, item: { target[$0.section].items[$0.item] })
+    /// let replayed = changes.applied(to: source, section: { target[$0].section }, item: { target[$0.section].items[$0.item] })
     /// ```
     ///
-    /// equals `target`.
+    /// `replayed` equals `target`.
     ///
     /// - Parameters:
     ///   - source: The list the change-set starts from. Its section and item counts must equal

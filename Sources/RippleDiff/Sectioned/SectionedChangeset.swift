@@ -16,6 +16,18 @@
 /// UIKit rejects them. Items that are neither deleted nor moved keep their relative order inside
 /// their section and fill the target slots that inserts and moves leave free.
 ///
+/// <!-- swift
+/// struct Folder: Identifiable, Equatable {
+///     var id: String
+/// }
+/// struct Mail: Identifiable, Equatable {
+///     var id: Int
+/// }
+/// let inbox = Folder(id: "Inbox"), archive = Folder(id: "Archive")
+/// let a = Mail(id: 1), b = Mail(id: 2), c = Mail(id: 3)
+/// let old = [SectionSnapshot(section: inbox, items: [a, b]), SectionSnapshot(section: archive, items: [c])]
+/// let new = [SectionSnapshot(section: inbox, items: [b]), SectionSnapshot(section: archive, items: [c, a])]
+/// -->
 /// ```swift
 /// let changes = SectionedChangeset(from: old, to: new)
 /// print(changes)

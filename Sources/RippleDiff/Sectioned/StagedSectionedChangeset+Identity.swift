@@ -6,6 +6,16 @@ extension StagedSectionedChangeset {
     ///
     /// See ``StagedSectionedChangeset`` for the stages; an unchanged list gives no stage.
     ///
+    /// <!-- swift
+    /// struct Folder {
+    ///     var id: String
+    ///     var title: String
+    /// }
+    /// final class Mail {}
+    /// let a = Mail(), b = Mail()
+    /// let rendered = [SectionSnapshot(section: Folder(id: "in", title: "Inbox"), items: [a, b])]
+    /// let fresh = [SectionSnapshot(section: Folder(id: "in", title: "Mail"), items: [b, a])]
+    /// -->
     /// ```swift
     /// let old = [SectionSnapshot(section: "A", items: [1, 2]), SectionSnapshot(section: "B", items: [3])]
     /// let new = [SectionSnapshot(section: "B", items: [3, 1]), SectionSnapshot(section: "A", items: [2])]

@@ -39,7 +39,20 @@
 ///
 /// Apply the stages in order, each in its own batch, and set the data source inside the batch:
 ///
-/// ```swift
+/// <!-- swift
+/// import UIKit
+///
+/// struct Folder: Identifiable, Equatable {
+///     var id: String
+/// }
+/// struct Mail: Identifiable, Equatable {
+///     var id: Int
+/// }
+/// let collectionView = UICollectionView(frame: .zero, collectionViewLayout: UICollectionViewFlowLayout())
+/// var rendered = [SectionSnapshot(section: Folder(id: "Inbox"), items: [Mail(id: 1), Mail(id: 2)])]
+/// let fresh = [SectionSnapshot(section: Folder(id: "Inbox"), items: [Mail(id: 2)])]
+/// -->
+/// ```swift uikit
 /// for stage in StagedSectionedChangeset(from: rendered, to: fresh) {
 ///     collectionView.performBatchUpdates {
 ///         rendered = stage.data

@@ -15,7 +15,14 @@
 /// Apply the stages in order, each in its own batch, and set the view's data source to the stage's
 /// ``Stage/data`` inside the batch:
 ///
-/// ```swift
+/// <!-- swift
+/// import UIKit
+///
+/// let tableView = UITableView()
+/// var rendered = ["Dune", "Emma"]
+/// let fresh = ["Emma", "Kim"]
+/// -->
+/// ```swift uikit
 /// for stage in StagedChangeset(from: rendered, to: fresh) {
 ///     tableView.performBatchUpdates {
 ///         rendered = stage.data

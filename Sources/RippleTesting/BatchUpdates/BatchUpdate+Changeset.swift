@@ -6,9 +6,15 @@ extension BatchUpdate {
     /// Deletes, inserts and moves map to the same operations at `section`. Each update becomes a
     /// reload at its **source** offset, because UIKit reads reloads in before coordinates; UIKit
     /// then reinserts the item where the batch's deletes and inserts put it, which is the update's
-    /// target offset only when no move shifts it. ``StagedChangeset`` puts such updates in a stage
+    /// target offset only when no move shifts it. `StagedChangeset` puts such updates in a stage
     /// of their own, so every stage of a staged change-set converts to a valid batch.
     ///
+    /// <!-- swift
+    /// let old = ["a", "b", "c"], new = ["c", "a", "d"]
+    /// var model = old
+    /// let tableView = HeadlessTableView { [model] }
+    /// tableView.reloadData()
+    /// -->
     /// ```swift
     /// for stage in StagedChangeset(from: old, to: new) {
     ///     tableView.performBatchUpdates {
@@ -52,11 +58,22 @@ extension BatchUpdate {
     /// the same paths, across sections too. Each section or item update becomes a reload at its
     /// **source** position, because UIKit reads reloads in before coordinates.
     ///
-    /// A whole ``SectionedChangeset`` may hold combinations that UIKit rejects in one batch (a move
+    /// A whole `SectionedChangeset` may hold combinations that UIKit rejects in one batch (a move
     /// out of a deleted section, a reload of a moved item, a reload next to a section move). The
-    /// stages of a ``StagedSectionedChangeset`` never do, so each stage converts to a valid batch:
+    /// stages of a `StagedSectionedChangeset` never do, so each stage converts to a valid batch:
     ///
-    /// ```swift
+    /// <!-- swift
+    /// struct Folder: Hashable {
+    ///     var name: String
+    /// }
+    /// let old = [SectionSnapshot(section: Folder(name: "Inbox"), items: ["a", "b"])]
+    /// let new = [SectionSnapshot(section: Folder(name: "Inbox"), items: ["b"]),
+    ///            SectionSnapshot(section: Folder(name: "Archive"), items: ["a"])]
+    /// var model = old
+    /// let collectionView = HeadlessCollectionView { model.map(\.items) }
+    /// collectionView.reloadData()
+    /// -->
+    /// ```swift scoped
     /// for stage in StagedSectionedChangeset(from: old, to: new) {
     ///     collectionView.performBatchUpdates {
     ///         model = stage.data

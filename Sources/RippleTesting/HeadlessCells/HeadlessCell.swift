@@ -6,6 +6,13 @@ import Ripple
 /// Subclass it to adopt your cell's view protocol, so that a cell presenter attaches it as its
 /// view, exactly as with Ripple's UIKit cell bases:
 ///
+/// <!-- swift
+/// protocol BookCellView: Viewable {
+///     func show(title: String)
+/// }
+/// final class BookCellPresenter: Presenter<any BookCellView> {}
+/// let host = HeadlessTableScreen(collection: ObservableCollection<BookCellPresenter>()).cells
+/// -->
 /// ```swift
 /// final class BookCell: HeadlessCell<BookCellPresenter>, BookCellView {
 ///     var title = ""
@@ -29,7 +36,7 @@ open class HeadlessCell<Item>: HeadlessReusableView, PresentingCell {
     }
 
     /// Called before the cell is reused: gives up its item (see
-    /// ``PresentingCell/prepareItemForReuse()``). Call `super` when you override it.
+    /// `PresentingCell.prepareItemForReuse()`). Call `super` when you override it.
     open override func prepareForReuse() {
         super.prepareForReuse()
         prepareItemForReuse()
@@ -81,6 +88,10 @@ open class HeadlessReusableView {
 ///
 /// A test can tell the loading row on screen by it:
 ///
+/// <!-- swift
+/// final class NoteCellPresenter: Sendable {}
+/// let screen = HeadlessTableScreen(collection: ObservableCollection<NoteCellPresenter>())
+/// -->
 /// ```swift
 /// XCTAssertTrue(screen.cells.visibleCells.last?.cell is HeadlessLoadingCell<NoteCellPresenter>)
 /// ```

@@ -10,6 +10,13 @@ import RippleDiff
 /// every batch and keeps the selection, the host follows the view's batches, reloads and
 /// reconfigures and shows what a user would see.
 ///
+/// <!-- swift
+/// final class BookCell: HeadlessCell<String> {}
+/// let books = ObservableCollection((1...50).map { "Book \($0)" })
+/// let screen = HeadlessTableScreen(collection: books)
+/// let source = screen.source, tableView = screen.tableView
+/// screen.settle()
+/// -->
 /// ```swift
 /// let host = HeadlessCellHost(source: source, view: tableView, visibleRowCount: 10)
 /// host.register(BookCell.self, forCellReuseIdentifier: "Cell")
@@ -101,7 +108,9 @@ public final class HeadlessCellHost<Source: ListDataSource> {
         let observed: AnyObject? = (view as? SequentialListView)?.rowView ?? view
         (observed as? any _HeadlessLayoutObservable)?.engineLayoutObserver = { [weak self] change in
             // The headless views are used on the main thread, as UIKit's: the source that drives
-            // the view, and so this host, are main-actor isolated, and call the view there.
+            // the view, and so this host, are main-actor isolated, and call the view there. The
+            // view runs this observer synchronously from those calls, so it is on the main actor;
+            // were it not, assumeIsolated would trap rather than let the host race.
             MainActor.assumeIsolated { self?.viewChanged(change) }
         }
     }

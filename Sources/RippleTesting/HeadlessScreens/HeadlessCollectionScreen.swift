@@ -5,11 +5,24 @@ import RippleDiff
 /// keeps the selection, the `CollectionViewSource` that drives it, and a ``HeadlessCellHost`` that
 /// shows cells, scrolls and taps.
 ///
+/// <!-- swift
+/// final class PhotoPresenter: Sendable {}
+/// final class GalleryPresenter: Sendable {
+///     let photos = ObservableCollection([PhotoPresenter()])
+/// }
+/// let presenter = GalleryPresenter()
+/// final class PhotoCell: HeadlessCell<PhotoPresenter> {}
+/// -->
 /// ```swift
-/// let screen = HeadlessCollectionScreen(collection: presenter.photos)
-/// screen.cells.register(PhotoCell.self, forCellReuseIdentifier: "Cell")
-/// await screen.settle()
-/// XCTAssertEqual(screen.collectionView.violations, [])
+/// @MainActor
+/// final class GalleryScreenTests: XCTestCase {
+///     func testPhotosShow() async {
+///         let screen = HeadlessCollectionScreen(collection: presenter.photos)
+///         screen.cells.register(PhotoCell.self, forCellReuseIdentifier: "Cell")
+///         await screen.settle()
+///         XCTAssertEqual(screen.collectionView.violations, [])
+///     }
+/// }
 /// ```
 ///
 /// See ``HeadlessListScreen`` for what settling waits for.

@@ -4,7 +4,7 @@ import RippleDiff
 import XCTest
 
 /// What the four headless screens share: the list source under test, the cells on screen, the
-/// commands the screen waits for, and ``settle(awaiting:timeout:file:line:)``.
+/// commands the screen waits for, and `settle(awaiting:timeout:file:line:)`.
 ///
 /// Use it through ``HeadlessTableScreen``, ``HeadlessTableScreenWithSection``,
 /// ``HeadlessCollectionScreen`` and ``HeadlessCollectionScreenWithSection``, which add the view.
@@ -14,10 +14,10 @@ import XCTest
 /// - the main queue has run everything queued on it, and the deliveries that queued in turn;
 /// - the source has rendered the collection's latest version;
 /// - no command run that the screen drives is still going on: the source's `selectItem` command,
-///   its pagination (``Ripple/ListSourceBase/isLoadingPage``), and every command the test
+///   its pagination (`ListSourceBase.isLoadingPage`), and every command the test
 ///   ``track(_:as:)``s or awaits.
 ///
-/// ``settle(awaiting:timeout:file:line:)`` waits for that, laying the cells out as it goes (a
+/// `settle(awaiting:timeout:file:line:)` waits for that, laying the cells out as it goes (a
 /// layout can start a page load, as on a device); past its timeout it records an XCTest failure
 /// that names what was still going on. A test that steps a `TestScheduler` itself, and wants to
 /// look at the screen while a run waits on it, calls ``drainMainQueue(timeout:file:line:)``.
@@ -63,8 +63,14 @@ public class HeadlessListScreen<Source: ListDataSource> {
     /// show the items does not compile; in a heterogeneous list, a cell typed on one presenter
     /// shows that presenter's rows.
     ///
+    /// <!-- swift
+    /// protocol CountryRow: Sendable {}
+    /// protocol CountryCellView: Viewable {}
+    /// final class CountryCellPresenter: Presenter<any CountryCellView>, CountryRow {}
+    /// let screen = HeadlessTableScreen(collection: ObservableCollection<any CountryRow>())
+    /// -->
     /// ```swift
-    /// final class CountryCell: HeadlessCell<CountryCellPresenter>, CountryCellView { … }
+    /// final class CountryCell: HeadlessCell<CountryCellPresenter>, CountryCellView {}
     /// screen.register(CountryCell.self, for: CountryCellPresenter.self)   // rows are `any CountryRow`
     /// ```
     ///
@@ -79,7 +85,7 @@ public class HeadlessListScreen<Source: ListDataSource> {
 
     // MARK: - Commands
 
-    /// Makes ``settle(awaiting:timeout:file:line:)`` wait, from now on, until `command` is not
+    /// Makes `settle(awaiting:timeout:file:line:)` wait, from now on, until `command` is not
     /// executing: a presenter's refresh or save that the test starts through a view double, say.
     ///
     /// The screen holds the command weakly.
@@ -94,7 +100,7 @@ public class HeadlessListScreen<Source: ListDataSource> {
     /// What keeps the screen from being settled now, one phrase per reason; empty when the source
     /// has rendered its collection's latest version and no command the screen drives is executing.
     ///
-    /// It does not look at the main queue: ``settle(awaiting:timeout:file:line:)`` drains it too.
+    /// It does not look at the main queue: `settle(awaiting:timeout:file:line:)` drains it too.
     public var unsettledWork: [String] { unsettledWork(awaiting: []) }
 
     private func unsettledWork(awaiting awaited: [_TrackedCommand]) -> [String] {
@@ -151,7 +157,7 @@ public class HeadlessListScreen<Source: ListDataSource> {
     }
 
     /// Suspends until the screen is settled (see ``HeadlessListScreen``): the `async` form of
-    /// ``settle(awaiting:timeout:file:line:)``, for `@MainActor` async tests. The main queue runs
+    /// `settle(awaiting:timeout:file:line:)`, for `@MainActor` async tests. The main queue runs
     /// while it waits.
     ///
     /// - Parameters:
@@ -181,7 +187,7 @@ public class HeadlessListScreen<Source: ListDataSource> {
 
     /// Waits until the main queue has run everything queued on it, and the deliveries that queued
     /// in turn, then lays the cells out if any cell class is registered; unlike
-    /// ``settle(awaiting:timeout:file:line:)`` it does not wait for command runs. For a test that
+    /// `settle(awaiting:timeout:file:line:)` it does not wait for command runs. For a test that
     /// steps a `TestScheduler` and looks at the screen while a run waits on it (the loading row).
     ///
     /// - Parameters:
@@ -304,6 +310,9 @@ final class _SourceLink<Item: Sendable> {
 
     /// The rows to show, for the view's data-source closure, which is nonisolated.
     nonisolated func rows() -> [[Item?]] {
+        // Safe: the view calls its data-source closure only from its own reloadData, batches and
+        // layout, which the screen's main-actor source (or the test, on the main actor) calls on
+        // the main thread. A call from another thread traps here instead of racing on `read`.
         MainActor.assumeIsolated { read() }
     }
 }

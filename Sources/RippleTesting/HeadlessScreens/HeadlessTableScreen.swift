@@ -5,13 +5,35 @@ import RippleDiff
 /// batch and keeps the selection, the `TableViewSource` that drives it (and is its data source, as
 /// with `UITableView`), and a ``HeadlessCellHost`` that shows cells, scrolls and taps.
 ///
+/// <!-- swift
+/// struct Book: Equatable, Sendable {
+///     var title: String
+/// }
+/// final class BookCellPresenter: Sendable {
+///     let book: Book
+///     init(_ book: Book) { self.book = book }
+/// }
+/// final class BookListPresenter: Sendable {
+///     let books = ObservableCollection<BookCellPresenter>()
+///     func loaded(_ page: [Book]) { books.append(contentsOf: page.map(BookCellPresenter.init)) }
+///     let shelves = SectionedCollection([SectionData("Novels", items: [BookCellPresenter(Book(title: "Dune"))])])
+/// }
+/// let presenter = BookListPresenter()
+/// let page = [Book(title: "Dune")]
+/// final class BookCell: HeadlessCell<BookCellPresenter> {}
+/// -->
 /// ```swift
-/// let screen = HeadlessTableScreen(collection: presenter.books, selectItem: presenter.openBook)
-/// screen.cells.register(BookCell.self, forCellReuseIdentifier: "Cell")
-/// presenter.loaded(page)          // from any thread
-/// await screen.settle()           // the main queue delivers, the cells lay out
-/// XCTAssertEqual(screen.tableView.violations, [])
-/// XCTAssertEqual(screen.shownItems.map(\.book), presenter.books.map(\.book))
+/// @MainActor
+/// final class BookListScreenTests: XCTestCase {
+///     func testLoadedBooksShow() async {
+///         let screen = HeadlessTableScreen(collection: presenter.books)
+///         screen.cells.register(BookCell.self, forCellReuseIdentifier: "Cell")
+///         presenter.loaded(page)          // from any thread
+///         await screen.settle()           // the main queue delivers, the cells lay out
+///         XCTAssertEqual(screen.tableView.violations, [])
+///         XCTAssertEqual(screen.shownItems.map(\.book), presenter.books.map(\.book))
+///     }
+/// }
 /// ```
 ///
 /// See ``HeadlessListScreen`` for what settling waits for.
@@ -51,13 +73,23 @@ public final class HeadlessTableScreen<CellPresenter: Sendable>: HeadlessListScr
 /// keeps the selection, the `TableViewSourceWithSection` that drives it, and a
 /// ``HeadlessCellHost`` that shows cells, section headers and footers, scrolls and taps.
 ///
+/// <!-- swift
+/// final class ShelfHeader: HeadlessCell<String> {
+///     var title: String? { item }
+/// }
+/// -->
 /// ```swift
-/// let screen = HeadlessTableScreenWithSection(collection: presenter.shelves)
-/// screen.source.headerIdentifier = { _ in "Shelf" }
-/// screen.cells.register(BookCell.self, forCellReuseIdentifier: "Cell")
-/// screen.cells.register(ShelfHeader.self, forSupplementaryViewWithReuseIdentifier: "Shelf")
-/// await screen.settle()
-/// XCTAssertEqual((screen.cells.header(inSection: 0) as? ShelfHeader)?.title, "Novels")
+/// @MainActor
+/// final class ShelvesScreenTests: XCTestCase {
+///     func testShelfHeadersShow() async {
+///         let screen = HeadlessTableScreenWithSection(collection: presenter.shelves)
+///         screen.source.headerIdentifier = { _ in "Shelf" }
+///         screen.cells.register(BookCell.self, forCellReuseIdentifier: "Cell")
+///         screen.cells.register(ShelfHeader.self, forSupplementaryViewWithReuseIdentifier: "Shelf")
+///         await screen.settle()
+///         XCTAssertEqual((screen.cells.header(inSection: 0) as? ShelfHeader)?.title, "Novels")
+///     }
+/// }
 /// ```
 ///
 /// See ``HeadlessListScreen`` for what settling waits for.

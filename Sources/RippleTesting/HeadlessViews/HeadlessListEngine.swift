@@ -211,7 +211,7 @@ final class _HeadlessListEngine<Element> {
             reloadedInsideBatch = true
             recordMisuse(
                 BatchUpdateViolation(
-                    rule: .r15, messageID: nil,
+                    rule: .reloadDataOutsideBatches, messageID: nil,
                     message:
                         "reloadData() called inside a batch (update depth \(depth)); UIKit forbids it inside beginUpdates()/endUpdates() or performBatchUpdates(_:completion:). The batch is abandoned and the view reloads when it ends."
                 ))
@@ -237,7 +237,7 @@ final class _HeadlessListEngine<Element> {
         guard depth == 0 else {
             recordMisuse(
                 BatchUpdateViolation(
-                    rule: .r17, messageID: nil,
+                    rule: .reconfigurePass, messageID: nil,
                     message:
                         "\(method) called inside a batch (update depth \(depth)); Ripple reconfigures in a pass of its own, after the structural batch, by the items' final index paths. The call is ignored."
                 ))
@@ -247,7 +247,7 @@ final class _HeadlessListEngine<Element> {
         if let bad = paths.first(where: { !(counts.indices.contains($0.section) && (0..<counts[$0.section]).contains($0.item)) }) {
             recordMisuse(
                 BatchUpdateViolation(
-                    rule: .r17, messageID: nil,
+                    rule: .reconfigurePass, messageID: nil,
                     message:
                         "\(method): attempt to reconfigure item at index path \(bad), which does not exist; item counts: \(counts). The call is ignored."
                 ))
@@ -275,7 +275,7 @@ final class _HeadlessListEngine<Element> {
         guard depth > 0 else {
             recordMisuse(
                 BatchUpdateViolation(
-                    rule: .r2, messageID: nil,
+                    rule: .orderAndNesting, messageID: nil,
                     message: "endUpdates() called without a matching beginUpdates(); the call is ignored."))
             return
         }

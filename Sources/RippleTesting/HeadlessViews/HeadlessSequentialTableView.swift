@@ -483,7 +483,7 @@ extension HeadlessSequentialTableView: Sendable {}
 ///
 /// It is not a ``BatchUpdateViolation``, whose rules and messages are UIKit's.
 ///
-/// ```swift
+/// ```swift scoped
 /// let tableView = HeadlessSequentialTableView { ["a"] }
 /// tableView.removeRows([1])
 /// XCTAssertEqual(tableView.lastViolation?.kind, .rowOutOfRange)

@@ -5,10 +5,21 @@ import RippleDiff
 /// A test can assert the whole history at once, for instance that a list source answered a change
 /// with one batch and no `reloadData()`:
 ///
+/// <!-- swift
+/// var names = ["a"]
+/// let tableView = HeadlessTableView { [names] }
+/// tableView.performBatchUpdates {
+///     names.append("b")
+///     tableView.insertRows(at: [ElementPath(item: 1, section: 0)])
+/// }
+/// -->
 /// ```swift
 /// XCTAssertEqual(tableView.events.count, 1)
-/// guard case .batchUpdates(_, let result) = tableView.events.last else { return XCTFail() }
-/// XCTAssertTrue(result.isValid)
+/// if case .batchUpdates(_, let result) = tableView.events.last {
+///     XCTAssertTrue(result.isValid)
+/// } else {
+///     XCTFail()
+/// }
 /// ```
 ///
 /// # Thread Safety

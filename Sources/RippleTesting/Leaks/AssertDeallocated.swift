@@ -10,19 +10,24 @@ import XCTest
 /// in a presenter test usually means a retain cycle (a closure capturing `self`, an owner held
 /// strongly) or a subscription that was never cancelled.
 ///
+/// <!-- swift
+/// final class NotesPresenter: Sendable {
+///     let notes = ObservableCollection<String>()
+/// }
+/// -->
 /// ```swift
-/// func testLoginPresenterDoesNotLeak() {
+/// func testNotesPresenterDoesNotLeak() {
 ///     assertDeallocated {
-///         let presenter = LoginPresenter(api: FakeAPI())
-///         presenter.login.execute()
-///         let token = presenter.login.errors.subscribe(on: .synchronous) { _ in }
-///         return [presenter, presenter.login, token]
+///         let presenter = NotesPresenter()
+///         let token = presenter.notes.subscribe(on: .synchronous) { _ in }
+///         presenter.notes.append("milk")
+///         return [presenter, presenter.notes, token]
 ///     }
 /// }
 /// ```
 ///
 /// A failure names each survivor by its position in the returned array and its type, for example
-/// `still alive: #1 CommandWithParameter<()>`.
+/// `still alive: #1 ObservableCollection<String>`.
 ///
 /// - Note: Work that is still queued (a block on the main queue, a subscriber's delivery, a command
 ///   run on a `TestScheduler` that was never stepped) holds what it captured. Pass a `timeout` to
@@ -56,12 +61,14 @@ public func assertDeallocated(
 ///
 /// ```swift
 /// @MainActor
-/// func testBindingDoesNotLeak() async {
-///     await assertDeallocated(timeout: 5) {
-///         let presenter = LoginPresenter(api: FakeAPI())
-///         let binding = CommandBinding(command: presenter.login) {}.enable(FakeButton())
-///         await presenter.load()
-///         return [presenter, binding]
+/// final class NotesScreenLeakTests: XCTestCase {
+///     func testScreenDoesNotLeak() async {
+///         await assertDeallocated(timeout: 5) {
+///             let presenter = NotesPresenter()
+///             let screen = HeadlessTableScreen(collection: presenter.notes)
+///             await screen.settle()
+///             return [presenter, screen, screen.source]
+///         }
 ///     }
 /// }
 /// ```

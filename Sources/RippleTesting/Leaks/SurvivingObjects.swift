@@ -10,13 +10,20 @@ import XCTest
 /// deallocated.
 ///
 /// Each label is the object's position in the returned array and its type, for example
-/// `"#1 CommandWithParameter<()>"`.
+/// `"#1 ObservableCollection<String>"`.
 ///
+/// <!-- swift
+/// import Testing
+///
+/// final class NotesPresenter: Sendable {
+///     let notes = ObservableCollection<String>()
+/// }
+/// -->
 /// ```swift
 /// @Test func presenterDoesNotLeak() {
 ///     let survivors = survivingObjects {
-///         let presenter = LoginPresenter(api: FakeAPI())
-///         return [presenter, presenter.login]
+///         let presenter = NotesPresenter()
+///         return [presenter, presenter.notes]
 ///     }
 ///     #expect(survivors.isEmpty)
 /// }

@@ -15,6 +15,13 @@ extension TestScheduler {
 
     /// Queues `work` to run once virtual time has advanced by `delay`.
     ///
+    /// <!-- swift
+    /// final class Recorder: Sendable {
+    ///     func record(_ value: ()) {}
+    /// }
+    /// let fired = Recorder()
+    /// let scheduler = TestScheduler()
+    /// -->
     /// ```swift
     /// scheduler.schedule(after: .seconds(1)) { fired.record(()) }
     /// scheduler.advance(by: .milliseconds(999))   // nothing runs

@@ -1,6 +1,6 @@
 import Ripple
 
-/// A deterministic ``Ripple/WorkScheduler`` for tests: `schedule` only queues the work, and the test
+/// A deterministic `WorkScheduler` (Ripple) for tests: `schedule` only queues the work, and the test
 /// decides when it runs.
 ///
 /// Give it to a command's Dispatch body (`queue:`) or to a subscriber (`Delivery.scheduler(_:)`)
@@ -10,13 +10,11 @@ import Ripple
 ///
 /// ```swift
 /// let scheduler = TestScheduler()
-/// let save = Command(delegate: presenter, queue: scheduler) { presenter, done in
-///     presenter.store.save { done($0) }
-/// }
-/// save.execute()
-/// XCTAssertTrue(save.isExecuting)           // the body has not started yet
-/// XCTAssertEqual(scheduler.pendingCount, 1)
-/// scheduler.runAll()                        // the body runs here, on the test's thread
+/// let names = Emitter<String>()
+/// let token = names.subscribe(on: .scheduler(scheduler)) { name in print("hello, \(name)") }
+/// names.send("Ada")
+/// XCTAssertEqual(scheduler.pendingCount, 1)   // the delivery waits for the test
+/// scheduler.runAll()                          // it runs here, on the test's thread
 /// ```
 ///
 /// # Order

@@ -49,20 +49,20 @@ struct _BatchUpdateMessages {
 
     func m1(section: Int, sectionCount: Int) -> BatchUpdateViolation {
         violation(
-            .r5, .m1,
+            .deleteConflictsAndBounds, .deleteSectionOutOfBounds,
             "attempt to delete section \(section), but there are only \(sectionCount) sections before the update")
     }
 
     func m2(_ target: ElementPath, sectionCount: Int) -> BatchUpdateViolation {
         violation(
-            .r5, .m2,
+            .deleteConflictsAndBounds, .deleteItemInMissingSection,
             "attempt to delete \(item) \(target.item) from section \(target.section), but there are only \(sectionCount) sections before the update"
         )
     }
 
     func m3(_ target: ElementPath, itemCount: Int) -> BatchUpdateViolation {
         violation(
-            .r5, .m3,
+            .deleteConflictsAndBounds, .deleteItemOutOfBounds,
             "attempt to delete \(item) \(target.item) from section \(target.section) which only contains \(itemCount) \(items) before the update"
         )
     }
@@ -71,20 +71,20 @@ struct _BatchUpdateMessages {
 
     func m4(section: Int, sectionCount: Int) -> BatchUpdateViolation {
         violation(
-            .r6, .m4,
+            .insertConflictsAndBounds, .insertSectionOutOfBounds,
             "attempt to insert section \(section) but there are only \(sectionCount) sections after the update")
     }
 
     func m5(_ target: ElementPath, sectionCount: Int) -> BatchUpdateViolation {
         violation(
-            .r6, .m5,
+            .insertConflictsAndBounds, .insertItemInMissingSection,
             "attempt to insert \(item) \(target.item) into section \(target.section), but there are only \(sectionCount) sections after the update"
         )
     }
 
     func m6(_ target: ElementPath, itemCount: Int) -> BatchUpdateViolation {
         violation(
-            .r6, .m6,
+            .insertConflictsAndBounds, .insertItemOutOfBounds,
             "attempt to insert \(item) \(target.item) into section \(target.section), but there are only \(itemCount) \(items) in section \(target.section) after the update"
         )
     }
@@ -92,40 +92,40 @@ struct _BatchUpdateMessages {
     // MARK: - Reloads and moves against deletes and inserts (R3, R5, R6, R7)
 
     func m7(_ target: ElementPath) -> BatchUpdateViolation {
-        violation(.r3, .m7, "attempt to delete and reload the same index path (\(path(target)))")
+        violation(.reloadIsDeleteAndInsert, .deleteAndReloadSamePath, "attempt to delete and reload the same index path (\(path(target)))")
     }
 
     func m8(_ target: ElementPath, rule: BatchUpdateRule) -> BatchUpdateViolation {
-        violation(rule, .m8, "attempt to perform a delete and a move from the same index path (\(path(target)))")
+        violation(rule, .deleteAndMoveFromSamePath, "attempt to perform a delete and a move from the same index path (\(path(target)))")
     }
 
     func m8(section: Int, rule: BatchUpdateRule) -> BatchUpdateViolation {
-        violation(rule, .m8, "attempt to perform a delete and a move from the same section (\(section))")
+        violation(rule, .deleteAndMoveFromSamePath, "attempt to perform a delete and a move from the same section (\(section))")
     }
 
     func m9(_ target: ElementPath, rule: BatchUpdateRule) -> BatchUpdateViolation {
-        violation(rule, .m9, "attempt to perform an insert and a move to the same index path (\(path(target)))")
+        violation(rule, .insertAndMoveToSamePath, "attempt to perform an insert and a move to the same index path (\(path(target)))")
     }
 
     func m9(section: Int, rule: BatchUpdateRule) -> BatchUpdateViolation {
-        violation(rule, .m9, "attempt to perform an insert and a move to the same section (\(section))")
+        violation(rule, .insertAndMoveToSamePath, "attempt to perform an insert and a move to the same section (\(section))")
     }
 
     func m10(section: Int) -> BatchUpdateViolation {
         switch flavor {
         case .collectionView:
-            return violation(.r7, .m10, "cannot move an item from a deleted section (\(section))")
+            return violation(.crossLifecycleMoves, .moveFromDeletedSection, "cannot move an item from a deleted section (\(section))")
         case .tableView:
-            return violation(.r7, .m10, "cannot move a row from a deleted section")
+            return violation(.crossLifecycleMoves, .moveFromDeletedSection, "cannot move a row from a deleted section")
         }
     }
 
     func m11(section: Int) -> BatchUpdateViolation {
         switch flavor {
         case .collectionView:
-            return violation(.r7, .m11, "cannot move an item into a newly inserted section (\(section))")
+            return violation(.crossLifecycleMoves, .moveIntoInsertedSection, "cannot move an item into a newly inserted section (\(section))")
         case .tableView:
-            return violation(.r7, .m11, "cannot move a row into a newly inserted section (\(section))")
+            return violation(.crossLifecycleMoves, .moveIntoInsertedSection, "cannot move a row into a newly inserted section (\(section))")
         }
     }
 
@@ -133,41 +133,41 @@ struct _BatchUpdateMessages {
 
     func m12(section: Int, sectionCount: Int) -> BatchUpdateViolation {
         violation(
-            .r8, .m12,
+            .moveBounds, .moveSectionSourceOutOfBounds,
             "attempt to move section \(section), but there are only \(sectionCount) sections before the update")
     }
 
     func m13(section: Int, to newSection: Int, sectionCount: Int) -> BatchUpdateViolation {
         violation(
-            .r8, .m13,
+            .moveBounds, .moveSectionDestinationOutOfBounds,
             "attempt to to move section \(section) to section \(newSection), but there are only \(sectionCount) sections after the update"
         )
     }
 
     func m14(_ source: ElementPath, sectionCount: Int) -> BatchUpdateViolation {
         violation(
-            .r8, .m14,
+            .moveBounds, .moveItemFromMissingSection,
             "attempt to move index path (\(path(source))) from a section that does not exist - there are only \(sectionCount) sections before the update"
         )
     }
 
     func m15(_ source: ElementPath, itemCount: Int) -> BatchUpdateViolation {
         violation(
-            .r8, .m15,
+            .moveBounds, .moveItemSourceOutOfBounds,
             "attempt to move index path (\(path(source))) that does not exist - there are only \(itemCount) \(items) in section \(source.section) before the update"
         )
     }
 
     func m16(_ source: ElementPath, to destination: ElementPath, sectionCount: Int) -> BatchUpdateViolation {
         violation(
-            .r8, .m16,
+            .moveBounds, .moveItemToMissingSection,
             "attempt to move index path (\(path(source))) to index path (\(path(destination))) in section that does not exist - there are only \(sectionCount) sections after the update"
         )
     }
 
     func m17(_ source: ElementPath, to destination: ElementPath, itemCount: Int) -> BatchUpdateViolation {
         violation(
-            .r8, .m17,
+            .moveBounds, .moveItemDestinationOutOfBounds,
             "attempt to move index path (\(path(source))) to index path (\(path(destination))) that does not exist - there are only \(itemCount) \(items) in section \(destination.section) after the update"
         )
     }
@@ -175,22 +175,22 @@ struct _BatchUpdateMessages {
     // MARK: - Move duplicates (R9)
 
     func m18(section: Int, to first: Int, and second: Int) -> BatchUpdateViolation {
-        violation(.r9, .m18, "attempt to move section \(section) to both section \(first) and section \(second)")
+        violation(.moveDuplicates, .sectionMovedToTwoDestinations, "attempt to move section \(section) to both section \(first) and section \(second)")
     }
 
     func m19(_ source: ElementPath, to first: ElementPath, and second: ElementPath) -> BatchUpdateViolation {
         violation(
-            .r9, .m19,
+            .moveDuplicates, .itemMovedToTwoDestinations,
             "attempt to move \(item) at index path \(path(source)) to both \(path(first)) and \(path(second))")
     }
 
     func m20(section first: Int, and second: Int, to destination: Int) -> BatchUpdateViolation {
-        violation(.r9, .m20, "attempt to move both section \(first) and section \(second) to section \(destination)")
+        violation(.moveDuplicates, .twoSectionsMovedToOne, "attempt to move both section \(first) and section \(second) to section \(destination)")
     }
 
     func m21(_ first: ElementPath, and second: ElementPath, to destination: ElementPath) -> BatchUpdateViolation {
         violation(
-            .r9, .m21,
+            .moveDuplicates, .twoItemsMovedToOne,
             "attempt to move both \(item) at index path \(path(first)) and \(path(second)) to \(path(destination))")
     }
 
@@ -198,14 +198,14 @@ struct _BatchUpdateMessages {
 
     func m22(after: Int, before: Int, inserted: Int, deleted: Int) -> BatchUpdateViolation {
         violation(
-            .r10, .m22,
+            .sectionCount, .invalidSectionCount,
             "Invalid update: invalid number of sections.  The number of sections contained in the \(view) after the update (\(after)) must be equal to the number of sections contained in the \(view) before the update (\(before)), plus or minus the number of sections inserted or deleted (\(inserted) inserted, \(deleted) deleted)."
         )
     }
 
     func m23(section: Int) -> BatchUpdateViolation {
         violation(
-            .r11, .m23,
+            .itemCounts, .deleteMoreItemsThanExist,
             "Invalid update: invalid number of \(items) in section \(section).  Attempt to delete more \(items) than exist in section."
         )
     }
@@ -222,7 +222,7 @@ struct _BatchUpdateMessages {
 
     func m24(_ counts: SectionCounts) -> BatchUpdateViolation {
         violation(
-            .r11, .m24,
+            .itemCounts, .invalidItemCount,
             "Invalid update: invalid number of \(items) in section \(counts.section).  The number of \(items) contained in an existing section after the update (\(counts.after)) must be equal to the number of \(items) contained in that section before the update (\(counts.before)), plus or minus the number of \(items) inserted or deleted from that section (\(counts.inserted) inserted, \(counts.deleted) deleted) and plus or minus the number of \(items) moved into or out of that section (\(counts.movedIn) moved in, \(counts.movedOut) moved out)."
         )
     }
@@ -253,7 +253,7 @@ struct _BatchUpdateMessages {
         }
         lines.append("]")
         lines.append(viewLine)
-        return violation(.r11, .m25, lines.joined(separator: "\n"))
+        return violation(.itemCounts, .invalidBatchUpdates, lines.joined(separator: "\n"))
     }
 
     /// `{ 1 section with row counts: [3] }`.
@@ -283,7 +283,7 @@ struct _BatchUpdateMessages {
         reloaded: ElementPath, animated: ElementPath, actual: ElementPath
     ) -> BatchUpdateWarning {
         BatchUpdateWarning(
-            rule: .r3,
+            rule: .reloadIsDeleteAndInsert,
             kind: .reloadIgnoresMoves(reloaded: reloaded, animated: animated, actual: actual),
             message:
                 "reload of \(item) (\(reloaded)) refreshes (\(animated)), where UIKit places it from the batch's deletes and inserts alone, but the \(item) ends at (\(actual)) once the batch's moves are applied: the wrong \(item) is reloaded and no exception is raised. Reload in a batch of its own."
@@ -295,7 +295,7 @@ struct _BatchUpdateMessages {
         switch (operation, flavor) {
         case (.moveSection, _), (.moveItem, _):
             return BatchUpdateWarning(
-                rule: .r9, kind: .duplicate(operation),
+                rule: .moveDuplicates, kind: .duplicate(operation),
                 message: "identical \(wording(operation)) recorded twice in one batch; UIKit drops the repeat")
         case (.deleteSection, .collectionView), (.deleteItem, .collectionView):
             consequence =
@@ -306,7 +306,7 @@ struct _BatchUpdateMessages {
             consequence = "UIKit merges the repeat"
         }
         return BatchUpdateWarning(
-            rule: .r13, kind: .duplicate(operation),
+            rule: .duplicateOperations, kind: .duplicate(operation),
             message: "duplicate \(wording(operation)) in one batch; \(consequence)")
     }
 

@@ -4,9 +4,13 @@
 /// terminates the app. RippleTesting never traps: the validator returns the violation and the
 /// headless views record it.
 ///
+/// <!-- swift
+/// var batch = BatchUpdate()
+/// batch.deleteItems(at: [ElementPath(item: 5, section: 0)])
+/// -->
 /// ```swift
 /// let result = BatchUpdateValidator.tableView.validate(batch, before: [5], after: [4])
-/// XCTAssertEqual(result.violation?.messageID, .m3)
+/// XCTAssertEqual(result.violation?.messageID, .deleteItemOutOfBounds)
 /// XCTAssertEqual(result.violation?.message,
 ///     "attempt to delete row 5 from section 0 which only contains 5 rows before the update")
 /// ```

@@ -22,8 +22,8 @@ public struct BatchUpdateWarning: Hashable, Sendable, CustomStringConvertible {
         case duplicate(BatchUpdate.Operation)
     }
 
-    /// The rule behind the warning: ``BatchUpdateRule/r3`` for reloads, ``BatchUpdateRule/r13``
-    /// for duplicates.
+    /// The rule behind the warning: ``BatchUpdateRule/reloadIsDeleteAndInsert`` for reloads,
+    /// ``BatchUpdateRule/duplicateOperations`` for duplicates.
     public var rule: BatchUpdateRule
 
     /// What the warning is about.

@@ -8,6 +8,8 @@ import RippleDiff
 /// invalidated once per event of the collection:
 ///
 /// ```swift
+/// struct Book: Identifiable, Equatable, Sendable { let id: Int; var title: String }
+///
 /// @MainActor
 /// final class BooksPresenter {
 ///     let books = ObservableCollection<Book>()

@@ -14,19 +14,6 @@ extension SectionedCollection {
     /// runs again, and after a few such races it runs under the lock. Repeated identifiers are
     /// paired in order and reported to ``Diagnostics``.
     ///
-    /// <!-- swift
-    /// struct Folder: Sendable {
-    ///     var folderID: Int
-    ///     var title: String
-    /// }
-    /// struct Message: Sendable {
-    ///     var messageID: Int
-    ///     var isRead: Bool
-    /// }
-    /// let mail = SectionedCollection([SectionData(Folder(folderID: 1, title: "Inbox"), items: [Message(messageID: 1, isRead: false)])])
-    /// let fromServer = [SectionSnapshot(section: Folder(folderID: 1, title: "Inbox"),
-    ///                                   items: [Message(messageID: 1, isRead: true), Message(messageID: 2, isRead: false)])]
-    /// -->
     /// ```swift
     /// struct Message: Identifiable, Equatable, Sendable { let id: Int; var isRead: Bool }
     /// let mail = SectionedCollection<String, Message>()

@@ -138,7 +138,7 @@ extension Changeset {
     /// let old = ["a", "b", "c"], new = ["c", "a", "d"]
     /// -->
     /// ```swift
-    /// let changes = Changeset(from: old, to: new)
+    /// let changes = Changeset(from: old, to: new, identity: .value)
     /// assert(changes.applied(to: old) { new[$0] } == new)
     /// ```
     ///

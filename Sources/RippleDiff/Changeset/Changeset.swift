@@ -13,7 +13,7 @@
 /// combinations UIKit rejects in one batch).
 ///
 /// ```swift
-/// let changes = Changeset(from: ["a", "b", "c"], to: ["c", "a", "d"])
+/// let changes = Changeset(from: ["a", "b", "c"], to: ["c", "a", "d"], identity: .value)
 /// // deletes [1], inserts [2], moves [2 → 0]
 /// ```
 ///

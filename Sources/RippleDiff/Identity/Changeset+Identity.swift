@@ -5,14 +5,6 @@ extension Changeset {
     /// Computes the changes from `source` to `target`, with elements identified and compared by
     /// `identity`.
     ///
-    /// <!-- swift
-    /// struct Book {
-    ///     var isbn: String
-    ///     var title: String
-    /// }
-    /// let oldBooks = [Book(isbn: "1", title: "Dune"), Book(isbn: "2", title: "Emma")]
-    /// let newBooks = [Book(isbn: "2", title: "Emma"), Book(isbn: "1", title: "Dune (2nd ed.)")]
-    /// -->
     /// ```swift
     /// let changes = Changeset(from: ["a", "b", "c"], to: ["c", "a"], identity: .value)
     /// ```
@@ -46,8 +38,8 @@ extension Changeset {
     ///
     /// ```swift
     /// struct Book: Identifiable, Equatable { let id: Int; var title: String }
-    /// let changes = Changeset(from: [Book(id: 1, title: "Dune")], to: [Book(id: 1, title: "Dune II")])
-    /// // changes.updates == [OffsetPair(source: 0, target: 0)]
+    /// let edit = Changeset(from: [Book(id: 1, title: "Dune")], to: [Book(id: 1, title: "Dune II")])
+    /// // edit.updates == [OffsetPair(source: 0, target: 0)]
     /// ```
     ///
     /// - Parameters:

@@ -68,7 +68,7 @@ extension DiffIdentity {
     /// Identity from a key, content from a closure.
     ///
     /// ```swift
-    /// let identity: DiffIdentity<Book, _> = .key(\.isbn, contentEquals: { $0.title == $1.title })
+    /// let byISBNAndTitle = Changeset(from: old, to: new, identity: .key(\.isbn, contentEquals: { $0.title == $1.title }))
     /// ```
     ///
     /// - Parameters:

@@ -6,16 +6,6 @@ extension SectionedChangeset {
     /// Computes the changes from `source` to `target`, with sections and items identified and
     /// compared by their own identities.
     ///
-    /// <!-- swift
-    /// struct Folder {
-    ///     var id: String
-    ///     var title: String
-    /// }
-    /// final class Mail {}
-    /// let a = Mail(), b = Mail()
-    /// let old = [SectionSnapshot(section: Folder(id: "in", title: "Inbox"), items: [a, b])]
-    /// let new = [SectionSnapshot(section: Folder(id: "in", title: "Mail"), items: [b, a])]
-    /// -->
     /// ```swift
     /// struct Message: Identifiable, Equatable { let id: Int; var isRead: Bool }
     /// let old = [SectionSnapshot(section: "Inbox", items: [Message(id: 1, isRead: false)])]

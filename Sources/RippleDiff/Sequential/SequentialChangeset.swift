@@ -12,7 +12,7 @@
 /// 4. ``reloads``: reload these rows of the target.
 ///
 /// ```swift
-/// let changes = Changeset(from: ["a", "b", "c", "d"], to: ["d", "c", "a", "e"])
+/// let changes = Changeset(from: ["a", "b", "c", "d"], to: ["d", "c", "a", "e"], identity: .value)
 /// let steps = SequentialChangeset(changes)
 /// // removals [1]: a c d; moves 2→0: d a c, 2→1: d c a; insertions [3]: d c a e
 /// ```

@@ -16,7 +16,7 @@ extension BatchUpdate {
     /// tableView.reloadData()
     /// -->
     /// ```swift
-    /// for stage in StagedChangeset(from: old, to: new) {
+    /// for stage in StagedChangeset(from: old, to: new, identity: .value) {
     ///     tableView.performBatchUpdates {
     ///         model = stage.data
     ///         tableView.apply(BatchUpdate(stage.changeset))
@@ -74,7 +74,7 @@ extension BatchUpdate {
     /// collectionView.reloadData()
     /// -->
     /// ```swift scoped
-    /// for stage in StagedSectionedChangeset(from: old, to: new) {
+    /// for stage in StagedSectionedChangeset(from: old, to: new, sectionIdentity: .value, itemIdentity: .value) {
     ///     collectionView.performBatchUpdates {
     ///         model = stage.data
     ///         collectionView.apply(BatchUpdate(stage.changeset))

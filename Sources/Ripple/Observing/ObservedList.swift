@@ -36,22 +36,25 @@ import RippleDiff
 /// round.
 @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
 @MainActor
-@Observable
-public final class ObservedList<Element: Sendable> {
+public final class ObservedList<Element: Sendable>: Observable {
     /// The list as of the events applied so far.
     private var mirror: ListMirror<Element>
+
+    // Written out rather than `@Observable`: the two properties change together, once per event,
+    // through `apply(_:)` alone, and the macro's expansion differs between toolchains.
+    private let registrar = ObservationRegistrar()
 
     /// Wraps the change of each event; `nil` changes without animation.
     ///
     /// Set it to animate each event as one SwiftUI transaction:
     /// `list.transaction = { change in withAnimation(.snappy) { change() } }`. It must call
     /// `change` exactly once.
-    @ObservationIgnored public var transaction: (@MainActor (_ change: () -> Void) -> Void)?
+    public var transaction: (@MainActor (_ change: () -> Void) -> Void)?
 
-    @ObservationIgnored private var token: SubscriptionToken?
+    private var token: SubscriptionToken?
 
     /// The collection it follows.
-    @ObservationIgnored public let collection: ObservableCollection<Element>
+    public let collection: ObservableCollection<Element>
 
     /// Creates a list that follows `collection`, starting from its last published event.
     ///
@@ -70,17 +73,27 @@ public final class ObservedList<Element: Sendable> {
     /// The elements as of the last event applied, for `List` and `ForEach`.
     ///
     /// - Complexity: O(1).
-    public var elements: [Element] { mirror.elements }
+    public var elements: [Element] {
+        registrar.access(self, keyPath: \.elements)
+        return mirror.elements
+    }
 
     /// The version of the last event applied: the collection's ``ObservableCollection/version``
     /// once the main actor has caught up.
-    public var version: Int { mirror.version }
+    public var version: Int {
+        registrar.access(self, keyPath: \.version)
+        return mirror.version
+    }
 
-    /// Applies one event, inside ``transaction``.
+    /// Applies one event, inside ``transaction``: one change of both properties.
     private func apply(_ change: CollectionChange<Element>) {
         guard mirror.isNew(change) else { return }
         var left: [Element] = []
-        let update = { left = self.mirror.apply(change) }
+        let update = {
+            self.registrar.withMutation(of: self, keyPath: \.version) {
+                self.registrar.withMutation(of: self, keyPath: \.elements) { left = self.mirror.apply(change) }
+            }
+        }
         if let transaction { transaction(update) } else { update() }
         withExtendedLifetime(left) {}
     }
@@ -100,19 +113,20 @@ public final class ObservedList<Element: Sendable> {
 /// as ``ObservedList/transaction`` does.
 @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
 @MainActor
-@Observable
-public final class ObservedSectionedList<Section: Sendable, Item: Sendable> {
+public final class ObservedSectionedList<Section: Sendable, Item: Sendable>: Observable {
     /// The sections as of the events applied so far.
     private var mirror: SectionedListMirror<Section, Item>
 
+    private let registrar = ObservationRegistrar()
+
     /// Wraps the change of each event; `nil` changes without animation. It must call `change`
     /// exactly once.
-    @ObservationIgnored public var transaction: (@MainActor (_ change: () -> Void) -> Void)?
+    public var transaction: (@MainActor (_ change: () -> Void) -> Void)?
 
-    @ObservationIgnored private var token: SubscriptionToken?
+    private var token: SubscriptionToken?
 
     /// The collection it follows.
-    @ObservationIgnored public let collection: SectionedCollection<Section, Item>
+    public let collection: SectionedCollection<Section, Item>
 
     /// Creates a list that follows `collection`, starting from its last published event.
     ///
@@ -131,16 +145,26 @@ public final class ObservedSectionedList<Section: Sendable, Item: Sendable> {
     /// The sections and their items as of the last event applied.
     ///
     /// - Complexity: O(1).
-    public var sections: [SectionSnapshot<Section, Item>] { mirror.sections }
+    public var sections: [SectionSnapshot<Section, Item>] {
+        registrar.access(self, keyPath: \.sections)
+        return mirror.sections
+    }
 
     /// The version of the last event applied.
-    public var version: Int { mirror.version }
+    public var version: Int {
+        registrar.access(self, keyPath: \.version)
+        return mirror.version
+    }
 
-    /// Applies one event, inside ``transaction``.
+    /// Applies one event, inside ``transaction``: one change of both properties.
     private func apply(_ change: SectionedCollectionChange<Section, Item>) {
         guard mirror.isNew(change) else { return }
         var left: Any = ()
-        let update = { left = self.mirror.apply(change) }
+        let update = {
+            self.registrar.withMutation(of: self, keyPath: \.version) {
+                self.registrar.withMutation(of: self, keyPath: \.sections) { left = self.mirror.apply(change) }
+            }
+        }
         if let transaction { transaction(update) } else { update() }
         withExtendedLifetime(left) {}
     }

@@ -22,7 +22,7 @@ import XCTest
 /// ```
 ///
 /// A failure names each survivor by its position in the returned array and its type, for example
-/// `still alive: #1 CommandWithParameter<()>`.
+/// `still alive: #1 CommandWithResult<(), ()>`.
 ///
 /// - Note: Work that is still queued (a block on the main queue, a subscriber's delivery, a command
 ///   run on a `TestScheduler` that was never stepped) holds what it captured. Pass a `timeout` to

@@ -10,7 +10,7 @@ import XCTest
 /// deallocated.
 ///
 /// Each label is the object's position in the returned array and its type, for example
-/// `"#1 CommandWithParameter<()>"`.
+/// `"#1 CommandWithResult<(), ()>"`.
 ///
 /// ```swift
 /// @Test func presenterDoesNotLeak() {

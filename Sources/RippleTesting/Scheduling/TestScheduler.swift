@@ -10,10 +10,10 @@ import Ripple
 ///
 /// ```swift
 /// let scheduler = TestScheduler()
-/// let save = Command(delegate: presenter, queue: scheduler) { presenter, done in
+/// let save = Command(delegate: presenter, queue: scheduler, work: { presenter, _, done in
 ///     presenter.store.save { done($0) }
-/// }
-/// save.execute()
+/// })
+/// save.execute()                          // .started
 /// XCTAssertTrue(save.isExecuting)           // the body has not started yet
 /// XCTAssertEqual(scheduler.pendingCount, 1)
 /// scheduler.runAll()                        // the body runs here, on the test's thread

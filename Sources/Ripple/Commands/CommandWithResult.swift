@@ -131,6 +131,9 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
     /// Whether a run is going on or queued.
     public var isExecuting: Bool { state.withLock { $0.isExecuting } }
 
+    /// How many runs wait under `.enqueue`. (`package`: tests wait for a run to be queued.)
+    package var queuedRunCount: Int { state.withLock { $0.queued.count } }
+
     /// Whether `execute(parameter:)` would start a run now: the owner is alive, the predicate
     /// holds, and the policy allows another run.
     ///

@@ -9,7 +9,7 @@ import XCTest
 /// - a main-actor command (the default) runs its predicate and its sync and `async` bodies on the
 ///   main actor; `execute` from another thread hands the check-and-start to the main queue and
 ///   returns `true`;
-/// - a nonisolated command (`isolation: .nonisolated`) runs its predicate and sync body on the
+/// - a nonisolated command (a `nonisolated…:` body) runs its predicate and sync body on the
 ///   calling thread, before `execute` returns, and its `async` body off the main actor;
 /// - a Dispatch body runs on its queue, whatever the command's isolation.
 ///

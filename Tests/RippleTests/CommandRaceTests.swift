@@ -8,7 +8,7 @@ import XCTest
 /// Atomic check-and-start under racing `execute` calls, `cancel()` racing the start of a run, and a
 /// ThreadSanitizer stress test of every public operation from four threads.
 ///
-/// Nonisolated commands (`isolation: .nonisolated`): the commands whose every method works from
+/// Nonisolated commands (`nonisolatedPerform:`, `nonisolatedWork:`, `nonisolatedTask:`): the commands whose every method works from
 /// any thread, with the check-and-start on the calling thread. (``CommandMainActorRaceTests``
 /// races a main-actor command.)
 final class CommandRaceTests: XCTestCase {

@@ -57,8 +57,8 @@ final class CommandResultTests: XCTestCase {
 
     func test_ownerlessBodies_ofEveryKind_publishTheirValue() async {
         let scheduler = TestScheduler()
-        let dispatch = CommandWithResult<Int, Int>(delegate: commandAnchor, queue: scheduler, work: { _, value, done in done(.success(-value)) })
-        let async = CommandWithResult<Int, Int>(delegate: commandAnchor, task: { _, value in
+        let dispatch = CommandWithResult<Int, Int>(queue: scheduler, nonisolatedWork: { value, done in done(.success(-value)) })
+        let async = CommandWithResult<Int, Int>(nonisolatedTask: { value in
             await Task.yield()
             return value + 1
         })

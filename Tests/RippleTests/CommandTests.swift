@@ -227,18 +227,18 @@ final class CommandTests: XCTestCase {
         token?.cancel()
     }
 
-    // MARK: - Initialisers without an owner
+    // MARK: - Initialisers without an owner (nonisolated)
 
     func test_ownerlessInitialisers_runEveryKindOfBody() async {
         let scheduler = TestScheduler()
         let log = CommandLock<[String]>([])
-        let sync = CommandWithParameter<Int>(delegate: commandAnchor, perform: { _, value in log.withLock { $0.append("sync \(value)") } })
-        let dispatch = CommandWithParameter<Int>(delegate: commandAnchor, queue: scheduler, work: { _, value, done in
+        let sync = CommandWithParameter<Int>(nonisolatedPerform: { value in log.withLock { $0.append("sync \(value)") } })
+        let dispatch = CommandWithParameter<Int>(queue: scheduler, nonisolatedWork: { value, done in
             log.withLock { $0.append("dispatch \(value)") }
             done.succeed()
         })
         let gate = CommandGate()
-        let async = CommandWithParameter<Int>(delegate: commandAnchor, priority: .userInitiated, task: { _, value in
+        let async = CommandWithParameter<Int>(priority: .userInitiated, nonisolatedTask: { value in
             await Task.yield()
             log.withLock { $0.append("async \(value)") }
             gate.open()
@@ -247,15 +247,15 @@ final class CommandTests: XCTestCase {
         XCTAssertNil(dispatch.execute(parameter: 2).refusal)
         scheduler.runAll()
         XCTAssertNil(async.execute(parameter: 3).refusal)
-        // The async body runs on the main actor: wait with the main queue turning.
         await fulfillment(of: [gate.opened()], timeout: 30)
         XCTAssertEqual(log.current, ["sync 1", "dispatch 2", "async 3"])
     }
 
     func test_ownerlessInitialisers_useThePredicate() async {
-        let sync = CommandWithParameter<Int>(delegate: commandAnchor, perform: { _, _ in }, canExecute: { $1 > 0 })
-        let dispatch = CommandWithParameter<Int>(delegate: commandAnchor, queue: DispatchQueue.global(), work: { _, _, done in done.succeed() }, canExecute: { $1 > 0 })
-        let async = CommandWithParameter<Int>(delegate: commandAnchor, task: { _, _ in await Task.yield() }, canExecute: { $1 > 0 })
+        let sync = CommandWithParameter<Int>(nonisolatedPerform: { _ in }, canExecute: { $0 > 0 })
+        let dispatch = CommandWithParameter<Int>(
+            queue: DispatchQueue.global(), nonisolatedWork: { _, done in done.succeed() }, canExecute: { $0 > 0 })
+        let async = CommandWithParameter<Int>(nonisolatedTask: { _ in await Task.yield() }, canExecute: { $0 > 0 })
         for command in [sync, dispatch, async] {
             XCTAssertFalse(command.canExecute(parameter: 0))
             XCTAssertNotNil(command.execute(parameter: 0).refusal)

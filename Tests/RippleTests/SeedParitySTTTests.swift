@@ -166,7 +166,7 @@ private final class LoginPresenter: Presenter<any LoginView> {
         }.store(in: lifetimeTokens)
     }
 
-    /// STT's `Command(delegate:handler:handlerCanExecute:)`, whose handler binds the request to
+    /// STT's `Command(delegate:handler:handlerCanExecute:)` (Ripple's `Command(delegate:perform:canExecute:)`), whose body binds the request to
     /// the command with `useWork`: the command executes until the service calls back.
     private(set) lazy var login = Command(delegate: self, perform: { owner in
         owner.onLogin()

@@ -85,6 +85,7 @@ package final class CommandWaiter<Output: Sendable>: Sendable {
 
     private let state = LockedState(State())
 
+    /// Creates a waiter that nobody has resumed yet.
     package init() {}
 
     /// Whether the awaiting task asked to cancel the run.

@@ -51,7 +51,11 @@ def prepare(scratch_path, build=True, quiet=True):
             raise SystemExit(f"error: {needed} is missing; build first or drop --no-build")
     objects = []
     for target in LINKED_TARGETS:
-        found = sorted(glob.glob(os.path.join(bin_path, f"{target}.build", "*.o")))
+        # Only the objects of sources that still exist: a renamed file leaves its old object behind
+        # in an incremental build, and linking both would define its symbols twice.
+        sources = {os.path.basename(p) for p in glob.glob(os.path.join(ROOT, "Sources", target, "**", "*.swift"), recursive=True)}
+        found = sorted(o for o in glob.glob(os.path.join(bin_path, f"{target}.build", "*.o"))
+                       if not o.endswith(".swift.o") or os.path.basename(o)[:-2] in sources)
         if not found:
             raise SystemExit(f"error: no object files for {target} in {bin_path}")
         objects += found

@@ -3,13 +3,13 @@ import Ripple
 /// The `command` suite: the overhead of a sync `execute` against a direct closure call that does
 /// the same work with the same hold on its owner.
 ///
-/// Three element kinds:
-/// - `sync`: `Command(handler:canExecute:)`, a main-actor body and predicate that capture the
-///   owner, executed on the main thread. Its `closure` engine calls a closure doing the same work
-///   on the same owner: the command's own machinery, and nothing else, is the difference.
-/// - `sync-nonisolated`: the same with `isolation: .nonisolated`, whose `@Sendable` closures run
-///   on the calling thread without the main-thread check.
-/// - `sync-weak-owner`: STT's shape, `Command(delegate:handler:canExecute:)`, which holds the owner
+/// Two element kinds:
+/// - `sync-nonisolated`: `Command(nonisolatedPerform:canExecute:)`, whose `@Sendable` closures
+///   capture the owner and run on the calling thread without the main-thread check. Its `closure`
+///   engine calls a closure doing the same work on the same owner: the command's own machinery,
+///   and nothing else, is the difference.
+/// - `sync-weak-owner`: STT's shape, `Command(delegate:perform:canExecute:)`, main-actor, executed
+///   on the main thread, which holds the owner
 ///   weakly so that the owner can hold the command without a cycle. Its `closure` engine is the
 ///   call you would write by hand for the same hold, `{ [weak owner] in … }`: load the owner
 ///   strongly through a weak reference, check the predicate, call, release. A third engine,
@@ -25,14 +25,11 @@ enum CommandBenchmarks {
         let sizes: [(String, Int)] = quick ? [("10k", 10_000)] : [("10k", 10_000), ("100k", 100_000)]
         return sizes.flatMap { name, count in
             [
-                group(name, count, element: "sync", weakOwner: false) { owner in
-                    Command(handler: { owner.work() }, canExecute: { owner.enabled })
-                },
                 group(name, count, element: "sync-nonisolated", weakOwner: false) { owner in
-                    Command(isolation: .nonisolated, handler: { owner.work() }, canExecute: { owner.enabled })
+                    Command(nonisolatedPerform: { owner.work() }, canExecute: { owner.enabled })
                 },
                 group(name, count, element: "sync-weak-owner", weakOwner: true) { owner in
-                    Command(delegate: owner, handler: { $0.work() }, canExecute: { $0.enabled })
+                    Command(delegate: owner, perform: { $0.work() }, canExecute: { $0.enabled })
                 },
             ]
         }

@@ -8,14 +8,14 @@ import Ripple
 final class ProbePresenter: Presenter<any Viewable> {
     var counter = 0
 
-    private(set) lazy var work = Command(delegate: self, queue: DispatchQueue.global()) { owner, done in
+    private(set) lazy var work = Command(delegate: self, queue: DispatchQueue.global(), work: { owner, _, done in
         owner.counter += 1  // expected-error: main actor-isolated property 'counter' can not be mutated from a Sendable closure
         done.succeed()
-    }
+    })
 
-    private(set) lazy var save = CommandWithParameter<Int>(delegate: self, queue: DispatchQueue.global()) {
+    private(set) lazy var save = CommandWithParameter<Int>(delegate: self, queue: DispatchQueue.global(), work: {
         owner, value, done in
         owner.counter = value  // expected-error: main actor-isolated property 'counter' can not be mutated from a Sendable closure
         done.succeed()
-    }
+    })
 }

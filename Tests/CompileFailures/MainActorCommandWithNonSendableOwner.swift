@@ -13,5 +13,5 @@ final class Screen {
     let counter = Counter()
 
     // expected-error: type 'Counter' does not conform to the 'Sendable' protocol
-    lazy var increment = Command(delegate: counter) { $0.value += 1 }
+    lazy var increment = Command(delegate: counter, perform: { $0.value += 1 })
 }

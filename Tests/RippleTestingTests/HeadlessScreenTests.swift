@@ -10,13 +10,13 @@ import XCTest
 private func backgroundPages(
     pageSize: Int, pages: Int, count: @escaping @Sendable () -> Int, append: @escaping @Sendable (_ ids: [Int]) -> Void
 ) -> CommandWithResult<Void, PageLoad> {
-    CommandWithResult(queue: DispatchQueue.global()) { _, done in
+    CommandWithResult(delegate: commandAnchor, queue: DispatchQueue.global(), work: { _, _, done in
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(5)) {
             let start = count()
             append(Array(start..<start + pageSize))
             done(.success(start + pageSize >= pageSize * pages ? .lastPage : .morePages))
         }
-    }
+    })
 }
 
 /// `HeadlessTableScreen`, `HeadlessTableScreenWithSection`, `HeadlessCollectionScreen` and
@@ -76,10 +76,10 @@ final class HeadlessScreenTests: XCTestCase {
     func test_tableScreen_showsTheLoadingRow_whileATestSchedulerHoldsTheRun() async {
         let scheduler = TestScheduler()
         let collection = ObservableCollection<TestItem>()
-        let loadMore = CommandWithResult<Void, PageLoad>(queue: scheduler) { _, done in
+        let loadMore = CommandWithResult<Void, PageLoad>(delegate: commandAnchor, queue: scheduler, work: { _, _, done in
             collection.append(TestItem(id: collection.count))
             done(.success(.lastPage))
-        }
+        })
         let screen = HeadlessTableScreen(collection: collection)
         screen.cells.register(Row.self, forCellReuseIdentifier: "Cell")
         screen.source.paginate(with: loadMore)
@@ -104,7 +104,7 @@ final class HeadlessScreenTests: XCTestCase {
         screen.cells.register(Row.self, forCellReuseIdentifier: "Cell")
         screen.cells.register(Spinner.self, forCellReuseIdentifier: "Spinner")
         screen.source.loadingCellIdentifier = "Spinner"
-        screen.source.paginate(with: Command(queue: scheduler) { _, done in done.succeed() })
+        screen.source.paginate(with: Command(delegate: commandAnchor, queue: scheduler, work: { _, _, done in done.succeed() }))
         await screen.drainMainQueue()
         XCTAssertTrue(screen.cells.visibleCells.first?.cell is Spinner)
         scheduler.runAll()
@@ -211,10 +211,10 @@ final class HeadlessScreenTests: XCTestCase {
     /// `settle` waits for the `selectItem` run a tap starts, here an `async` body that suspends.
     func test_settle_waitsForTheSelectItemRunATapStarts() async {
         let opened = ObservableCollection<Int>()
-        let open = CommandWithParameter<TestItem> { item in
+        let open = CommandWithParameter<TestItem>(delegate: commandAnchor, task: { _, item in
             try await Task.sleep(nanoseconds: 5_000_000)
             opened.append(item.id)
-        }
+        })
         let screen = HeadlessTableScreen(collection: ObservableCollection([TestItem](ids: [1, 2])), selectItem: open)
         screen.cells.register(Row.self, forCellReuseIdentifier: "Cell")
         await screen.settle()
@@ -230,23 +230,23 @@ final class HeadlessScreenTests: XCTestCase {
     /// for one settle.
     func test_settle_waitsForTrackedAndAwaitedCommands() async {
         let items = ObservableCollection([TestItem](ids: [1]))
-        let refresh = Command(queue: DispatchQueue.global()) { _, done in
+        let refresh = Command(delegate: commandAnchor, queue: DispatchQueue.global(), work: { _, _, done in
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(5)) {
                 items.replace(with: [TestItem](ids: [1, 2, 3]))
                 done.succeed()
             }
-        }
+        })
         let screen = HeadlessTableScreen(collection: items)
         await screen.settle()
 
-        XCTAssertTrue(refresh.execute())
+        XCTAssertNil(refresh.execute().refusal)
         await screen.settle(awaiting: refresh)
         XCTAssertFalse(refresh.isExecuting)
         XCTAssertEqual(screen.shownItems.ids, [1, 2, 3])
 
         screen.track(refresh, as: "refresh")
         items.replace(with: [TestItem](ids: [1]))
-        XCTAssertTrue(refresh.execute())
+        XCTAssertNil(refresh.execute().refusal)
         XCTAssertEqual(screen.unsettledWork.last, "refresh is executing")
         await screen.settle()
         XCTAssertEqual(screen.shownItems.ids, [1, 2, 3])
@@ -258,12 +258,12 @@ final class HeadlessScreenTests: XCTestCase {
     func test_settle_pastItsTimeout_namesWhatIsStillExecuting() async {
         let items = ObservableCollection<TestItem>()
         let pending = ObservableCollection<CommandRun>()
-        let save = Command(queue: DispatchQueue.global()) { _, done in pending.append(done) }
-        let loadMore = Command(queue: DispatchQueue.global()) { _, done in pending.append(done) }
+        let save = Command(delegate: commandAnchor, queue: DispatchQueue.global(), work: { _, _, done in pending.append(done) })
+        let loadMore = Command(delegate: commandAnchor, queue: DispatchQueue.global(), work: { _, _, done in pending.append(done) })
         let screen = HeadlessTableScreen(collection: items)
         screen.track(save, as: "save")
         screen.source.paginate(with: loadMore)
-        XCTAssertTrue(save.execute())
+        XCTAssertNil(save.execute().refusal)
 
         await screen.settle(timeout: 0.05)
         XCTAssertEqual(settleFailures.count, 1)
@@ -310,7 +310,7 @@ final class HeadlessScreenTests: XCTestCase {
 
     func test_synchronousSettle_pastItsTimeout_namesWhatIsStillExecuting() {
         let pending = ObservableCollection<CommandRun>()
-        let open = CommandWithParameter<TestItem>(queue: DispatchQueue.global()) { _, done in pending.append(done) }
+        let open = CommandWithParameter<TestItem>(delegate: commandAnchor, queue: DispatchQueue.global(), work: { _, _, done in pending.append(done) })
         let screen = HeadlessCollectionScreenWithSection(
             collection: SectionedCollection([SectionSnapshot(section: "A", items: [TestItem](ids: [7]))]),
             selectItem: open)
@@ -321,7 +321,7 @@ final class HeadlessScreenTests: XCTestCase {
         XCTAssertEqual(settleFailures.count, 1)
         let failure = settleFailures.snapshot.first ?? ""
         XCTAssertTrue(failure.contains("HeadlessCollectionScreenWithSection.settle(): not settled after 0.05 s"), failure)
-        XCTAssertTrue(failure.contains("the source's selectItem command (CommandWithParameter<TestItem>) is executing"), failure)
+        XCTAssertTrue(failure.contains("the source's selectItem command (CommandWithResult<TestItem, ()>) is executing"), failure)
         for run in pending.snapshot { run.succeed() }
         screen.settle()
         XCTAssertEqual(settleFailures.count, 1)

@@ -39,11 +39,11 @@ final class AssertDeallocatedTests: XCTestCase {
     func test_anObjectHeldByTheTest_isASurvivor() {
         var kept: [AnyObject] = []
         let survivors = survivingObjects {
-            let command = Command(handler: {})
+            let command = Command(delegate: commandAnchor, perform: { _ in })
             kept.append(command)
             return [command]
         }
-        XCTAssertEqual(survivors, ["#0 CommandWithParameter<()>"])
+        XCTAssertEqual(survivors, ["#0 CommandWithResult<(), ()>"])
         kept.removeAll()
     }
 
@@ -91,7 +91,7 @@ final class AssertDeallocatedTests: XCTestCase {
     @MainActor
     func test_async_makeObjectsMayAwait() async {
         let survivors = await survivingObjects(timeout: 10) {
-            let command = Command(handler: { await Task.yield() })
+            let command = Command(delegate: commandAnchor, task: { _ in await Task.yield() })
             let spy = CommandSpy(command, streams: [.outcomes])
             command.execute()
             await fulfillment(of: [spy.expectation(events: 1)], timeout: 10)

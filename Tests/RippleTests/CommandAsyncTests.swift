@@ -23,17 +23,17 @@ final class CommandAsyncTests: XCTestCase {
         let gate = CommandGate()
         var command: Command!
         defer { command = nil }  // the body captures `command`: break the cycle when the test ends
-        command = Command(delegate: owner) { owner in
+        command = Command(delegate: owner, task: { owner in
             owner.log("started, executing=\(command.isExecuting)")
             await gate.wait()
             owner.log("ended")
-        }
+        })
         let spy = CommandSpy(command)
 
-        XCTAssertTrue(command.execute())
+        XCTAssertNil(command.execute().refusal)
         XCTAssertTrue(command.isExecuting)
         XCTAssertFalse(command.canExecute())
-        XCTAssertFalse(command.execute(), "refused while the task runs")
+        XCTAssertNotNil(command.execute().refusal, "refused while the task runs")
         gate.open()
         await fulfillment(of: [spy.expectation(events: 6)], timeout: 10)
 
@@ -46,7 +46,7 @@ final class CommandAsyncTests: XCTestCase {
     }
 
     func test_asyncBody_thatThrows_fails() async {
-        let command = Command(handler: {
+        let command = Command(delegate: commandAnchor, task: { _ in
             await Task.yield()
             throw CommandTestError(5)
         })
@@ -64,21 +64,21 @@ final class CommandAsyncTests: XCTestCase {
         let owner = CommandTestOwner()
         let load = CommandWithParameter<Page>(
             delegate: owner,
-            handler: { owner, page in
+            task: { owner, page in
                 await Task.yield()
                 owner.log("page \(page.number)")
             },
             canExecute: { _, page in page.number > 0 })
         let spy = CommandSpy(load, parameter: Page(number: 1), streams: [.outcomes])
-        XCTAssertFalse(load.execute(parameter: Page(number: 0)))
-        XCTAssertTrue(load.execute(parameter: Page(number: 2)))
+        XCTAssertNotNil(load.execute(parameter: Page(number: 0)).refusal)
+        XCTAssertNil(load.execute(parameter: Page(number: 2)).refusal)
         await fulfillment(of: [spy.expectation(events: 1)], timeout: 10)
         XCTAssertEqual(owner.log, ["page 2"])
         spy.assertEvents([.succeeded])
     }
 
     func test_asyncBody_withPriority_runs() async {
-        let command = Command(priority: .background, handler: { await Task.yield() })
+        let command = Command(delegate: commandAnchor, priority: .background, task: { _ in await Task.yield() })
         let spy = CommandSpy(command, streams: [.outcomes])
         command.execute()
         await fulfillment(of: [spy.expectation(events: 1)], timeout: 10)
@@ -88,7 +88,7 @@ final class CommandAsyncTests: XCTestCase {
     func test_asyncBody_ofAMainActorPresenter_callsItsIsolatedMethods() async {
         let presenter = MainActorPresenter()
         let spy = CommandSpy(presenter.load, streams: [.executing, .outcomes])
-        XCTAssertTrue(presenter.load.execute())
+        XCTAssertNil(presenter.load.execute().refusal)
         await fulfillment(of: [spy.expectation(events: 4)], timeout: 10)
         XCTAssertEqual(presenter.loads, 1)
         XCTAssertTrue(presenter.loadRanOnTheMainThread)
@@ -100,15 +100,15 @@ final class CommandAsyncTests: XCTestCase {
         let gate = CommandGate()
         weak var weakOwner: CommandTestOwner?
         var command: Command!
-        var spy: CommandSpy<Void>!
+        var spy: CommandSpy<Void, Void>!
         do {
             let owner = CommandTestOwner()
             weakOwner = owner
-            command = Command(delegate: owner) { owner in
+            command = Command(delegate: owner, task: { owner in
                 entered.open()
                 await gate.wait()
                 owner.log("ended")
-            }
+            })
             spy = CommandSpy(command, streams: [.outcomes])
             command.execute()
             await fulfillment(of: [entered.opened("the body started")], timeout: 30)
@@ -121,7 +121,7 @@ final class CommandAsyncTests: XCTestCase {
         await eventually(until: { weakOwner == nil }, "the owner is released once the body has ended")
         XCTAssertNil(weakOwner, "the owner is released once the body has ended")
         XCTAssertFalse(command.canExecute(), "the owner is gone")
-        XCTAssertFalse(command.execute())
+        XCTAssertNotNil(command.execute().refusal)
     }
 }
 
@@ -131,9 +131,9 @@ final class MainActorPresenter {
     private(set) var loads = 0
     private(set) var loadRanOnTheMainThread = false
 
-    private(set) lazy var load = Command(delegate: self) { presenter in
+    private(set) lazy var load = Command(delegate: self, task: { presenter in
         await presenter.performLoad()
-    }
+    })
 
     func performLoad() async {
         loads += 1

@@ -1,5 +1,6 @@
 import Dispatch
 import Ripple
+import RippleTestSupport
 import RippleTesting
 import XCTest
 
@@ -20,12 +21,12 @@ final class CommandBindingRefreshTests: XCTestCase {
     func test_aPullBeforeTheMainQueueDrains_staysRefreshingUntilTheRunEnds() async {
         let scheduler = TestScheduler()
         // A Dispatch body on a test scheduler: the run stays executing until the scheduler runs it.
-        let command = Command(queue: scheduler) { _, done in done.succeed() }
+        let command = Command(delegate: commandAnchor, queue: scheduler, work: { _, _, done in done.succeed() })
         let refresh = SpyRefresh()  // CommandBindingTests' double
         let binding = CommandBinding(command: command) {}.refresh(with: refresh)
 
         refresh.beginRefreshing()  // the user pulls; the replayed "not executing" is still queued
-        XCTAssertTrue(binding.trigger())
+        XCTAssertNil(binding.trigger().refusal)
         await drainMainQueue()
         XCTAssertTrue(command.isExecuting)
         XCTAssertTrue(refresh.isRefreshing, "the replayed state ended the spinner of a run that is going on")
@@ -39,12 +40,12 @@ final class CommandBindingRefreshTests: XCTestCase {
     }
 
     func test_aPullWhoseRunEndsBeforeTheMainQueueDrains_endsWhenTheStateArrives() async {
-        let command = Command { () in }
+        let command = Command(delegate: commandAnchor, perform: { _ in })
         let refresh = SpyRefresh()  // CommandBindingTests' double
         let binding = CommandBinding(command: command) {}.refresh(with: refresh)
 
         refresh.beginRefreshing()
-        XCTAssertTrue(binding.trigger())  // a synchronous body: the run has ended already
+        XCTAssertNil(binding.trigger().refusal)  // a synchronous body: the run has ended already
         XCTAssertFalse(command.isExecuting)
         await drainMainQueue()
         XCTAssertFalse(refresh.isRefreshing)

@@ -65,7 +65,7 @@ final class CommandBindingTests: XCTestCase {
 
     func test_enable_followsCanExecute() async {
         let owner = CommandTestOwner()
-        let command = Command(delegate: owner, handler: { _ in }, canExecute: { $0.isAllowed })
+        let command = Command(delegate: owner, perform: { _ in }, canExecute: { $0.isAllowed })
         let control = SpyControl()
         let binding = CommandBinding(command: command) {}.enable(control)
         await settle()
@@ -85,16 +85,16 @@ final class CommandBindingTests: XCTestCase {
     func test_trigger_startsOneRun_andTheControlIsDisabledWhileItRuns() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
-        let command = Command(delegate: owner, queue: scheduler) { owner, done in
+        let command = Command(delegate: owner, queue: scheduler, work: { owner, _, done in
             owner.log("body")
             owner.keep(done)
-        }
+        })
         let control = SpyControl()
         let binding = CommandBinding(command: command) {}.enable(control)
 
-        XCTAssertTrue(binding.trigger())
+        XCTAssertNil(binding.trigger().refusal)
         XCTAssertFalse(control.isEnabled, "disabled at once, before any delivery")
-        XCTAssertFalse(binding.trigger(), "a second tap while running starts nothing")
+        XCTAssertNotNil(binding.trigger().refusal, "a second tap while running starts nothing")
         await settle()
         scheduler.runAll()
         XCTAssertFalse(control.isEnabled)
@@ -108,11 +108,11 @@ final class CommandBindingTests: XCTestCase {
     func test_trigger_onADisabledControl_neverStartsARun() async {
         let owner = CommandTestOwner()
         owner.isAllowed = false
-        let command = Command(delegate: owner, handler: { $0.log("body") }, canExecute: { $0.isAllowed })
+        let command = Command(delegate: owner, perform: { $0.log("body") }, canExecute: { $0.isAllowed })
         let control = SpyControl()
         let binding = CommandBinding(command: command) {}.enable(control)
         XCTAssertFalse(control.isEnabled)
-        XCTAssertFalse(binding.trigger())
+        XCTAssertNotNil(binding.trigger().refusal)
         await settle()
         XCTAssertEqual(owner.log, [])
         control.history.assertEvents(["disabled"])
@@ -123,7 +123,9 @@ final class CommandBindingTests: XCTestCase {
         let typed = CommandLock("")
         let received = CommandLock<[String]>([])
         let search = CommandWithParameter<String>(
-            handler: { query in received.withLock { $0.append(query) } }, canExecute: { !$0.isEmpty })
+            delegate: commandAnchor,
+            perform: { _, query in received.withLock { $0.append(query) } },
+            canExecute: { !$1.isEmpty })
         search.raiseCanExecuteChanged(whenever: text.stream)
         let control = SpyControl()
         let binding = CommandBinding(command: search) { typed.current }.enable(control)
@@ -133,10 +135,10 @@ final class CommandBindingTests: XCTestCase {
             text.send(value)
             await settle()
         }
-        XCTAssertFalse(binding.trigger(), "empty text")
+        XCTAssertNotNil(binding.trigger().refusal, "empty text")
         typed.withLock { $0 = "swift" }
         text.send("swift")
-        XCTAssertTrue(binding.trigger())
+        XCTAssertNil(binding.trigger().refusal)
         await settle()
         XCTAssertEqual(received.current, ["swift"])
         control.history.assertEvents(["disabled", "enabled", "disabled", "enabled"])
@@ -145,13 +147,13 @@ final class CommandBindingTests: XCTestCase {
     func test_indicator_animatesWhileTheCommandExecutes() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
-        let command = Command(delegate: owner, queue: scheduler) { owner, done in owner.keep(done) }
+        let command = Command(delegate: owner, queue: scheduler, work: { owner, _, done in owner.keep(done) })
         let indicator = SpyIndicator()
         let binding = CommandBinding(command: command) {}.indicate(with: indicator)
         await settle()
         XCTAssertFalse(indicator.isAnimating)
 
-        XCTAssertTrue(binding.trigger())
+        XCTAssertNil(binding.trigger().refusal)
         await settle()
         XCTAssertTrue(indicator.isAnimating)
         scheduler.runAll()
@@ -164,13 +166,13 @@ final class CommandBindingTests: XCTestCase {
     func test_refresh_endsWhenTheRunItStartedEnds() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
-        let command = Command(delegate: owner, queue: scheduler) { owner, done in owner.keep(done) }
+        let command = Command(delegate: owner, queue: scheduler, work: { owner, _, done in owner.keep(done) })
         let refresh = SpyRefresh()
         let binding = CommandBinding(command: command) {}.refresh(with: refresh)
         await settle()
 
         refresh.beginRefreshing()  // the user pulls
-        XCTAssertTrue(binding.trigger())
+        XCTAssertNil(binding.trigger().refusal)
         await settle()
         XCTAssertTrue(refresh.isRefreshing, "still refreshing while the command runs")
         scheduler.runAll()
@@ -183,11 +185,11 @@ final class CommandBindingTests: XCTestCase {
     func test_refresh_aPullThatCannotRun_endsAtOnce() async {
         let owner = CommandTestOwner()
         owner.isAllowed = false
-        let command = Command(delegate: owner, handler: { _ in }, canExecute: { $0.isAllowed })
+        let command = Command(delegate: owner, perform: { _ in }, canExecute: { $0.isAllowed })
         let refresh = SpyRefresh()
         let binding = CommandBinding(command: command) {}.refresh(with: refresh)
         refresh.beginRefreshing()
-        XCTAssertFalse(binding.trigger())
+        XCTAssertNotNil(binding.trigger().refusal)
         XCTAssertFalse(refresh.isRefreshing, "ended without waiting for a delivery")
         await settle()
         refresh.history.assertEvents(["begin", "end"])
@@ -195,7 +197,7 @@ final class CommandBindingTests: XCTestCase {
 
     func test_cancel_reachesARunStartedByTheBinding() async {
         let entered = CommandGate()
-        let command = Command(handler: {
+        let command = Command(delegate: commandAnchor, task: { _ in
             entered.open()
             try await Task.sleep(nanoseconds: 600 * 1_000_000_000)
         })
@@ -204,7 +206,7 @@ final class CommandBindingTests: XCTestCase {
         let binding = CommandBinding(command: command) {}.enable(control).indicate(with: indicator)
         let spy = CommandSpy(command, streams: [.outcomes, .errors])
 
-        XCTAssertTrue(binding.trigger())
+        XCTAssertNil(binding.trigger().refusal)
         await entered.wait()
         await settle()
         XCTAssertFalse(control.isEnabled)
@@ -222,9 +224,9 @@ final class CommandBindingTests: XCTestCase {
     func test_enable_underConcurrentLimit_disablesTheControlAtTheLimit_evenForRunsStartedElsewhere() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
-        let command = Command(delegate: owner, queue: scheduler, policy: .concurrent(limit: 2)) { owner, done in
+        let command = Command(delegate: owner, queue: scheduler, policy: .concurrent(limit: 2), work: { owner, _, done in
             owner.keep(done)
-        }
+        })
         let control = SpyControl()
         let binding = CommandBinding(command: command) {}.enable(control)
         command.execute()  // started by the presenter, not through the binding
@@ -233,7 +235,7 @@ final class CommandBindingTests: XCTestCase {
         command.execute()  // reaches the limit
         await settle()
         XCTAssertFalse(control.isEnabled, "at the limit, although the binding started neither run")
-        XCTAssertFalse(binding.trigger())
+        XCTAssertNotNil(binding.trigger().refusal)
         scheduler.runAll()
         owner.keptRuns[0].succeed()
         await settle()
@@ -244,7 +246,7 @@ final class CommandBindingTests: XCTestCase {
 
     func test_unbind_stopsFollowing_theViewsKeepTheirLastState() async {
         let owner = CommandTestOwner()
-        let command = Command(delegate: owner, handler: { _ in }, canExecute: { $0.isAllowed })
+        let command = Command(delegate: owner, perform: { _ in }, canExecute: { $0.isAllowed })
         let control = SpyControl()
         let binding = CommandBinding(command: command) {}.enable(control)
         await settle()
@@ -258,7 +260,7 @@ final class CommandBindingTests: XCTestCase {
 
     func test_binding_endsItsSubscriptionsWhenDeallocated_andHoldsTheViewsWeakly() async {
         let owner = CommandTestOwner()
-        let command = Command(delegate: owner, handler: { _ in }, canExecute: { $0.isAllowed })
+        let command = Command(delegate: owner, perform: { _ in }, canExecute: { $0.isAllowed })
         var binding: CommandBinding<Command>? = CommandBinding(command: command) {}
         weak var weakControl: SpyControl?
         do {

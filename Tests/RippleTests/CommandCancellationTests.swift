@@ -24,10 +24,10 @@ final class CommandCancellationTests: XCTestCase {
     func test_dispatch_cancelBeforeTheBodyStarts_theBodyNeverRuns() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
-        let command = Command(delegate: owner, queue: scheduler) { owner, done in
+        let command = Command(delegate: owner, queue: scheduler, work: { owner, _, done in
             owner.log("body")
             done.succeed()
-        }
+        })
         let spy = CommandSpy(command)
         command.execute()
         command.cancel()
@@ -42,7 +42,7 @@ final class CommandCancellationTests: XCTestCase {
     func test_dispatch_cancelWhileRunning_reachesTheBody_andTheRunEndsWhenTheBodyDoes() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
-        let command = Command(delegate: owner, queue: scheduler) { owner, done in owner.keep(done) }
+        let command = Command(delegate: owner, queue: scheduler, work: { owner, _, done in owner.keep(done) })
         let spy = CommandSpy(command)
         command.execute()
         scheduler.runAll()
@@ -64,15 +64,15 @@ final class CommandCancellationTests: XCTestCase {
         let entered = CommandGate()
         let owner = CommandTestOwner()
         let queue = DispatchQueue(label: "CommandCancellationTests.body")
-        let command = Command(delegate: owner, queue: queue) { _, done in
+        let command = Command(delegate: owner, queue: queue, work: { _, _, done in
             entered.open()
             // A long loop that checks for cancellation; gives up after 30 s so a failure cannot hang.
             let deadline = Date(timeIntervalSinceNow: 30)
             while !done.isCancelled && Date() < deadline { usleep(100) }
             done.isCancelled ? done.fail(CancellationError()) : done.succeed()
-        }
+        })
         let spy = CommandSpy(command)
-        XCTAssertTrue(command.execute())
+        XCTAssertNil(command.execute().refusal)
         XCTAssertTrue(entered.waitBlocking())
         XCTAssertTrue(command.isExecuting)
         command.cancel()
@@ -84,10 +84,10 @@ final class CommandCancellationTests: XCTestCase {
     func test_dispatch_cancelAfterTheRunEnded_hasNoEffect() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
-        let command = Command(delegate: owner, queue: scheduler) { owner, done in
+        let command = Command(delegate: owner, queue: scheduler, work: { owner, _, done in
             owner.keep(done)
             done.succeed()
-        }
+        })
         let spy = CommandSpy(command)
         command.execute()
         scheduler.runAll()
@@ -102,7 +102,7 @@ final class CommandCancellationTests: XCTestCase {
     func test_cancel_thenExecuteAgain_theNewRunIsNotCancelled() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
-        let command = Command(delegate: owner, queue: scheduler) { owner, done in owner.keep(done) }
+        let command = Command(delegate: owner, queue: scheduler, work: { owner, _, done in owner.keep(done) })
         let spy = CommandSpy(command, streams: [.outcomes])
         command.execute()
         scheduler.runAll()
@@ -119,7 +119,7 @@ final class CommandCancellationTests: XCTestCase {
 
     func test_async_cancelWhileAwaitingSleep_endsCancelled_withoutAnError() async {
         let entered = CommandGate()
-        let command = Command(handler: {
+        let command = Command(delegate: commandAnchor, task: { _ in
             entered.open()
             try await Task.sleep(nanoseconds: 600 * 1_000_000_000)
         })
@@ -134,7 +134,7 @@ final class CommandCancellationTests: XCTestCase {
     func test_async_cancelRightAfterExecute_endsCancelled() async {
         // Whether or not the task has started when cancel() runs, the body sees the cancellation.
         for _ in 0..<50 {
-            let command = Command(handler: { try await Task.sleep(nanoseconds: 600 * 1_000_000_000) })
+            let command = Command(delegate: commandAnchor, task: { _ in try await Task.sleep(nanoseconds: 600 * 1_000_000_000) })
             let spy = CommandSpy(command)
             command.execute()
             command.cancel()
@@ -146,7 +146,7 @@ final class CommandCancellationTests: XCTestCase {
     func test_async_nonisolated_cancelRightAfterExecute_endsCancelled() async {
         // The same from a nonisolated command, whose task starts off the main actor at once.
         for _ in 0..<50 {
-            let command = Command(isolation: .nonisolated, handler: {
+            let command = Command(nonisolatedTask: {
                 try await Task.sleep(nanoseconds: 600 * 1_000_000_000)
             })
             let spy = CommandSpy(command)
@@ -161,7 +161,7 @@ final class CommandCancellationTests: XCTestCase {
         let entered = CommandGate()
         let sawCancellation = CommandGate()
         let release = CommandGate()
-        let command = Command(handler: {
+        let command = Command(delegate: commandAnchor, task: { _ in
             entered.open()
             do {
                 try await Task.sleep(nanoseconds: 600 * 1_000_000_000)
@@ -179,7 +179,7 @@ final class CommandCancellationTests: XCTestCase {
 
         XCTAssertTrue(command.isExecuting, "the body is still cleaning up")
         XCTAssertFalse(command.canExecute())
-        XCTAssertFalse(command.execute(), "no second run while the cancelled one is ending")
+        XCTAssertNotNil(command.execute().refusal, "no second run while the cancelled one is ending")
         spy.assertEvents([.executing(false), .executing(true), .canExecute(false)])
 
         release.open()
@@ -194,7 +194,7 @@ final class CommandCancellationTests: XCTestCase {
         let entered = CommandGate()
         let sawCancellation = CommandGate()
         let release = CommandGate()
-        let command = Command(isolation: .nonisolated, handler: {
+        let command = Command(nonisolatedTask: {
             entered.open()
             do {
                 try await Task.sleep(nanoseconds: 600 * 1_000_000_000)
@@ -212,7 +212,7 @@ final class CommandCancellationTests: XCTestCase {
 
         XCTAssertTrue(command.isExecuting, "the body is still cleaning up")
         XCTAssertFalse(command.canExecute())
-        XCTAssertFalse(command.execute(), "no second run while the cancelled one is ending")
+        XCTAssertNotNil(command.execute().refusal, "no second run while the cancelled one is ending")
         spy.assertEvents([.executing(false), .executing(true), .canExecute(false)])
 
         release.open()
@@ -224,7 +224,7 @@ final class CommandCancellationTests: XCTestCase {
     func test_async_bodyThatChecksTaskIsCancelled_seesTheCancellation() async {
         let entered = CommandGate()
         let observed = CommandLock<[Bool]>([])
-        let command = CommandWithParameter<Int>(handler: { _ in
+        let command = CommandWithParameter<Int>(delegate: commandAnchor, task: { _, _ in
             entered.open()
             while !Task.isCancelled { await Task.yield() }
             observed.withLock { $0.append(Task.isCancelled) }
@@ -240,7 +240,7 @@ final class CommandCancellationTests: XCTestCase {
     }
 
     func test_async_cancelAfterTheRunEnded_hasNoEffect() async {
-        let command = Command(handler: { await Task.yield() })
+        let command = Command(delegate: commandAnchor, task: { _ in await Task.yield() })
         let spy = CommandSpy(command)
         command.execute()
         await fulfillment(of: [spy.expectation(events: 6)], timeout: 10)
@@ -254,12 +254,13 @@ final class CommandCancellationTests: XCTestCase {
     func test_async_cancelReachesEveryConcurrentRun() async {
         let started = CommandLock(0)
         let allStarted = CommandGate()
-        let command = CommandWithParameter<Int>(policy: .concurrent(limit: 3), handler: { _ in
+        let command = CommandWithParameter<Int>(delegate: commandAnchor, policy: .concurrent(limit: 3),
+            task: { _, _ in
             if started.withLock({ $0 += 1; return $0 }) == 3 { allStarted.open() }
             try await Task.sleep(nanoseconds: 600 * 1_000_000_000)
         })
         let spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes, .errors])
-        XCTAssertEqual((1...4).map { command.execute(parameter: $0) }, [true, true, true, false])
+        XCTAssertEqual((1...4).map { command.execute(parameter: $0) }, [.started, .started, .started, .refused(.busy)])
         await fulfillment(of: [allStarted.opened()], timeout: 30)
         command.cancel()
         await fulfillment(of: [spy.expectation(events: 6)], timeout: 10)
@@ -276,7 +277,7 @@ final class CommandCancellationTests: XCTestCase {
         // A nonisolated command, whose sync body runs on the thread that calls `execute`.
         let entered = CommandGate()
         let release = CommandGate()
-        let command = Command(isolation: .nonisolated, handler: {
+        let command = Command(nonisolatedPerform: {
             entered.open()
             release.waitBlocking()
         })

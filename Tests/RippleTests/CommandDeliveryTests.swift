@@ -18,7 +18,7 @@ final class CommandDeliveryTests: XCTestCase {
 
     func test_defaultDelivery_isTheMainQueue_forEveryStream() async {
         // A nonisolated command, so that the run, and every event, starts on a background thread.
-        let command = Command(isolation: .nonisolated, handler: { throw CommandTestError(21) })
+        let command = Command(nonisolatedPerform: { throw CommandTestError(21) })
         let threads = EventRecorder<String>()
         let spy = CommandSpy(command, on: .main)
         let tokens = [
@@ -28,7 +28,7 @@ final class CommandDeliveryTests: XCTestCase {
             command.outcomes.subscribe { _ in threads.record(Thread.isMainThread ? "main" : "other") },
         ]
         let ranOffMain = EventRecorder<Bool>()
-        DispatchQueue.global().async { ranOffMain.record(command.execute() && !Thread.isMainThread) }
+        DispatchQueue.global().async { ranOffMain.record(command.execute().refusal == nil && !Thread.isMainThread) }
         await fulfillment(of: [spy.expectation(events: failedRun.count), threads.expectation(count: failedRun.count)], timeout: 10)
         spy.assertEvents(failedRun)
         threads.assertEvents(Array(repeating: "main", count: failedRun.count))
@@ -41,7 +41,7 @@ final class CommandDeliveryTests: XCTestCase {
         let queue = DispatchQueue(label: "CommandDeliveryTests.delivery")
         let key = DispatchSpecificKey<Int>()
         queue.setSpecific(key: key, value: 1)
-        let command = Command(handler: { throw CommandTestError(21) })
+        let command = Command(delegate: commandAnchor, perform: { _ in throw CommandTestError(21) })
         let onQueue = EventRecorder<Bool>()
         let token = command.outcomes.subscribe(on: .queue(queue)) { _ in onQueue.record(DispatchQueue.getSpecific(key: key) == 1) }
         let spy = CommandSpy(command, on: .queue(queue))
@@ -55,7 +55,7 @@ final class CommandDeliveryTests: XCTestCase {
 
     func test_schedulerDelivery_deliversOnlyWhenTheSchedulerRuns() async {
         let delivery = TestScheduler()
-        let command = Command(handler: { throw CommandTestError(21) })
+        let command = Command(delegate: commandAnchor, perform: { _ in throw CommandTestError(21) })
         let spy = CommandSpy(command, on: .scheduler(delivery))
         XCTAssertEqual(spy.events, [], "even the replay waits for the scheduler")
         command.execute()
@@ -67,7 +67,7 @@ final class CommandDeliveryTests: XCTestCase {
 
     func test_mixedDeliveries_eachSubscriberGetsEveryEventOnce() async {
         let delivery = TestScheduler()
-        let command = Command(handler: { throw CommandTestError(21) })
+        let command = Command(delegate: commandAnchor, perform: { _ in throw CommandTestError(21) })
         let synchronous = CommandSpy(command)
         let stepped = CommandSpy(command, on: .scheduler(delivery))
         let main = CommandSpy(command, on: .main)

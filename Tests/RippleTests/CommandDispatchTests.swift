@@ -15,13 +15,13 @@ final class CommandDispatchTests: XCTestCase {
     func test_dispatchBody_isExecutingBeforeItStarts_andUntilDoneIsCalled() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
-        let command = Command(delegate: owner, queue: scheduler) { owner, done in
+        let command = Command(delegate: owner, queue: scheduler, work: { owner, _, done in
             owner.log("body")
             owner.keep(done)
-        }
+        })
         let spy = CommandSpy(command)
 
-        XCTAssertTrue(command.execute())
+        XCTAssertNil(command.execute().refusal)
         XCTAssertTrue(command.isExecuting, "executing before the body has started")
         XCTAssertEqual(scheduler.pendingCount, 1)
         XCTAssertEqual(owner.log, [])
@@ -43,7 +43,7 @@ final class CommandDispatchTests: XCTestCase {
 
     func test_dispatchBody_callingDoneInsideTheBody() async {
         let scheduler = TestScheduler()
-        let command = Command(queue: scheduler) { _, done in done(.success(())) }
+        let command = Command(delegate: commandAnchor, queue: scheduler, work: { _, _, done in done(.success(())) })
         let spy = CommandSpy(command, streams: [.executing, .outcomes])
         command.execute()
         scheduler.runAll()
@@ -58,7 +58,7 @@ final class CommandDispatchTests: XCTestCase {
 
     func test_dispatchBody_thatThrows_fails() async {
         let scheduler = TestScheduler()
-        let command = Command(queue: scheduler) { _, _ in throw CommandTestError(2) }
+        let command = Command(delegate: commandAnchor, queue: scheduler, work: { _, _, _ in throw CommandTestError(2) })
         let spy = CommandSpy(command)
         command.execute()
         scheduler.runAll()
@@ -71,7 +71,7 @@ final class CommandDispatchTests: XCTestCase {
     func test_dispatchBody_thatReportsAFailureThroughDone_fails_andLaterEndsAreIgnored() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
-        let command = Command(delegate: owner, queue: scheduler) { owner, done in owner.keep(done) }
+        let command = Command(delegate: owner, queue: scheduler, work: { owner, _, done in owner.keep(done) })
         let spy = CommandSpy(command, streams: [.errors, .outcomes])
         command.execute()
         scheduler.runAll()
@@ -85,17 +85,18 @@ final class CommandDispatchTests: XCTestCase {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
         let select = CommandWithParameter<Int>(
-            delegate: owner, queue: scheduler,
-            handler: { owner, row, done in
+            delegate: owner,
+            queue: scheduler,
+            work: { owner, row, done in
                 owner.log("row \(row)")
                 done.succeed()
             },
             canExecute: { _, row in row >= 0 })
-        XCTAssertFalse(select.execute(parameter: -1))
-        XCTAssertTrue(select.execute(parameter: 7))
-        XCTAssertFalse(select.execute(parameter: 8), "ignored while the first is queued")
+        XCTAssertNotNil(select.execute(parameter: -1).refusal)
+        XCTAssertNil(select.execute(parameter: 7).refusal)
+        XCTAssertNotNil(select.execute(parameter: 8).refusal, "ignored while the first is queued")
         scheduler.runAll()
-        XCTAssertTrue(select.execute(parameter: 9))
+        XCTAssertNil(select.execute(parameter: 9).refusal)
         scheduler.runAll()
         XCTAssertEqual(owner.log, ["row 7", "row 9"])
     }
@@ -105,16 +106,16 @@ final class CommandDispatchTests: XCTestCase {
         let key = DispatchSpecificKey<String>()
         queue.setSpecific(key: key, value: "body queue")
         let owner = CommandTestOwner()
-        let command = Command(delegate: owner, queue: queue) { owner, done in
+        let command = Command(delegate: owner, queue: queue, work: { owner, _, done in
             owner.log(DispatchQueue.getSpecific(key: key) ?? "elsewhere")
             // A completion-based API calling back later on another queue.
             DispatchQueue.global().async {
                 owner.log("completion")
                 done.succeed()
             }
-        }
+        })
         let spy = CommandSpy(command)
-        XCTAssertTrue(command.execute())
+        XCTAssertNil(command.execute().refusal)
         spy.recorder.waitForCount(6)
         spy.assertEvents([
             .executing(false), .executing(true), .canExecute(false),
@@ -125,12 +126,12 @@ final class CommandDispatchTests: XCTestCase {
     }
 
     func test_dispatchBody_onARealConcurrentQueue_manyRunsInSequence() async {
-        let command = CommandWithParameter<Int>(queue: DispatchQueue.global()) { value, done in
+        let command = CommandWithParameter<Int>(delegate: commandAnchor, queue: DispatchQueue.global(), work: { _, value, done in
             value.isMultiple(of: 3) ? done.fail(CommandTestError(value)) : done.succeed()
-        }
+        })
         let spy = CommandSpy(command, parameter: 0, streams: [.outcomes, .errors])
         for value in 1...6 {
-            XCTAssertTrue(command.execute(parameter: value))
+            XCTAssertNil(command.execute(parameter: value).refusal)
             // Wait for this run to end before starting the next: ignoreWhileRunning.
             let expected = value + value / 3
             spy.recorder.waitForCount(expected)

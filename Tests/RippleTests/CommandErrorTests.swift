@@ -27,7 +27,7 @@ final class CommandErrorTests: XCTestCase {
     }
 
     func test_errorWithAnObserver_reachesErrors_andIsNotReportedToDiagnostics() async {
-        let command = Command(handler: { throw CommandTestError(11) })
+        let command = Command(delegate: commandAnchor, perform: { _ in throw CommandTestError(11) })
         let spy = CommandSpy(command, streams: [.errors, .outcomes])
         command.execute()
         spy.assertEvents([.error(11), .failed(11)])
@@ -36,27 +36,27 @@ final class CommandErrorTests: XCTestCase {
 
     func test_errorWithoutAnObserver_isReportedToDiagnostics_syncBody() async {
         let owner = CommandTestOwner()
-        let command = Command(delegate: owner) { _ in throw CommandTestError(12) }
+        let command = Command(delegate: owner, perform: { _ in throw CommandTestError(12) })
         let spy = CommandSpy(command, streams: [.outcomes])  // outcomes, but not errors
-        XCTAssertTrue(command.execute())
+        XCTAssertNil(command.execute().refusal)
         spy.assertEvents([.failed(12)])
         XCTAssertEqual(
             diagnostics.unobservedErrors(mentioning: "CommandTestError(12)"),
             [
                 Diagnostic(
-                    kind: .unobservedError, source: "CommandWithParameter<()>",
+                    kind: .unobservedError, source: "CommandWithResult<(), ()>",
                     message: "a run failed and nobody observes `errors`: CommandTestError(12)")
             ])
     }
 
     func test_errorWithoutAnObserver_isReportedToDiagnostics_dispatchAndAsyncBodies() async {
         let scheduler = TestScheduler()
-        let dispatch = CommandWithParameter<String>(queue: scheduler) { _, done in done.fail(CommandTestError(13)) }
+        let dispatch = CommandWithParameter<String>(delegate: commandAnchor, queue: scheduler, work: { _, _, done in done.fail(CommandTestError(13)) })
         dispatch.execute(parameter: "x")
         scheduler.runAll()
-        XCTAssertEqual(diagnostics.unobservedErrors(mentioning: "CommandTestError(13)").map(\.source), ["CommandWithParameter<String>"])
+        XCTAssertEqual(diagnostics.unobservedErrors(mentioning: "CommandTestError(13)").map(\.source), ["CommandWithResult<String, ()>"])
 
-        let async = CommandWithParameter<Int>(handler: { _ in
+        let async = CommandWithParameter<Int>(delegate: commandAnchor, task: { _, _ in
             await Task.yield()
             throw CommandTestError(14)
         })
@@ -68,19 +68,19 @@ final class CommandErrorTests: XCTestCase {
         await eventually(
             until: { !self.diagnostics.unobservedErrors(mentioning: "CommandTestError(14)").isEmpty },
             "the unobserved error is reported")
-        XCTAssertEqual(diagnostics.unobservedErrors(mentioning: "CommandTestError(14)").map(\.source), ["CommandWithParameter<Int>"])
+        XCTAssertEqual(diagnostics.unobservedErrors(mentioning: "CommandTestError(14)").map(\.source), ["CommandWithResult<Int, ()>"])
     }
 
     func test_errorWithoutAnObserver_andTheDefaultHandler_doesNotCrash() async {
         diagnostics.restore()  // the default handler writes one line to standard error
-        let command = Command(handler: { throw CommandTestError(15) })
-        XCTAssertTrue(command.execute())
+        let command = Command(delegate: commandAnchor, perform: { _ in throw CommandTestError(15) })
+        XCTAssertNil(command.execute().refusal)
         XCTAssertFalse(command.isExecuting)
-        XCTAssertTrue(command.execute(), "the command still works")
+        XCTAssertNil(command.execute().refusal, "the command still works")
     }
 
     func test_anObserverThatUnsubscribed_noLongerCounts() async {
-        let command = Command(handler: { throw CommandTestError(16) })
+        let command = Command(delegate: commandAnchor, perform: { _ in throw CommandTestError(16) })
         let recorder = EventRecorder<String>()
         let token = command.errors.subscribe(on: .synchronous) { recorder.record(String(describing: $0)) }
         command.execute()
@@ -91,7 +91,7 @@ final class CommandErrorTests: XCTestCase {
     }
 
     func test_errors_arriveInOrder_acrossRuns() async {
-        let command = CommandWithParameter<Int>(handler: { value in
+        let command = CommandWithParameter<Int>(delegate: commandAnchor, perform: { _, value in
             if value.isMultiple(of: 2) { throw CommandTestError(value) }
         })
         let spy = CommandSpy(command, parameter: 0, streams: [.errors, .outcomes])
@@ -104,7 +104,7 @@ final class CommandErrorTests: XCTestCase {
     func test_cancellation_isNeitherAnErrorNorADiagnostic() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
-        let command = Command(delegate: owner, queue: scheduler) { owner, done in owner.keep(done) }
+        let command = Command(delegate: owner, queue: scheduler, work: { owner, _, done in owner.keep(done) })
         // Nobody observes errors: a cancellation must not be reported as an unobserved error.
         let spy = CommandSpy(command, streams: [.outcomes])
         command.execute()
@@ -114,7 +114,7 @@ final class CommandErrorTests: XCTestCase {
         scheduler.runAll()
         command.cancel()  // while it runs
         owner.lastRun?.fail(CancellationError())
-        let sync = Command(handler: { throw CancellationError() })
+        let sync = Command(delegate: commandAnchor, perform: { _ in throw CancellationError() })
         sync.execute()
         spy.assertEvents([.cancelled, .cancelled])
         XCTAssertEqual(diagnostics.recorder.events.filter { $0.source.hasPrefix("CommandWithParameter") }, [])

@@ -9,7 +9,7 @@ import XCTest
 /// - a main-actor command (the default) runs its predicate and its sync and `async` bodies on the
 ///   main actor; `execute` from another thread hands the check-and-start to the main queue and
 ///   returns `true`;
-/// - a nonisolated command (`isolation: .nonisolated`) runs its predicate and sync body on the
+/// - a nonisolated command (a `nonisolated…:` body) runs its predicate and sync body on the
 ///   calling thread, before `execute` returns, and its `async` body off the main actor;
 /// - a Dispatch body runs on its queue, whatever the command's isolation.
 ///
@@ -49,15 +49,16 @@ final class CommandIsolationTests: XCTestCase {
     func test_mainActorSyncBody_executedOnTheMainThread_runsBeforeExecuteReturns() async {
         let log = CommandLock<[String]>([])
         let command = Command(
-            handler: {
+            delegate: commandAnchor,
+            perform: { _ in
                 MainActor.assertIsolated()
                 log.withLock { $0.append("body") }
             },
-            canExecute: {
+            canExecute: { _ in
                 log.withLock { $0.append("predicate") }
                 return true
             })
-        XCTAssertTrue(command.execute())
+        XCTAssertNil(command.execute().refusal)
         XCTAssertEqual(log.current, ["predicate", "body"], "checked and run at once, on the calling (main) thread")
     }
 
@@ -66,7 +67,7 @@ final class CommandIsolationTests: XCTestCase {
         let log = CommandLock<[String]>([])
         let command = Command(
             delegate: owner,
-            handler: { owner in
+            perform: { owner in
                 MainActor.assertIsolated()
                 owner.log("body")
                 log.withLock { $0.append("body on main \(Thread.isMainThread)") }
@@ -80,7 +81,7 @@ final class CommandIsolationTests: XCTestCase {
 
         let returned = onBackgroundThread { command.execute() }
 
-        XCTAssertTrue(returned, "a call handed to the main queue reports true")
+        XCTAssertEqual(returned, .handedToMainActor, "a call handed to the main queue says so, and promises nothing more")
         XCTAssertEqual(log.current, [], "nothing has run yet: the main queue has not drained")
         XCTAssertFalse(command.isExecuting, "the check-and-start happens on the main queue")
         spy.assertEvents([.executing(false)])
@@ -96,10 +97,10 @@ final class CommandIsolationTests: XCTestCase {
     func test_mainActorPredicateThatRefuses_aHoppedCall_startsNothing() async {
         let owner = CommandTestOwner()
         owner.isAllowed = false
-        let command = Command(delegate: owner, handler: { $0.log("body") }, canExecute: { $0.isAllowed })
+        let command = Command(delegate: owner, perform: { $0.log("body") }, canExecute: { $0.isAllowed })
         let spy = CommandSpy(command, streams: [.executing, .outcomes, .errors])
 
-        XCTAssertTrue(onBackgroundThread { command.execute() }, "handed to the main queue, where the predicate refuses it")
+        XCTAssertEqual(onBackgroundThread { command.execute() }, .handedToMainActor, "handed to the main queue, where the predicate refuses it")
         await drainMainQueue()
 
         XCTAssertEqual(owner.log, [])
@@ -110,23 +111,23 @@ final class CommandIsolationTests: XCTestCase {
     func test_mainActorCommandWithoutAPredicate_canExecuteFromABackgroundThread() async {
         // Only a main-actor *predicate* ties canExecute to the main thread.
         let scheduler = TestScheduler()
-        let command = Command(queue: scheduler) { _, done in done.succeed() }
+        let command = Command(delegate: commandAnchor, queue: scheduler, work: { _, _, done in done.succeed() })
         XCTAssertTrue(onBackgroundThread { command.canExecute() })
-        XCTAssertTrue(command.execute())
+        XCTAssertNil(command.execute().refusal)
         XCTAssertFalse(onBackgroundThread { command.canExecute() }, "executing")
         scheduler.runAll()
         XCTAssertTrue(onBackgroundThread { command.canExecute() })
     }
 
     func test_mainActorCommandWithResult_executedFromABackgroundThread_runsOnTheMainThread() async {
-        let command = CommandWithResult<Int, String>(handler: { value in
+        let command = CommandWithResult<Int, String>(delegate: commandAnchor, perform: { _, value in
             MainActor.assertIsolated()
             return "\(value) on main \(Thread.isMainThread)"
         })
         let results = EventRecorder<String>()
         let token = command.results.subscribe(on: .synchronous) { results.record($0) }
 
-        XCTAssertTrue(onBackgroundThread { command.execute(parameter: 4) })
+        XCTAssertEqual(onBackgroundThread { command.execute(parameter: 4) }, .handedToMainActor)
         XCTAssertEqual(results.events, [], "not run yet")
         await drainMainQueue()
 
@@ -139,7 +140,7 @@ final class CommandIsolationTests: XCTestCase {
 
     func test_mainActorAsyncBody_runsOnTheMainActor_beforeAndAfterEachAwait() async {
         let checks = CommandLock<[String]>([])
-        let command = Command(handler: {
+        let command = Command(delegate: commandAnchor, task: { _ in
             MainActor.assertIsolated()
             checks.withLock { $0.append("start: main \(Thread.isMainThread)") }
             await Task.yield()
@@ -151,7 +152,7 @@ final class CommandIsolationTests: XCTestCase {
         })
         let spy = CommandSpy(command, streams: [.outcomes, .errors])
 
-        XCTAssertTrue(onBackgroundThread { command.execute() }, "from a background thread: hops, then starts the task")
+        XCTAssertEqual(onBackgroundThread { command.execute() }, .handedToMainActor, "from a background thread: hops, then starts the task")
         await fulfillment(of: [spy.expectation(events: 1)], timeout: 10)
 
         spy.assertEvents([.succeeded])
@@ -166,14 +167,14 @@ final class CommandIsolationTests: XCTestCase {
         var owner: CommandTestOwner? = CommandTestOwner()
         weak let weakOwner = owner
         let bodies = CommandLock(0)
-        let command = Command(delegate: owner!) { _ in
+        let command = Command(delegate: owner!, task: { _ in
             bodies.withLock { $0 += 1 }
             await Task.yield()
-        }
+        })
         let spy = CommandSpy(command, streams: [.executing, .outcomes, .errors])
 
         // On the main thread: the run starts at once, and its task waits for the main queue.
-        XCTAssertTrue(command.execute())
+        XCTAssertNil(command.execute().refusal)
         XCTAssertTrue(command.isExecuting)
         owner = nil
         XCTAssertNil(weakOwner, "the command and its pending task hold the owner weakly")
@@ -193,20 +194,20 @@ final class CommandIsolationTests: XCTestCase {
         var owner: CommandTestOwner? = CommandTestOwner()
         weak let weakOwner = owner
         let commands: [(String, Command)] = [
-            ("sync", Command(delegate: owner!) { _ in bodies.withLock { $0.append("sync") } }),
-            ("dispatch", Command(delegate: owner!, queue: scheduler) { _, done in
+            ("sync", Command(delegate: owner!, perform: { _ in bodies.withLock { $0.append("sync") } })),
+            ("dispatch", Command(delegate: owner!, queue: scheduler, work: { _, _, done in
                 bodies.withLock { $0.append("dispatch") }
                 done.succeed()
-            }),
-            ("async", Command(delegate: owner!) { _ in
+            })),
+            ("async", Command(delegate: owner!, task: { _ in
                 await Task.yield()
                 bodies.withLock { $0.append("async") }
-            }),
+            })),
         ]
         let spies = commands.map { CommandSpy($0.1) }
 
         for (name, command) in commands {
-            XCTAssertTrue(onBackgroundThread { command.execute() }, "\(name): handed to the main queue")
+            XCTAssertEqual(onBackgroundThread { command.execute() }, .handedToMainActor, "\(name): handed to the main queue")
         }
         owner = nil
         XCTAssertNil(weakOwner)
@@ -233,16 +234,18 @@ final class CommandIsolationTests: XCTestCase {
             places.withLock { $0.append("\(name): \(DispatchQueue.getSpecific(key: key) ?? "elsewhere"), main \(Thread.isMainThread)") }
             done.succeed()
         }
-        let mainActor = CommandWithParameter<String>(queue: queue, handler: body, canExecute: { _ in
+        let mainActor = CommandWithParameter<String>(delegate: commandAnchor, queue: queue,
+            work: { _, name, done in body(name, done) },
+            canExecute: { _, _ in
             MainActor.assertIsolated()
             return true
         })
-        let nonisolated = CommandWithParameter<String>(isolation: .nonisolated, queue: queue, handler: body)
+        let nonisolated = CommandWithParameter<String>(queue: queue, nonisolatedWork: body)
         let mainActorSpy = CommandSpy(mainActor, parameter: "", streams: [.outcomes])
         let nonisolatedSpy = CommandSpy(nonisolated, parameter: "", streams: [.outcomes])
 
-        XCTAssertTrue(mainActor.execute(parameter: "main-actor"))
-        XCTAssertTrue(nonisolated.execute(parameter: "nonisolated"))
+        XCTAssertNil(mainActor.execute(parameter: "main-actor").refusal)
+        XCTAssertNil(nonisolated.execute(parameter: "nonisolated").refusal)
         await fulfillment(of: [mainActorSpy.expectation(events: 1), nonisolatedSpy.expectation(events: 1)], timeout: 10)
 
         XCTAssertEqual(
@@ -254,11 +257,11 @@ final class CommandIsolationTests: XCTestCase {
         // The body is @Sendable: it runs on the thread that steps the scheduler, not hopped to main.
         let scheduler = TestScheduler()
         let threads = CommandLock<[Bool]>([])
-        let command = Command(queue: scheduler) { _, done in
+        let command = Command(delegate: commandAnchor, queue: scheduler, work: { _, _, done in
             threads.withLock { $0.append(Thread.isMainThread) }
             done.succeed()
-        }
-        XCTAssertTrue(command.execute())
+        })
+        XCTAssertNil(command.execute().refusal)
         XCTAssertEqual(onBackgroundThread { scheduler.runAll() }, 1)
         XCTAssertEqual(threads.current, [false])
         XCTAssertFalse(command.isExecuting)
@@ -269,49 +272,49 @@ final class CommandIsolationTests: XCTestCase {
     func test_nonisolatedSyncBodyAndPredicate_runOnTheCallingThread_beforeExecuteReturns() async {
         let threads = CommandLock<[String]>([])
         let command = CommandWithParameter<String>(
-            isolation: .nonisolated,
-            handler: { caller in threads.withLock { $0.append("body on \(caller): \(Self.isCurrentThread(caller))") } },
+            nonisolatedPerform: { caller in threads.withLock { $0.append("body on \(caller): \(Self.isCurrentThread(caller))") } },
             canExecute: { caller in
                 threads.withLock { $0.append("predicate on \(caller): \(Self.isCurrentThread(caller))") }
                 return true
             })
         let spy = CommandSpy(command, parameter: "", streams: [.executing, .outcomes])
 
-        let (returned, seenBeforeReturn) = onBackgroundThread { () -> (Bool, [String]) in
+        let (returned, seenBeforeReturn) = onBackgroundThread { () -> (CommandExecution, [String]) in
             let caller = Self.currentThreadName()
             return (command.execute(parameter: caller), threads.current)
         }
 
-        XCTAssertTrue(returned)
+        XCTAssertEqual(returned, .started)
         XCTAssertEqual(seenBeforeReturn.count, 2, "the predicate and the body ran before execute returned")
         XCTAssertTrue(seenBeforeReturn.allSatisfy { $0.hasSuffix(": true") }, "\(seenBeforeReturn)")
         XCTAssertFalse(command.isExecuting)
         spy.assertEvents([.executing(false), .executing(true), .succeeded, .executing(false)])
 
         // And on the main thread, the same: it is the caller's thread.
-        XCTAssertTrue(command.execute(parameter: Self.currentThreadName()))
+        XCTAssertNil(command.execute(parameter: Self.currentThreadName()).refusal)
         XCTAssertEqual(threads.current.count, 4)
         XCTAssertTrue(threads.current.allSatisfy { $0.hasSuffix(": true") }, "\(threads.current)")
     }
 
     func test_nonisolatedCanExecute_withAPredicate_worksFromABackgroundThread() async {
         let allowed = CommandLock(true)
-        let command = Command(isolation: .nonisolated, handler: {}, canExecute: { allowed.current })
+        let command = Command(nonisolatedPerform: {}, canExecute: { allowed.current })
         XCTAssertTrue(onBackgroundThread { command.canExecute() })
         allowed.withLock { $0 = false }
         XCTAssertFalse(onBackgroundThread { command.canExecute() })
-        XCTAssertFalse(onBackgroundThread { command.execute() }, "refused on the calling thread: no hop, no `true`")
+        XCTAssertEqual(
+            onBackgroundThread { command.execute() }, .refused(.cannotExecute), "refused on the calling thread: no hop")
     }
 
     func test_nonisolatedAsyncBody_runsOffTheMainThread() async {
         let threads = CommandLock<[Bool]>([])
-        let command = Command(isolation: .nonisolated, handler: {
+        let command = Command(nonisolatedTask: {
             threads.withLock { $0.append(Thread.isMainThread) }
             await Task.yield()
             threads.withLock { $0.append(Thread.isMainThread) }
         })
         let spy = CommandSpy(command, streams: [.outcomes, .errors])
-        XCTAssertTrue(command.execute())  // from the main thread
+        XCTAssertNil(command.execute().refusal)  // from the main thread
         spy.recorder.waitForCount(1)  // blocking the main thread: the body does not need it
         spy.assertEvents([.succeeded])
         XCTAssertEqual(threads.current, [false, false])
@@ -321,15 +324,15 @@ final class CommandIsolationTests: XCTestCase {
 
     func test_enqueue_mainActorSyncBody_queuedBehindUseWorkEndedOnABackgroundThread_runsOnTheMainThread() async {
         let log = CommandLock<[String]>([])
-        let command = CommandWithParameter<Int>(policy: .enqueue) { value in
+        let command = CommandWithParameter<Int>(delegate: commandAnchor, policy: .enqueue, perform: { _, value in
             MainActor.assertIsolated()
             log.withLock { $0.append("\(value) on main \(Thread.isMainThread)") }
-        }
+        })
         let spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes, .errors])
         let work = CommandLock<CommandRun?>(nil)
         command.useWork { done in work.withLock { $0 = done } }
-        XCTAssertTrue(command.execute(parameter: 1), "queued behind the work")
-        XCTAssertTrue(command.execute(parameter: 2), "queued behind the work")
+        XCTAssertNil(command.execute(parameter: 1).refusal, "queued behind the work")
+        XCTAssertNil(command.execute(parameter: 2).refusal, "queued behind the work")
 
         onBackgroundThread { work.current?.succeed() }
 
@@ -346,12 +349,12 @@ final class CommandIsolationTests: XCTestCase {
 
     func test_enqueue_nonisolatedSyncBody_queuedBehindUseWork_runsOnTheThreadThatEndsIt() async {
         let log = CommandLock<[String]>([])
-        let command = CommandWithParameter<Int>(isolation: .nonisolated, policy: .enqueue) { value in
+        let command = CommandWithParameter<Int>(policy: .enqueue, nonisolatedPerform: { value in
             log.withLock { $0.append("\(value) on main \(Thread.isMainThread)") }
-        }
+        })
         let work = CommandLock<CommandRun?>(nil)
         command.useWork { done in work.withLock { $0 = done } }
-        XCTAssertTrue(command.execute(parameter: 1))
+        XCTAssertNil(command.execute(parameter: 1).refusal)
 
         let seenBeforeReturn = onBackgroundThread { () -> [String] in
             work.current?.succeed()

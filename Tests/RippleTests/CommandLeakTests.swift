@@ -15,13 +15,13 @@ final class LeakTestPresenter {
         self.scheduler = scheduler
     }
 
-    private(set) lazy var save = Command(delegate: self) { presenter in presenter.didSave() }
+    private(set) lazy var save = Command(delegate: self, perform: { presenter in presenter.didSave() })
 
-    private(set) lazy var upload = CommandWithParameter<Int>(delegate: self, queue: scheduler) { _, _, done in
+    private(set) lazy var upload = CommandWithParameter<Int>(delegate: self, queue: scheduler, work: { _, _, done in
         done.succeed()
-    }
+    })
 
-    private(set) lazy var refresh = Command(delegate: self) { presenter in await presenter.reload() }
+    private(set) lazy var refresh = Command(delegate: self, task: { presenter in await presenter.reload() })
 
     func didSave() {}
     func reload() async {}
@@ -67,7 +67,7 @@ final class CommandLeakTests: XCTestCase {
     func test_commandWithExternalWorkNeverEnded_deallocates() async {
         let runs = CommandLock<[CommandRun]>([])
         await assertDeallocated {
-            let command = Command(handler: {})
+            let command = Command(delegate: commandAnchor, perform: { _ in })
             command.useWork { done in runs.withLock { $0.append(done) } }
             return [command]
         }
@@ -77,7 +77,7 @@ final class CommandLeakTests: XCTestCase {
     func test_subscriptionsToEveryStream_doNotRetainTheCommand() async {
         var tokens: [SubscriptionToken] = []
         await assertDeallocated {
-            let command = Command(handler: { throw CommandTestError(41) })
+            let command = Command(delegate: commandAnchor, perform: { _ in throw CommandTestError(41) })
             tokens = [
                 command.executingChanges.subscribe(on: .synchronous) { _ in },
                 command.canExecuteChanges.subscribe(on: .synchronous) {},
@@ -92,7 +92,7 @@ final class CommandLeakTests: XCTestCase {
 
     func test_tokensAndSpies_deallocateWithTheCommand() async {
         await assertDeallocated {
-            let command = Command(handler: {})
+            let command = Command(delegate: commandAnchor, perform: { _ in })
             let spy = CommandSpy(command)
             let token = command.errors.subscribe(on: .synchronous) { _ in }
             command.execute()
@@ -103,7 +103,7 @@ final class CommandLeakTests: XCTestCase {
     func test_raiseCanExecuteChangedWhenever_doesNotRetainTheCommand() async {
         let trigger = Emitter<Int>()
         await assertDeallocated {
-            let command = Command(handler: {})
+            let command = Command(delegate: commandAnchor, perform: { _ in })
             command.raiseCanExecuteChanged(whenever: trigger.stream)
             trigger.send(1)
             return [command]
@@ -113,8 +113,8 @@ final class CommandLeakTests: XCTestCase {
 
     func test_commandsFollowingEachOther_doNotRetainEachOther() async {
         await assertDeallocated {
-            let first = Command(handler: {})
-            let second = Command(handler: {})
+            let first = Command(delegate: commandAnchor, perform: { _ in })
+            let second = Command(delegate: commandAnchor, perform: { _ in })
             first.raiseCanExecuteChanged(whenever: second.executingChanges)
             second.raiseCanExecuteChanged(whenever: first.executingChanges)
             first.execute()
@@ -141,7 +141,7 @@ final class CommandLeakTests: XCTestCase {
         // Main-queue deliveries hold the binding weakly; whatever is still queued is released
         // when the main queue gets to it.
         await assertDeallocated(timeout: 10) {
-            let command = Command(handler: {})
+            let command = Command(delegate: commandAnchor, perform: { _ in })
             let binding = CommandBinding(command: command) {}.enable(SpyControl())
             command.execute()
             command.raiseCanExecuteChanged()

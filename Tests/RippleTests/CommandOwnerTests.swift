@@ -19,15 +19,15 @@ final class CommandOwnerTests: XCTestCase {
         do {
             let owner = CommandTestOwner()
             commands = [
-                ("sync", Command(delegate: owner) { _ in bodies.withLock { $0 += 1 } }),
-                ("dispatch", Command(delegate: owner, queue: scheduler) { _, done in
+                ("sync", Command(delegate: owner, perform: { _ in bodies.withLock { $0 += 1 } })),
+                ("dispatch", Command(delegate: owner, queue: scheduler, work: { _, _, done in
                     bodies.withLock { $0 += 1 }
                     done.succeed()
-                }),
-                ("async", Command(delegate: owner) { _ in
+                })),
+                ("async", Command(delegate: owner, task: { _ in
                     await Task.yield()
                     bodies.withLock { $0 += 1 }
-                }),
+                })),
             ]
             for (name, command) in commands {
                 XCTAssertTrue(command.canExecute(), "\(name) can execute while its owner lives")
@@ -36,7 +36,7 @@ final class CommandOwnerTests: XCTestCase {
         for (name, command) in commands {
             let spy = CommandSpy(command)
             XCTAssertFalse(command.canExecute(), name)
-            XCTAssertFalse(command.execute(), name)
+            XCTAssertNotNil(command.execute().refusal, name)
             spy.assertEvents([.executing(false)], name)
         }
         XCTAssertEqual(scheduler.pendingCount, 0)
@@ -49,14 +49,15 @@ final class CommandOwnerTests: XCTestCase {
         do {
             let owner = CommandTestOwner()
             command = CommandWithParameter<Int>(
-                delegate: owner, handler: { _, _ in },
+                delegate: owner,
+                perform: { _, _ in },
                 canExecute: { _, _ in
                     predicateCalls.withLock { $0 += 1 }
                     return true
                 })
         }
         XCTAssertFalse(command.canExecute(parameter: 1))
-        XCTAssertFalse(command.execute(parameter: 1))
+        XCTAssertNotNil(command.execute(parameter: 1).refusal)
         XCTAssertEqual(predicateCalls.current, 0, "no owner to ask")
     }
 
@@ -64,21 +65,21 @@ final class CommandOwnerTests: XCTestCase {
         let scheduler = TestScheduler()
         let bodies = CommandLock(0)
         var command: Command!
-        var spy: CommandSpy<Void>!
+        var spy: CommandSpy<Void, Void>!
         do {
             let owner = CommandTestOwner()
-            command = Command(delegate: owner, queue: scheduler) { _, done in
+            command = Command(delegate: owner, queue: scheduler, work: { _, _, done in
                 bodies.withLock { $0 += 1 }
                 done.succeed()
-            }
+            })
             spy = CommandSpy(command)
-            XCTAssertTrue(command.execute())
+            XCTAssertNil(command.execute().refusal)
         }
         XCTAssertTrue(command.isExecuting)
         scheduler.runAll()
         XCTAssertEqual(bodies.current, 0, "no owner, no body")
         XCTAssertFalse(command.isExecuting)
-        XCTAssertFalse(command.execute(), "a command whose owner is gone cannot execute")
+        XCTAssertNotNil(command.execute().refusal, "a command whose owner is gone cannot execute")
         spy.assertEvents([
             .executing(false), .executing(true), .canExecute(false),
             .cancelled, .executing(false), .canExecute(false),
@@ -90,13 +91,13 @@ final class CommandOwnerTests: XCTestCase {
         let pending = CommandLock<[CommandRun]>([])
         weak var weakOwner: CommandTestOwner?
         var command: Command!
-        var spy: CommandSpy<Void>!
+        var spy: CommandSpy<Void, Void>!
         do {
             let owner = CommandTestOwner()
             weakOwner = owner
-            command = Command(delegate: owner, queue: scheduler) { _, done in
+            command = Command(delegate: owner, queue: scheduler, work: { _, _, done in
                 pending.withLock { $0.append(done) }  // the completion does not capture the owner
-            }
+            })
             spy = CommandSpy(command)
             command.execute()
             scheduler.runAll()
@@ -105,7 +106,7 @@ final class CommandOwnerTests: XCTestCase {
         XCTAssertTrue(command.isExecuting)
         pending.current.first?.succeed()
         XCTAssertFalse(command.isExecuting)
-        XCTAssertFalse(command.execute())
+        XCTAssertNotNil(command.execute().refusal)
         spy.assertEvents([
             .executing(false), .executing(true), .canExecute(false),
             .succeeded, .executing(false), .canExecute(false),
@@ -117,13 +118,13 @@ final class CommandOwnerTests: XCTestCase {
         let pending = CommandLock<[CommandRun]>([])
         let log = CommandLock<[Int]>([])
         var command: CommandWithParameter<Int>!
-        var spy: CommandSpy<Int>!
+        var spy: CommandSpy<Int, Void>!
         do {
             let owner = CommandTestOwner()
-            command = CommandWithParameter<Int>(delegate: owner, queue: scheduler, policy: .enqueue) { _, value, done in
+            command = CommandWithParameter<Int>(delegate: owner, queue: scheduler, policy: .enqueue, work: { _, value, done in
                 log.withLock { $0.append(value) }
                 pending.withLock { $0.append(done) }
-            }
+            })
             spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes, .errors])
             (1...3).forEach { command.execute(parameter: $0) }
             scheduler.runAll()
@@ -140,15 +141,15 @@ final class CommandOwnerTests: XCTestCase {
         let runs = CommandLock<[CommandRun]>([])
         let bodies = CommandLock(0)
         var command: CommandWithParameter<Int>!
-        var spy: CommandSpy<Int>!
+        var spy: CommandSpy<Int, Void>!
         do {
             let owner = CommandTestOwner()
-            command = CommandWithParameter<Int>(delegate: owner, policy: .enqueue) { _, _ in
+            command = CommandWithParameter<Int>(delegate: owner, policy: .enqueue, perform: { _, _ in
                 bodies.withLock { $0 += 1 }
-            }
+            })
             spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes, .errors])
             command.useWork { done in runs.withLock { $0.append(done) } }
-            XCTAssertTrue(command.execute(parameter: 1), "queued while the owner lives")
+            XCTAssertNil(command.execute(parameter: 1).refusal, "queued while the owner lives")
         }
         runs.current.first?.succeed()
         XCTAssertEqual(bodies.current, 0, "no owner to run the body with")
@@ -160,12 +161,15 @@ final class CommandOwnerTests: XCTestCase {
         let scheduler = TestScheduler()
         weak var weakOwner: CommandTestOwner?
         var command: Command!
-        var spy: CommandSpy<Void>!
+        var spy: CommandSpy<Void, Void>!
         do {
             let owner = CommandTestOwner()
             weakOwner = owner
             command = Command(
-                delegate: owner, queue: scheduler, handler: { _, done in done.succeed() }, canExecute: { $0.isAllowed })
+                delegate: owner,
+                queue: scheduler,
+                work: { _, _, done in done.succeed() },
+                canExecute: { owner, _ in owner.isAllowed })
             spy = CommandSpy(command)
             command.execute()
             scheduler.runAll()

@@ -17,10 +17,10 @@ final class CommandPolicyTests: XCTestCase {
     private func makeCommand(
         _ policy: CommandPolicy, on scheduler: TestScheduler, owner: CommandTestOwner
     ) -> CommandWithParameter<Int> {
-        CommandWithParameter<Int>(delegate: owner, queue: scheduler, policy: policy) { owner, value, done in
+        CommandWithParameter<Int>(delegate: owner, queue: scheduler, policy: policy, work: { owner, value, done in
             owner.log("run \(value)")
             owner.keep(done)
-        }
+        })
     }
 
     // MARK: - ignoreWhileRunning
@@ -30,11 +30,11 @@ final class CommandPolicyTests: XCTestCase {
         let owner = CommandTestOwner()
         let command = makeCommand(.ignoreWhileRunning, on: scheduler, owner: owner)
         XCTAssertEqual(command.policy, .ignoreWhileRunning)
-        XCTAssertEqual((1...3).map { command.execute(parameter: $0) }, [true, false, false])
+        XCTAssertEqual((1...3).map { command.execute(parameter: $0) }, [.started, .refused(.busy), .refused(.busy)])
         scheduler.runAll()
-        XCTAssertEqual((4...5).map { command.execute(parameter: $0) }, [false, false])
+        XCTAssertEqual((4...5).map { command.execute(parameter: $0) }, [.refused(.busy), .refused(.busy)])
         owner.lastRun?.succeed()
-        XCTAssertTrue(command.execute(parameter: 6))
+        XCTAssertNil(command.execute(parameter: 6).refusal)
         scheduler.runAll()
         owner.lastRun?.succeed()
         XCTAssertEqual(owner.log, ["run 1", "run 6"])
@@ -48,11 +48,11 @@ final class CommandPolicyTests: XCTestCase {
         let command = makeCommand(.cancelRunning, on: scheduler, owner: owner)
         let spy = CommandSpy(command, parameter: 0)
 
-        XCTAssertTrue(command.execute(parameter: 1))
+        XCTAssertNil(command.execute(parameter: 1).refusal)
         scheduler.runAll()
         let first = try! XCTUnwrap(owner.lastRun)
         XCTAssertTrue(command.canExecute(parameter: 2), "cancelRunning always admits")
-        XCTAssertTrue(command.execute(parameter: 2))
+        XCTAssertNil(command.execute(parameter: 2).refusal)
         XCTAssertTrue(first.isCancelled, "the old run is cancelled")
         XCTAssertEqual(scheduler.pendingCount, 1, "the new run started at once")
         scheduler.runAll()
@@ -85,14 +85,14 @@ final class CommandPolicyTests: XCTestCase {
     func test_cancelRunning_asyncBody_theOldTaskIsCancelled() async {
         let entered = CommandGate()
         let log = CommandLock<[String]>([])
-        let command = CommandWithParameter<Int>(policy: .cancelRunning) { value in
+        let command = CommandWithParameter<Int>(delegate: commandAnchor, policy: .cancelRunning, task: { _, value in
             log.withLock { $0.append("start \(value)") }
             if value == 1 {
                 entered.open()
                 try await Task.sleep(nanoseconds: 600 * 1_000_000_000)
             }
             log.withLock { $0.append("end \(value)") }
-        }
+        })
         let spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes, .errors])
         command.execute(parameter: 1)
         await fulfillment(of: [entered.opened()], timeout: 30)
@@ -112,7 +112,7 @@ final class CommandPolicyTests: XCTestCase {
         let command = makeCommand(.enqueue, on: scheduler, owner: owner)
         let spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes])
 
-        XCTAssertEqual((1...3).map { command.execute(parameter: $0) }, [true, true, true], "queued runs report true")
+        XCTAssertEqual((1...3).map { command.execute(parameter: $0) }, [.started, .queued, .queued], "queued runs report queued")
         XCTAssertTrue(command.canExecute(parameter: 4), "enqueue always admits")
         XCTAssertEqual(scheduler.pendingCount, 1, "one run at a time")
         for expected in 1...3 {
@@ -134,15 +134,15 @@ final class CommandPolicyTests: XCTestCase {
         let log = CommandLock<[Int]>([])
         var command: CommandWithParameter<Int>!
         defer { command = nil }  // the body captures `command`: break the cycle when the test ends
-        command = CommandWithParameter<Int>(policy: .enqueue) { value in
+        command = CommandWithParameter<Int>(delegate: commandAnchor, policy: .enqueue, perform: { _, value in
             log.withLock { $0.append(value) }
             if value == 1 {
-                XCTAssertTrue(command.execute(parameter: 2))
-                XCTAssertTrue(command.execute(parameter: 3))
+                XCTAssertNil(command.execute(parameter: 2).refusal)
+                XCTAssertNil(command.execute(parameter: 3).refusal)
             }
-        }
+        })
         let spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes])
-        XCTAssertTrue(command.execute(parameter: 1))
+        XCTAssertNil(command.execute(parameter: 1).refusal)
         XCTAssertEqual(log.current, [1, 2, 3])
         spy.assertEvents([
             .executing(false), .executing(true),
@@ -170,11 +170,11 @@ final class CommandPolicyTests: XCTestCase {
 
     func test_enqueue_syncBody_queuedBehindUseWork_runsWhenTheWorkEnds() async {
         let log = CommandLock<[Int]>([])
-        let command = CommandWithParameter<Int>(policy: .enqueue) { value in log.withLock { $0.append(value) } }
+        let command = CommandWithParameter<Int>(delegate: commandAnchor, policy: .enqueue, perform: { _, value in log.withLock { $0.append(value) } })
         let spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes])
         let runs = CommandLock<[CommandRun]>([])
         command.useWork { done in runs.withLock { $0.append(done) } }
-        XCTAssertTrue(command.execute(parameter: 1), "queued behind the external work")
+        XCTAssertNil(command.execute(parameter: 1).refusal, "queued behind the external work")
         runs.current.first?.succeed()
         XCTAssertEqual(log.current, [1])
         XCTAssertFalse(command.isExecuting)
@@ -183,15 +183,15 @@ final class CommandPolicyTests: XCTestCase {
 
     func test_enqueue_asyncBody_queuedBehindUseWork_runsWhenTheWorkEnds() async {
         let log = CommandLock<[Int]>([])
-        let command = CommandWithParameter<Int>(policy: .enqueue) { value in
+        let command = CommandWithParameter<Int>(delegate: commandAnchor, policy: .enqueue, task: { _, value in
             await Task.yield()
             log.withLock { $0.append(value) }
-        }
+        })
         let spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes])
         let runs = CommandLock<[CommandRun]>([])
         command.useWork { done in runs.withLock { $0.append(done) } }
-        XCTAssertTrue(command.execute(parameter: 1))
-        XCTAssertTrue(command.execute(parameter: 2))
+        XCTAssertNil(command.execute(parameter: 1).refusal)
+        XCTAssertNil(command.execute(parameter: 2).refusal)
         runs.current.first?.succeed()
         await fulfillment(of: [spy.expectation(events: 6)], timeout: 10)
         XCTAssertEqual(log.current, [1, 2])
@@ -200,27 +200,27 @@ final class CommandPolicyTests: XCTestCase {
     }
 
     func test_ignoreWhileRunning_refusesWhileUseWorkGoesOn() async {
-        let command = Command(handler: {})
+        let command = Command(delegate: commandAnchor, perform: { _ in })
         let runs = CommandLock<[CommandRun]>([])
         command.useWork { done in runs.withLock { $0.append(done) } }
         XCTAssertFalse(command.canExecute())
-        XCTAssertFalse(command.execute())
+        XCTAssertNotNil(command.execute().refusal)
         runs.current.first?.succeed()
         XCTAssertTrue(command.canExecute())
-        XCTAssertTrue(command.execute())
+        XCTAssertNil(command.execute().refusal)
     }
 
     func test_enqueue_asyncBodies_runOneAfterAnother() async {
         let log = CommandLock<[String]>([])
         let gate = CommandGate()
-        let command = CommandWithParameter<Int>(policy: .enqueue) { value in
+        let command = CommandWithParameter<Int>(delegate: commandAnchor, policy: .enqueue, task: { _, value in
             log.withLock { $0.append("start \(value)") }
             if value == 1 { await gate.wait() }  // keeps the first run going while the others queue
             await Task.yield()
             log.withLock { $0.append("end \(value)") }
-        }
+        })
         let spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes])
-        (1...3).forEach { XCTAssertTrue(command.execute(parameter: $0)) }
+        (1...3).forEach { XCTAssertNil(command.execute(parameter: $0).refusal) }
         gate.open()
         await fulfillment(of: [spy.expectation(events: 6)], timeout: 10)
         XCTAssertEqual(log.current, ["start 1", "end 1", "start 2", "end 2", "start 3", "end 3"])
@@ -239,14 +239,14 @@ final class CommandPolicyTests: XCTestCase {
         let command = makeCommand(.concurrent(limit: 2), on: scheduler, owner: owner)
         let spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes])
 
-        XCTAssertEqual((1...3).map { command.execute(parameter: $0) }, [true, true, false])
+        XCTAssertEqual((1...3).map { command.execute(parameter: $0) }, [.started, .started, .refused(.busy)])
         XCTAssertFalse(command.canExecute(parameter: 4), "at the limit")
         XCTAssertEqual(scheduler.runAll(), 2)
         XCTAssertEqual(owner.log, ["run 1", "run 2"])
 
         owner.keptRuns[0].succeed()
         XCTAssertTrue(command.canExecute(parameter: 4), "below the limit again")
-        XCTAssertTrue(command.execute(parameter: 4))
+        XCTAssertNil(command.execute(parameter: 4).refusal)
         scheduler.runAll()
         owner.keptRuns[1].succeed()
         XCTAssertTrue(command.isExecuting)
@@ -283,14 +283,14 @@ final class CommandPolicyTests: XCTestCase {
     func test_concurrent_onARealQueue_runsTwoBodiesAtTheSameTime() async {
         let inside = CommandLock(0)
         let bothInside = CommandGate()
-        let command = CommandWithParameter<Int>(queue: DispatchQueue.global(), policy: .concurrent(limit: 2)) { _, done in
+        let command = CommandWithParameter<Int>(delegate: commandAnchor, queue: DispatchQueue.global(), policy: .concurrent(limit: 2), work: { _, _, done in
             if inside.withLock({ $0 += 1; return $0 }) == 2 { bothInside.open() }
             // Each body waits for the other: only concurrent runs get past this.
             bothInside.waitBlocking() ? done.succeed() : done.fail(CommandTestError(99))
-        }
+        })
         let spy = CommandSpy(command, parameter: 0, streams: [.outcomes, .errors])
-        XCTAssertTrue(command.execute(parameter: 1))
-        XCTAssertTrue(command.execute(parameter: 2))
+        XCTAssertNil(command.execute(parameter: 1).refusal)
+        XCTAssertNil(command.execute(parameter: 2).refusal)
         spy.recorder.waitForCount(2)
         spy.assertEvents([.succeeded, .succeeded])
     }

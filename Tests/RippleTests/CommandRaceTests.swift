@@ -8,7 +8,7 @@ import XCTest
 /// Atomic check-and-start under racing `execute` calls, `cancel()` racing the start of a run, and a
 /// ThreadSanitizer stress test of every public operation from four threads.
 ///
-/// Nonisolated commands (`isolation: .nonisolated`): the commands whose every method works from
+/// Nonisolated commands (`nonisolatedPerform:`, `nonisolatedWork:`, `nonisolatedTask:`): the commands whose every method works from
 /// any thread, with the check-and-start on the calling thread. (``CommandMainActorRaceTests``
 /// races a main-actor command.)
 final class CommandRaceTests: XCTestCase {
@@ -18,11 +18,11 @@ final class CommandRaceTests: XCTestCase {
         for round in 1...20 {
             let scheduler = TestScheduler()
             let owner = CommandTestOwner()
-            let command = Command(isolation: .nonisolated, queue: scheduler) { _, done in owner.keep(done) }
+            let command = Command(queue: scheduler, nonisolatedWork: { _, done in owner.keep(done) })
             let spy = CommandSpy(command, streams: [.executing, .outcomes])
             let started = CommandLock(0)
             DispatchQueue.concurrentPerform(iterations: 1000) { _ in
-                if command.execute() { started.withLock { $0 += 1 } }
+                if command.execute().refusal == nil { started.withLock { $0 += 1 } }
             }
             XCTAssertEqual(started.current, 1, "round \(round): execute reported one start")
             XCTAssertEqual(scheduler.pendingCount, 1, "round \(round): one body scheduled")
@@ -37,7 +37,7 @@ final class CommandRaceTests: XCTestCase {
         for round in 1...20 {
             let release = DispatchSemaphore(value: 0)
             let bodies = CommandLock(0)
-            let command = Command(isolation: .nonisolated, handler: {
+            let command = Command(nonisolatedPerform: {
                 bodies.withLock { $0 += 1 }
                 // Blocks until every other execute has been refused (or a safety-net timeout).
                 _ = release.wait(timeout: .now() + 30)
@@ -45,7 +45,7 @@ final class CommandRaceTests: XCTestCase {
             let started = CommandLock(0)
             let refused = CommandLock(0)
             DispatchQueue.concurrentPerform(iterations: 1000) { _ in
-                if command.execute() {
+                if command.execute().refusal == nil {
                     started.withLock { $0 += 1 }
                 } else if refused.withLock({ $0 += 1; return $0 }) == 999 {
                     release.signal()
@@ -61,14 +61,14 @@ final class CommandRaceTests: XCTestCase {
         for round in 1...20 {
             let gate = CommandGate()
             let bodies = CommandLock(0)
-            let command = Command(isolation: .nonisolated, handler: {
+            let command = Command(nonisolatedTask: {
                 bodies.withLock { $0 += 1 }
                 await gate.wait()
             })
             let spy = CommandSpy(command, streams: [.outcomes])
             let started = CommandLock(0)
             DispatchQueue.concurrentPerform(iterations: 1000) { _ in
-                if command.execute() { started.withLock { $0 += 1 } }
+                if command.execute().refusal == nil { started.withLock { $0 += 1 } }
             }
             XCTAssertEqual(started.current, 1, "round \(round)")
             gate.open()
@@ -80,10 +80,10 @@ final class CommandRaceTests: XCTestCase {
     func test_racingExecutes_underConcurrentLimit_startExactlyTheLimit() {
         for round in 1...20 {
             let scheduler = TestScheduler()
-            let command = CommandWithParameter<Int>(isolation: .nonisolated, queue: scheduler, policy: .concurrent(limit: 3)) { _, done in done.succeed() }
+            let command = CommandWithParameter<Int>(queue: scheduler, policy: .concurrent(limit: 3), nonisolatedWork: { _, done in done.succeed() })
             let started = CommandLock(0)
             DispatchQueue.concurrentPerform(iterations: 1000) { index in
-                if command.execute(parameter: index) { started.withLock { $0 += 1 } }
+                if command.execute(parameter: index).refusal == nil { started.withLock { $0 += 1 } }
             }
             XCTAssertEqual(started.current, 3, "round \(round)")
             XCTAssertEqual(scheduler.runAll(), 3, "round \(round)")
@@ -94,13 +94,13 @@ final class CommandRaceTests: XCTestCase {
     func test_racingExecutes_underCancelRunning_onlyTheLastRunSurvives() {
         let scheduler = TestScheduler()
         let bodies = CommandLock<[Int]>([])
-        let command = CommandWithParameter<Int>(isolation: .nonisolated, queue: scheduler, policy: .cancelRunning) { value, done in
+        let command = CommandWithParameter<Int>(queue: scheduler, policy: .cancelRunning, nonisolatedWork: { value, done in
             bodies.withLock { $0.append(value) }
             done.succeed()
-        }
+        })
         let spy = CommandSpy(command, parameter: 0, streams: [.outcomes, .errors])
         DispatchQueue.concurrentPerform(iterations: 200) { index in
-            XCTAssertTrue(command.execute(parameter: index))
+            XCTAssertNil(command.execute(parameter: index).refusal)
         }
         XCTAssertEqual(scheduler.runAll(), 200)
         XCTAssertEqual(bodies.current.count, 1, "every run but the newest was cancelled before it started")
@@ -125,7 +125,7 @@ final class CommandRaceTests: XCTestCase {
         for _ in 0..<2000 {
             let gate = CommandGate()
             let taskWasCancelled = CommandLock<Bool?>(nil)
-            let command = Command(isolation: .nonisolated, handler: {
+            let command = Command(nonisolatedTask: {
                 await gate.wait()
                 taskWasCancelled.withLock { $0 = Task.isCancelled }
                 throw CommandTestError(31)
@@ -156,9 +156,9 @@ final class CommandRaceTests: XCTestCase {
 
     func test_syncRun_subscriberArrivingDuringTheRun_seesItRunningAndThenEnding() {
         let box = CommandLock<CommandWithParameter<Int>?>(nil)
-        let spy = CommandLock<CommandSpy<Int>?>(nil)
+        let spy = CommandLock<CommandSpy<Int, Void>?>(nil)
         let checks = CommandLock<[Bool]>([])
-        let command = CommandWithParameter<Int>(isolation: .nonisolated, handler: { _ in
+        let command = CommandWithParameter<Int>(nonisolatedPerform: { _ in
             guard let command = box.current, spy.current == nil else { return }
             checks.withLock { $0 += [command.isExecuting, command.canExecute(parameter: 0)] }
             spy.withLock { $0 = CommandSpy(command, parameter: 0, streams: [.executing, .canExecute, .outcomes]) }
@@ -166,12 +166,12 @@ final class CommandRaceTests: XCTestCase {
         box.withLock { $0 = command }
         defer { box.withLock { $0 = nil } }  // the body's reference to its command is a cycle
 
-        XCTAssertTrue(command.execute(parameter: 0))
+        XCTAssertNil(command.execute(parameter: 0).refusal)
         XCTAssertEqual(checks.current, [true, false], "unobserved, the run shows from inside its body")
         XCTAssertNotNil(spy.current)
         spy.current?.assertEvents([.executing(true), .succeeded, .executing(false), .canExecute(true)])
         XCTAssertFalse(command.isExecuting)
-        XCTAssertTrue(command.execute(parameter: 0), "observed now: the subscriber sees the whole run")
+        XCTAssertNil(command.execute(parameter: 0).refusal, "observed now: the subscriber sees the whole run")
         spy.current?.assertEvents([
             .executing(true), .succeeded, .executing(false), .canExecute(true),
             .executing(true), .canExecute(false), .succeeded, .executing(false), .canExecute(true),
@@ -179,25 +179,25 @@ final class CommandRaceTests: XCTestCase {
     }
 
     func test_syncRun_subscriberLeavingDuringTheRun_theRunEndsUnobserved() {
-        let box = CommandLock<CommandSpy<Int>?>(nil)
-        let command = CommandWithParameter<Int>(isolation: .nonisolated, handler: { _ in box.current?.stop() })
+        let box = CommandLock<CommandSpy<Int, Void>?>(nil)
+        let command = CommandWithParameter<Int>(nonisolatedPerform: { _ in box.current?.stop() })
         let spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes])
         box.withLock { $0 = spy }
 
-        XCTAssertTrue(command.execute(parameter: 0))
+        XCTAssertNil(command.execute(parameter: 0).refusal)
         XCTAssertFalse(command.isExecuting)
         XCTAssertTrue(command.canExecute(parameter: 0))
-        XCTAssertTrue(command.execute(parameter: 0), "unobserved again")
+        XCTAssertNil(command.execute(parameter: 0).refusal, "unobserved again")
         XCTAssertFalse(command.isExecuting)
         spy.assertEvents([.executing(false), .executing(true)])
     }
 
     func test_syncRun_thatThrows_withOnlyAnErrorsSubscriber_reportsTheErrorAndEnds() {
-        let command = CommandWithParameter<Int>(isolation: .nonisolated, handler: { code in throw CommandTestError(code) })
+        let command = CommandWithParameter<Int>(nonisolatedPerform: { code in throw CommandTestError(code) })
         let spy = CommandSpy(command, parameter: 0, streams: [.errors])  // nobody observes the executing state
 
-        XCTAssertTrue(command.execute(parameter: 1))
-        XCTAssertTrue(command.execute(parameter: 2))
+        XCTAssertNil(command.execute(parameter: 1).refusal)
+        XCTAssertNil(command.execute(parameter: 2).refusal)
         XCTAssertFalse(command.isExecuting)
         XCTAssertTrue(command.canExecute(parameter: 0))
         spy.assertEvents([.error(1), .error(2)])
@@ -205,16 +205,16 @@ final class CommandRaceTests: XCTestCase {
 
     func test_syncRun_isRefusedWhileBoundWorkGoesOn() {
         let bodies = CommandLock(0)
-        let command = CommandWithParameter<Int>(isolation: .nonisolated, handler: { _ in bodies.withLock { $0 += 1 } })
+        let command = CommandWithParameter<Int>(nonisolatedPerform: { _ in bodies.withLock { $0 += 1 } })
         let work = CommandLock<CommandRun?>(nil)
         command.useWork { done in work.withLock { $0 = done } }
 
         XCTAssertTrue(command.isExecuting)
         XCTAssertFalse(command.canExecute(parameter: 0))
-        XCTAssertFalse(command.execute(parameter: 0))
+        XCTAssertNotNil(command.execute(parameter: 0).refusal)
         work.current?.succeed()
         XCTAssertFalse(command.isExecuting)
-        XCTAssertTrue(command.execute(parameter: 0))
+        XCTAssertNil(command.execute(parameter: 0).refusal)
         XCTAssertEqual(bodies.current, 1)
     }
 
@@ -227,11 +227,11 @@ final class CommandRaceTests: XCTestCase {
             var value = 0
         }
         let tally = Tally()
-        let command = CommandWithParameter<Int>(isolation: .nonisolated, handler: { _ in tally.value += 1 })
+        let command = CommandWithParameter<Int>(nonisolatedPerform: { _ in tally.value += 1 })
         let started = CommandLock(0)
         DispatchQueue.concurrentPerform(iterations: 2) { _ in
             var mine = 0
-            for _ in 0..<20_000 where command.execute(parameter: 0) { mine += 1 }
+            for _ in 0..<20_000 where command.execute(parameter: 0).refusal == nil { mine += 1 }
             started.withLock { $0 += mine }
         }
         XCTAssertEqual(tally.value, started.current)
@@ -243,7 +243,8 @@ final class CommandRaceTests: XCTestCase {
             let policy: CommandPolicy = limit == 1 ? .ignoreWhileRunning : .concurrent(limit: limit)
             let inBody = CommandLock(0)
             let mostInBody = CommandLock(0)
-            let command = CommandWithParameter<Int>(isolation: .nonisolated, policy: policy, handler: { _ in
+            let command = CommandWithParameter<Int>(policy: policy,
+                nonisolatedPerform: { _ in
                 let now = inBody.withLock { $0 += 1; return $0 }
                 mostInBody.withLock { $0 = max($0, now) }
                 inBody.withLock { $0 -= 1 }
@@ -274,7 +275,7 @@ final class CommandRaceTests: XCTestCase {
             }
             // A subscriber now sees the runs start and end.
             let spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes])
-            XCTAssertTrue(command.execute(parameter: 0))
+            XCTAssertNil(command.execute(parameter: 0).refusal)
             spy.assertEvents([.executing(false), .executing(true), .succeeded, .executing(false)], "policy \(policy)")
             spy.stop()
         }
@@ -300,16 +301,17 @@ final class CommandRaceTests: XCTestCase {
         let command: CommandWithParameter<Int>
         switch kind {
         case .sync:
-            command = CommandWithParameter<Int>(isolation: .nonisolated, policy: policy, handler: { _ in }, canExecute: { $0 >= 0 })
+            command = CommandWithParameter<Int>(policy: policy, nonisolatedPerform: { _ in }, canExecute: { $0 >= 0 })
         case .dispatch:
             command = CommandWithParameter<Int>(
-                isolation: .nonisolated, queue: DispatchQueue.global(), policy: policy,
-                handler: { _, done in done.isCancelled ? done.fail(CancellationError()) : done.succeed() },
+                queue: DispatchQueue.global(),
+                policy: policy,
+                nonisolatedWork: { _, done in done.isCancelled ? done.fail(CancellationError()) : done.succeed() },
                 canExecute: { $0 >= 0 })
         case .async:
             command = CommandWithParameter<Int>(
-                isolation: .nonisolated, policy: policy,
-                handler: { _ in
+                policy: policy,
+                nonisolatedTask: { _ in
                     await Task.yield()
                     try Task.checkCancellation()
                 },
@@ -322,9 +324,9 @@ final class CommandRaceTests: XCTestCase {
             for index in 0..<iterations {
                 switch thread {
                 case 0:
-                    if command.execute(parameter: index) { accepted.withLock { $0 += 1 } }
+                    if command.execute(parameter: index).refusal == nil { accepted.withLock { $0 += 1 } }
                 case 1:
-                    if command.execute(parameter: index) { accepted.withLock { $0 += 1 } }
+                    if command.execute(parameter: index).refusal == nil { accepted.withLock { $0 += 1 } }
                     if index % 7 == 0 { command.cancel() }
                 case 2:
                     command.raiseCanExecuteChanged()
@@ -334,8 +336,8 @@ final class CommandRaceTests: XCTestCase {
                         command.executingChanges.subscribe(on: .synchronous) { _ in }.cancel()
                     }
                 default:
-                    if command.execute(parameter: -1) { XCTFail("the predicate refuses -1") }
-                    if command.execute(parameter: index) { accepted.withLock { $0 += 1 } }
+                    if command.execute(parameter: -1) != .refused(.cannotExecute) { XCTFail("the predicate refuses -1") }
+                    if command.execute(parameter: index).refusal == nil { accepted.withLock { $0 += 1 } }
                     if index % 13 == 0 { command.cancel() }
                     // External work; under .enqueue, parameters queue behind it too.
                     if index % 29 == 0 {
@@ -385,8 +387,8 @@ final class CommandMainActorRaceTests: XCTestCase {
     /// turning, until every call has returned and every hop it queued has run.
     ///
     /// - Returns: What each call returned.
-    private func executeFromBackgroundThreads(_ command: Command, threads: Int, round: Int) async -> [Bool] {
-        let returned = CommandLock<[Bool]>([])
+    private func executeFromBackgroundThreads(_ command: Command, threads: Int, round: Int) async -> [CommandExecution] {
+        let returned = CommandLock<[CommandExecution]>([])
         let allReturned = XCTestExpectation(description: "round \(round): every execute returned")
         DispatchQueue.global().async {
             DispatchQueue.concurrentPerform(iterations: threads) { _ in
@@ -408,11 +410,12 @@ final class CommandMainActorRaceTests: XCTestCase {
             let bodies = CommandLock<[Bool]>([])
             let predicates = CommandLock<[Bool]>([])
             let command = Command(
-                handler: {
+                delegate: commandAnchor,
+                task: { _ in
                     bodies.withLock { $0.append(Thread.isMainThread) }
                     await gate.wait()
                 },
-                canExecute: {
+                canExecute: { _ in
                     predicates.withLock { $0.append(Thread.isMainThread) }
                     return true
                 })
@@ -420,7 +423,7 @@ final class CommandMainActorRaceTests: XCTestCase {
 
             let returned = await executeFromBackgroundThreads(command, threads: 8, round: round)
 
-            XCTAssertEqual(returned, Array(repeating: true, count: 8), "round \(round): each call was handed to the main queue")
+            XCTAssertEqual(returned, Array(repeating: .handedToMainActor, count: 8), "round \(round): each call was handed to the main queue")
             XCTAssertEqual(predicates.current, Array(repeating: true, count: 8), "round \(round): every check ran on the main thread")
             XCTAssertTrue(command.isExecuting, "round \(round)")
             gate.open()
@@ -437,7 +440,7 @@ final class CommandMainActorRaceTests: XCTestCase {
         for round in 1...20 {
             let inBody = CommandLock(0)
             let runs = CommandLock<[String]>([])
-            let command = Command(handler: {
+            let command = Command(delegate: commandAnchor, perform: { _ in
                 let overlapping = inBody.withLock { $0 += 1; return $0 } > 1
                 runs.withLock { $0.append("main \(Thread.isMainThread), overlapping \(overlapping)") }
                 inBody.withLock { $0 -= 1 }
@@ -446,7 +449,7 @@ final class CommandMainActorRaceTests: XCTestCase {
 
             let returned = await executeFromBackgroundThreads(command, threads: 8, round: round)
 
-            XCTAssertEqual(returned, Array(repeating: true, count: 8), "round \(round)")
+            XCTAssertEqual(returned, Array(repeating: .handedToMainActor, count: 8), "round \(round)")
             XCTAssertEqual(runs.current, Array(repeating: "main true, overlapping false", count: 8), "round \(round)")
             XCTAssertEqual(spy.outcomes, Array(repeating: .succeeded, count: 8), "round \(round)")
             XCTAssertFalse(command.isExecuting, "round \(round)")

@@ -37,14 +37,14 @@ final class CommandReentrancyTests: XCTestCase {
 
     func test_nonisolatedSyncBody_mayNestUpToTheLimit_thenUnwinds() {
         let nesting = Nesting()
-        let command = Command(isolation: .nonisolated, policy: .cancelRunning, handler: nesting.body(runs: 64))
+        let command = Command(policy: .cancelRunning, nonisolatedPerform: nesting.body(runs: 64))
         nesting.holder.withLock { $0 = command }
-        XCTAssertTrue(command.execute())
+        XCTAssertNil(command.execute().refusal)
         XCTAssertEqual(nesting.deepest.current, 64)
         XCTAssertEqual(nesting.depth.current, 0)
         XCTAssertFalse(command.isExecuting)
         // Ends as it started: a new run nests again from the top.
-        XCTAssertTrue(command.execute())
+        XCTAssertNil(command.execute().refusal)
         XCTAssertEqual(nesting.deepest.current, 64)
         nesting.finish()
     }
@@ -52,9 +52,9 @@ final class CommandReentrancyTests: XCTestCase {
     func test_mainActorSyncBody_mayNestUpToTheLimit() {
         let nesting = Nesting()
         let body = nesting.body(runs: 64)
-        let command = Command(policy: .cancelRunning, handler: { body() })
+        let command = Command(delegate: commandAnchor, policy: .cancelRunning, perform: { _ in body() })
         nesting.holder.withLock { $0 = command }
-        XCTAssertTrue(command.execute())
+        XCTAssertNil(command.execute().refusal)
         XCTAssertEqual(nesting.deepest.current, 64)
         XCTAssertFalse(command.isExecuting)
         nesting.finish()
@@ -68,9 +68,9 @@ final class CommandReentrancyTests: XCTestCase {
         ]
         for (policy, runs, deepest) in cases {
             let nesting = Nesting()
-            let command = Command(isolation: .nonisolated, policy: policy, handler: nesting.body(runs: 100))
+            let command = Command(policy: policy, nonisolatedPerform: nesting.body(runs: 100))
             nesting.holder.withLock { $0 = command }
-            XCTAssertTrue(command.execute(), "\(policy)")
+            XCTAssertNil(command.execute().refusal, "\(policy)")
             XCTAssertEqual(nesting.started.current, runs, "\(policy)")
             XCTAssertEqual(nesting.deepest.current, deepest, "\(policy)")
             XCTAssertFalse(command.isExecuting, "\(policy)")
@@ -88,9 +88,9 @@ final class CommandReentrancyTests: XCTestCase {
         switch name {
         case "mainActorUnbounded":
             let body = nesting.body(runs: .max)
-            command = Command(policy: .cancelRunning, handler: { body() })
+            command = Command(delegate: commandAnchor, policy: .cancelRunning, perform: { _ in body() })
         case "nonisolatedUnbounded":
-            command = Command(isolation: .nonisolated, policy: .cancelRunning, handler: nesting.body(runs: .max))
+            command = Command(policy: .cancelRunning, nonisolatedPerform: nesting.body(runs: .max))
         default: return
         }
         nesting.holder.withLock { $0 = command }
@@ -100,7 +100,7 @@ final class CommandReentrancyTests: XCTestCase {
 
     func test_unboundedReentrance_trapsWithAMessageNamingTheMethodTheDepthAndTheLimit() throws {
         let message =
-            "CommandWithParameter.execute(parameter:): sync run 65 of this .cancelRunning command is out of range "
+            "CommandWithResult.execute(parameter:): sync run 65 of this .cancelRunning command is out of range "
             + "1...64; is execute called from inside its own body?"
         try assertChildCasesTrap(
             "RippleTests.CommandReentrancyTests/test_childProcessEntry",

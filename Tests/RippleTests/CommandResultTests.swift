@@ -14,7 +14,7 @@ import XCTest
 @MainActor
 final class CommandResultTests: XCTestCase {
     func test_syncBody_publishesEachValue_beforeTheRunEnds() async {
-        let command = CommandWithResult<Int, String>(handler: { "value \($0)" })
+        let command = CommandWithResult<Int, String>(delegate: commandAnchor, perform: { _, value in "value \(value)" })
         let history = EventRecorder<String>()
         let tokens = [
             command.results.subscribe(on: .synchronous) { [weak command] value in
@@ -22,8 +22,8 @@ final class CommandResultTests: XCTestCase {
             },
             command.outcomes.subscribe(on: .synchronous) { history.record("outcome \(OutcomeRecord($0))") },
         ]
-        XCTAssertTrue(command.execute(parameter: 1))
-        XCTAssertTrue(command.execute(parameter: 2))
+        XCTAssertNil(command.execute(parameter: 1).refusal)
+        XCTAssertNil(command.execute(parameter: 2).refusal)
         history.assertEvents([
             "value 1, executing true", "outcome succeeded",
             "value 2, executing true", "outcome succeeded",
@@ -34,11 +34,11 @@ final class CommandResultTests: XCTestCase {
     func test_ownerBodies_ofEveryKind_publishTheirValue() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
-        let sync = CommandWithResult<Int, Int>(delegate: owner, handler: { _, value in value * 10 })
-        let dispatch = CommandWithResult<Int, Int>(delegate: owner, queue: scheduler) { _, value, done in
+        let sync = CommandWithResult<Int, Int>(delegate: owner, perform: { _, value in value * 10 })
+        let dispatch = CommandWithResult<Int, Int>(delegate: owner, queue: scheduler, work: { _, value, done in
             done(.success(value * 100))
-        }
-        let async = CommandWithResult<Int, Int>(delegate: owner, handler: { _, value in
+        })
+        let async = CommandWithResult<Int, Int>(delegate: owner, task: { _, value in
             await Task.yield()
             return value * 1000
         })
@@ -57,8 +57,8 @@ final class CommandResultTests: XCTestCase {
 
     func test_ownerlessBodies_ofEveryKind_publishTheirValue() async {
         let scheduler = TestScheduler()
-        let dispatch = CommandWithResult<Int, Int>(queue: scheduler) { value, done in done(.success(-value)) }
-        let async = CommandWithResult<Int, Int>(handler: { value in
+        let dispatch = CommandWithResult<Int, Int>(queue: scheduler, nonisolatedWork: { value, done in done(.success(-value)) })
+        let async = CommandWithResult<Int, Int>(nonisolatedTask: { value in
             await Task.yield()
             return value + 1
         })
@@ -73,13 +73,13 @@ final class CommandResultTests: XCTestCase {
     }
 
     func test_failedRun_publishesNoValue_andTheErrorReachesErrors() async {
-        let command = CommandWithResult<Int, Int>(handler: { value in
+        let command = CommandWithResult<Int, Int>(delegate: commandAnchor, perform: { _, value in
             if value < 0 { throw CommandTestError(value) }
             return value
         })
         let values = EventRecorder<Int>()
         let token = command.results.subscribe(on: .synchronous) { values.record($0) }
-        let spy = CommandSpy(command.command, parameter: 0, streams: [.errors, .outcomes])
+        let spy = CommandSpy(command, parameter: 0, streams: [.errors, .outcomes])
         command.execute(parameter: -3)
         command.execute(parameter: 4)
         values.assertEvents([4])
@@ -90,13 +90,13 @@ final class CommandResultTests: XCTestCase {
     func test_dispatchRun_onlyTheFirstEndCounts_andAValueAfterAThrowIsDropped() async {
         let scheduler = TestScheduler()
         let runs = CommandLock<[CommandResultRun<Int>]>([])
-        let command = CommandWithResult<Int, Int>(queue: scheduler) { value, done in
+        let command = CommandWithResult<Int, Int>(delegate: commandAnchor, queue: scheduler, work: { _, value, done in
             runs.withLock { $0.append(done) }
             if value < 0 { throw CommandTestError(value) }
-        }
+        })
         let values = EventRecorder<Int>()
         let token = command.results.subscribe(on: .synchronous) { values.record($0) }
-        let spy = CommandSpy(command.command, parameter: 0, streams: [.errors, .outcomes])
+        let spy = CommandSpy(command, parameter: 0, streams: [.errors, .outcomes])
         command.execute(parameter: 1)
         scheduler.runAll()
         runs.current[0](.success(1))
@@ -114,9 +114,9 @@ final class CommandResultTests: XCTestCase {
     func test_cancelledDispatchRun_seesTheCancellation() async {
         let scheduler = TestScheduler()
         let runs = CommandLock<[CommandResultRun<Int>]>([])
-        let command = CommandWithResult<Void, Int>(queue: scheduler) { _, done in runs.withLock { $0.append(done) } }
-        let spy = CommandSpy(command.command, streams: [.outcomes])
-        XCTAssertTrue(command.execute())
+        let command = CommandWithResult<Void, Int>(delegate: commandAnchor, queue: scheduler, work: { _, _, done in runs.withLock { $0.append(done) } })
+        let spy = CommandSpy(command, streams: [.outcomes])
+        XCTAssertNil(command.execute().refusal)
         scheduler.runAll()
         command.cancel()
         XCTAssertEqual(runs.current.first?.isCancelled, true)
@@ -125,12 +125,13 @@ final class CommandResultTests: XCTestCase {
         spy.assertEvents([.cancelled])
     }
 
-    func test_forwardsTheCommandsState_andWorksThroughCommandType() async {
+    func test_sharesTheCommandsState_andWorksThroughCommandType() async {
         let owner = CommandTestOwner()
         let gate = CommandGate()
         let command = CommandWithResult<Void, Int>(
-            delegate: owner, policy: .ignoreWhileRunning,
-            handler: { _, _ in
+            delegate: owner,
+            policy: .ignoreWhileRunning,
+            task: { _, _ in
                 await gate.wait()
                 return 1
             },
@@ -139,12 +140,12 @@ final class CommandResultTests: XCTestCase {
         XCTAssertTrue(command.canExecute())
         owner.isAllowed = false
         XCTAssertFalse(command.canExecute())
-        XCTAssertFalse(Self.executeThroughTheProtocol(command, ()))
+        XCTAssertEqual(Self.executeThroughTheProtocol(command, ()), .refused(.cannotExecute))
         owner.isAllowed = true
-        let spy = CommandSpy(command.command, streams: [.executing, .outcomes])
-        XCTAssertTrue(Self.executeThroughTheProtocol(command, ()))
+        let spy = CommandSpy(command, streams: [.executing, .outcomes])
+        XCTAssertEqual(Self.executeThroughTheProtocol(command, ()), .started)
         XCTAssertTrue(command.isExecuting)
-        XCTAssertFalse(command.execute(), "ignored while running")
+        XCTAssertEqual(command.execute(), .refused(.busy), "ignored while running")
         gate.open()
         await fulfillment(of: [spy.expectation(events: 4)], timeout: 10)
         spy.assertEvents([.executing(false), .executing(true), .succeeded, .executing(false)])
@@ -152,7 +153,7 @@ final class CommandResultTests: XCTestCase {
 
     func test_streams_deliverOnTheMainQueueByDefault() async {
         // A nonisolated command, so that the run, and every event, starts on a background thread.
-        let command = CommandWithResult<Void, Int>(isolation: .nonisolated, handler: { _ in 7 })
+        let command = CommandWithResult<Void, Int>(nonisolatedPerform: { _ in 7 })
         let heard = EventRecorder<String>()
         let tokens = [
             command.results.subscribe { heard.record("result \($0) on main \(Thread.isMainThread)") },
@@ -170,17 +171,17 @@ final class CommandResultTests: XCTestCase {
         let scheduler = TestScheduler()
         await assertDeallocated {
             let owner = CommandTestOwner()
-            let command = CommandWithResult<Int, Int>(delegate: owner, queue: scheduler) { _, value, done in
+            let command = CommandWithResult<Int, Int>(delegate: owner, queue: scheduler, work: { _, value, done in
                 done(.success(value))
-            }
+            })
             let token = command.results.subscribe(on: .synchronous) { _ in }
             command.execute(parameter: 1)
             scheduler.runAll()
-            return [owner, command, command.command, token]
+            return [owner, command, token]
         }
     }
 
-    private static func executeThroughTheProtocol<C: CommandType>(_ command: C, _ parameter: C.Parameter) -> Bool {
+    private static func executeThroughTheProtocol<C: CommandType>(_ command: C, _ parameter: C.Parameter) -> CommandExecution {
         command.execute(parameter: parameter)
     }
 }

@@ -108,7 +108,7 @@ enum CommandSpyStream: CaseIterable, Hashable, Sendable {
 ///
 /// The spy holds the command weakly (a strong reference from the command's own subscriber would be
 /// a cycle) and cancels its subscriptions when it is deallocated or ``stop()`` is called.
-final class CommandSpy<Parameter: Sendable>: Sendable {
+final class CommandSpy<Parameter: Sendable, Output: Sendable>: Sendable {
     let recorder = EventRecorder<CommandEvent>()
     private let tokens: [SubscriptionToken]
 
@@ -120,7 +120,7 @@ final class CommandSpy<Parameter: Sendable>: Sendable {
     ///   - delivery: Where the spy's handlers run; synchronous unless a test is about delivery.
     ///   - streams: Which streams to record.
     init(
-        _ command: CommandWithParameter<Parameter>, parameter: Parameter, on delivery: SpyDelivery = .synchronous,
+        _ command: CommandWithResult<Parameter, Output>, parameter: Parameter, on delivery: SpyDelivery = .synchronous,
         streams: Set<Stream> = Set(Stream.allCases)
     ) {
         let recorder = recorder
@@ -200,7 +200,10 @@ final class CommandSpy<Parameter: Sendable>: Sendable {
 }
 
 extension CommandSpy where Parameter == Void {
-    convenience init(_ command: Command, on delivery: SpyDelivery = .synchronous, streams: Set<Stream> = Set(Stream.allCases)) {
+    convenience init(
+        _ command: CommandWithResult<Void, Output>, on delivery: SpyDelivery = .synchronous,
+        streams: Set<Stream> = Set(Stream.allCases)
+    ) {
         self.init(command, parameter: (), on: delivery, streams: streams)
     }
 }

@@ -17,10 +17,10 @@ final class CommandTests: XCTestCase {
 
     func test_execute_syncBody_runsOnceAndPublishesTheWholeHistory() async {
         let owner = CommandTestOwner()
-        let command = Command(delegate: owner) { owner in owner.log("body") }
+        let command = Command(delegate: owner, perform: { owner in owner.log("body") })
         let spy = CommandSpy(command)
 
-        XCTAssertTrue(command.execute(), "execute reports that the run started")
+        XCTAssertNil(command.execute().refusal, "execute reports that the run started")
 
         XCTAssertEqual(owner.log, ["body"])
         XCTAssertFalse(command.isExecuting)
@@ -37,9 +37,9 @@ final class CommandTests: XCTestCase {
         let seen = CommandLock<[String]>([])
         var command: Command!
         defer { command = nil }  // the body captures `command`: break the cycle when the test ends
-        command = Command { _ in
+        command = Command(delegate: commandAnchor, perform: { _, _ in
             seen.withLock { $0.append("executing=\(command.isExecuting) canExecute=\(command.canExecute())") }
-        }
+        })
         let spy = CommandSpy(command, streams: [.executing])
         command.execute()
         XCTAssertEqual(seen.current, ["executing=true canExecute=false"])
@@ -48,7 +48,7 @@ final class CommandTests: XCTestCase {
 
     func test_executingChanges_replaysTheCurrentStateToNewSubscribers() async {
         let scheduler = TestScheduler()
-        let command = Command(queue: scheduler) { _, done in done.succeed() }
+        let command = Command(delegate: commandAnchor, queue: scheduler, work: { _, _, done in done.succeed() })
         let before = CommandSpy(command, streams: [.executing])
         command.execute()
         let during = CommandSpy(command, streams: [.executing])
@@ -65,14 +65,16 @@ final class CommandTests: XCTestCase {
         let owner = CommandTestOwner()
         owner.isAllowed = false
         let command = Command(
-            delegate: owner, handler: { owner in owner.log("body") }, canExecute: { owner in owner.isAllowed })
+            delegate: owner,
+            perform: { owner in owner.log("body") },
+            canExecute: { owner in owner.isAllowed })
         let spy = CommandSpy(command)
 
         XCTAssertFalse(command.canExecute())
-        XCTAssertFalse(command.execute(), "a disabled command does not start")
+        XCTAssertNotNil(command.execute().refusal, "a disabled command does not start")
         owner.isAllowed = true
         XCTAssertTrue(command.canExecute())
-        XCTAssertTrue(command.execute())
+        XCTAssertNil(command.execute().refusal)
 
         XCTAssertEqual(owner.log, ["body"])
         spy.assertEvents([
@@ -84,11 +86,11 @@ final class CommandTests: XCTestCase {
     func test_canExecute_isFalseWhileExecuting_underIgnoreWhileRunning() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
-        let command = Command(delegate: owner, queue: scheduler) { owner, done in owner.keep(done) }
+        let command = Command(delegate: owner, queue: scheduler, work: { owner, _, done in owner.keep(done) })
         XCTAssertTrue(command.canExecute())
-        XCTAssertTrue(command.execute())
+        XCTAssertNil(command.execute().refusal)
         XCTAssertFalse(command.canExecute(), "executing")
-        XCTAssertFalse(command.execute(), "a second execute while running is refused")
+        XCTAssertNotNil(command.execute().refusal, "a second execute while running is refused")
         scheduler.runAll()
         XCTAssertFalse(command.canExecute(), "still executing: the body has not called done")
         owner.lastRun?.succeed()
@@ -102,15 +104,16 @@ final class CommandTests: XCTestCase {
         defer { command = nil }  // the body captures `command`: break the cycle when the test ends
         let seen = CommandLock<[Int]>([])
         command = CommandWithParameter<Int>(
-            handler: { _ in },
-            canExecute: { value in
+            delegate: commandAnchor,
+            perform: { _, _ in },
+            canExecute: { _, value in
                 seen.withLock { $0.append(value) }
                 return !command.isExecuting && value > 0
             })
         XCTAssertFalse(command.canExecute(parameter: 0))
         XCTAssertTrue(command.canExecute(parameter: 3))
-        XCTAssertFalse(command.execute(parameter: -1))
-        XCTAssertTrue(command.execute(parameter: 4))
+        XCTAssertNotNil(command.execute(parameter: -1).refusal)
+        XCTAssertNil(command.execute(parameter: 4).refusal)
         XCTAssertEqual(seen.current, [0, 3, -1, 4])
     }
 
@@ -127,7 +130,7 @@ final class CommandTests: XCTestCase {
         let received = CommandLock<[Credentials]>([])
         let login = CommandWithParameter<Credentials>(
             delegate: owner,
-            handler: { owner, credentials in
+            perform: { owner, credentials in
                 owner.log(credentials.user)
                 received.withLock { $0.append(credentials) }
             },
@@ -138,8 +141,8 @@ final class CommandTests: XCTestCase {
 
         XCTAssertFalse(login.canExecute(parameter: empty))
         XCTAssertTrue(login.canExecute(parameter: full))
-        XCTAssertFalse(login.execute(parameter: empty))
-        XCTAssertTrue(login.execute(parameter: full))
+        XCTAssertNotNil(login.execute(parameter: empty).refusal)
+        XCTAssertNil(login.execute(parameter: full).refusal)
 
         XCTAssertEqual(received.current, [full])
         XCTAssertEqual(owner.log, ["ada"])
@@ -151,14 +154,14 @@ final class CommandTests: XCTestCase {
 
     func test_commandWithParameter_throughCommandType_genericHelpers() async {
         // UI helpers see any command through `CommandType`.
-        func run<C: CommandType>(_ command: C, with parameter: C.Parameter) -> (Bool, Bool) {
+        func run<C: CommandType>(_ command: C, with parameter: C.Parameter) -> (Bool, CommandExecution) {
             (command.canExecute(parameter: parameter), command.execute(parameter: parameter))
         }
         let received = CommandLock<[String]>([])
-        let command = CommandWithParameter<String>(handler: { value in received.withLock { $0.append(value) } })
-        let plain = Command(handler: { received.withLock { $0.append("void") } })
-        XCTAssertTrue(run(command, with: "x") == (true, true))
-        XCTAssertTrue(run(plain, with: ()) == (true, true))
+        let command = CommandWithParameter<String>(delegate: commandAnchor, perform: { _, value in received.withLock { $0.append(value) } })
+        let plain = Command(delegate: commandAnchor, perform: { _ in received.withLock { $0.append("void") } })
+        XCTAssertTrue(run(command, with: "x") == (true, .started))
+        XCTAssertTrue(run(plain, with: ()) == (true, .started))
         XCTAssertEqual(received.current, ["x", "void"])
     }
 
@@ -166,9 +169,9 @@ final class CommandTests: XCTestCase {
 
     func test_syncBodyThatThrows_publishesTheErrorAndAFailedOutcome() async {
         let owner = CommandTestOwner()
-        let command = Command(delegate: owner) { _ in throw CommandTestError(1) }
+        let command = Command(delegate: owner, perform: { _ in throw CommandTestError(1) })
         let spy = CommandSpy(command)
-        XCTAssertTrue(command.execute(), "the run started, even though it failed")
+        XCTAssertNil(command.execute().refusal, "the run started, even though it failed")
         XCTAssertFalse(command.isExecuting)
         spy.assertEvents([
             .executing(false),
@@ -179,7 +182,7 @@ final class CommandTests: XCTestCase {
     }
 
     func test_syncBodyThatThrowsCancellationError_endsCancelled_withoutAnError() async {
-        let command = Command(handler: { throw CancellationError() })
+        let command = Command(delegate: commandAnchor, perform: { _ in throw CancellationError() })
         let spy = CommandSpy(command)
         command.execute()
         spy.assertEvents([
@@ -192,7 +195,7 @@ final class CommandTests: XCTestCase {
 
     func test_raiseCanExecuteChanged_notifiesWithTheNewValue() async {
         let owner = CommandTestOwner()
-        let command = Command(delegate: owner, handler: { _ in }, canExecute: { $0.isAllowed })
+        let command = Command(delegate: owner, perform: { _ in }, canExecute: { $0.isAllowed })
         let spy = CommandSpy(command, streams: [.canExecute])
         owner.isAllowed = false
         command.raiseCanExecuteChanged()
@@ -207,7 +210,7 @@ final class CommandTests: XCTestCase {
         let recorder = EventRecorder<CommandEvent>()
         var token: SubscriptionToken?
         do {
-            let command = Command(delegate: owner, handler: { _ in }, canExecute: { $0.isAllowed })
+            let command = Command(delegate: owner, perform: { _ in }, canExecute: { $0.isAllowed })
             command.raiseCanExecuteChanged(whenever: text.stream)
             token = command.canExecuteChanges.subscribe(on: .synchronous) { [weak command] in
                 recorder.record(.canExecute(command?.canExecute() ?? false))
@@ -224,38 +227,38 @@ final class CommandTests: XCTestCase {
         token?.cancel()
     }
 
-    // MARK: - Initialisers without an owner
+    // MARK: - Initialisers without an owner (nonisolated)
 
     func test_ownerlessInitialisers_runEveryKindOfBody() async {
         let scheduler = TestScheduler()
         let log = CommandLock<[String]>([])
-        let sync = CommandWithParameter<Int>(handler: { value in log.withLock { $0.append("sync \(value)") } })
-        let dispatch = CommandWithParameter<Int>(queue: scheduler) { value, done in
+        let sync = CommandWithParameter<Int>(nonisolatedPerform: { value in log.withLock { $0.append("sync \(value)") } })
+        let dispatch = CommandWithParameter<Int>(queue: scheduler, nonisolatedWork: { value, done in
             log.withLock { $0.append("dispatch \(value)") }
             done.succeed()
-        }
+        })
         let gate = CommandGate()
-        let async = CommandWithParameter<Int>(priority: .userInitiated) { value in
+        let async = CommandWithParameter<Int>(priority: .userInitiated, nonisolatedTask: { value in
             await Task.yield()
             log.withLock { $0.append("async \(value)") }
             gate.open()
-        }
-        XCTAssertTrue(sync.execute(parameter: 1))
-        XCTAssertTrue(dispatch.execute(parameter: 2))
+        })
+        XCTAssertNil(sync.execute(parameter: 1).refusal)
+        XCTAssertNil(dispatch.execute(parameter: 2).refusal)
         scheduler.runAll()
-        XCTAssertTrue(async.execute(parameter: 3))
-        // The async body runs on the main actor: wait with the main queue turning.
+        XCTAssertNil(async.execute(parameter: 3).refusal)
         await fulfillment(of: [gate.opened()], timeout: 30)
         XCTAssertEqual(log.current, ["sync 1", "dispatch 2", "async 3"])
     }
 
     func test_ownerlessInitialisers_useThePredicate() async {
-        let sync = CommandWithParameter<Int>(handler: { _ in }, canExecute: { $0 > 0 })
-        let dispatch = CommandWithParameter<Int>(queue: DispatchQueue.global(), handler: { _, done in done.succeed() }, canExecute: { $0 > 0 })
-        let async = CommandWithParameter<Int>(handler: { _ in await Task.yield() }, canExecute: { $0 > 0 })
+        let sync = CommandWithParameter<Int>(nonisolatedPerform: { _ in }, canExecute: { $0 > 0 })
+        let dispatch = CommandWithParameter<Int>(
+            queue: DispatchQueue.global(), nonisolatedWork: { _, done in done.succeed() }, canExecute: { $0 > 0 })
+        let async = CommandWithParameter<Int>(nonisolatedTask: { _ in await Task.yield() }, canExecute: { $0 > 0 })
         for command in [sync, dispatch, async] {
             XCTAssertFalse(command.canExecute(parameter: 0))
-            XCTAssertFalse(command.execute(parameter: 0))
+            XCTAssertNotNil(command.execute(parameter: 0).refusal)
             XCTAssertTrue(command.canExecute(parameter: 1))
         }
     }
@@ -263,20 +266,20 @@ final class CommandTests: XCTestCase {
     // MARK: - Re-entrancy
 
     func test_executeFromInsideTheBody_isRefusedWhileRunning() async {
-        let results = CommandLock<[Bool]>([])
+        let results = CommandLock<[CommandExecution]>([])
         var command: Command!
         defer { command = nil }  // the body captures `command`: break the cycle when the test ends
-        command = Command { _ in results.withLock { $0.append(command.execute()) } }
+        command = Command(delegate: commandAnchor, perform: { _ in results.withLock { $0.append(command.execute()) } })
         let spy = CommandSpy(command, streams: [.executing, .outcomes])
-        XCTAssertTrue(command.execute())
-        XCTAssertEqual(results.current, [false])
+        XCTAssertEqual(command.execute(), .started)
+        XCTAssertEqual(results.current, [.refused(.busy)])
         spy.assertEvents([.executing(false), .executing(true), .succeeded, .executing(false)])
     }
 
     func test_executeFromAnExecutingSubscriber_doesNotDeadlockOrReorder() async {
         // A synchronous subscriber that reacts to the end of a run by starting the next one.
         let runs = CommandLock(0)
-        let command = Command(handler: { runs.withLock { $0 += 1 } })
+        let command = Command(delegate: commandAnchor, perform: { _ in runs.withLock { $0 += 1 } })
         let recorder = EventRecorder<Bool>()
         let token = command.executingChanges.subscribe(on: .synchronous) { [weak command] executing in
             recorder.record(executing)
@@ -294,13 +297,13 @@ final class CommandTests: XCTestCase {
 
     func test_useWork_bindsExternallyStartedWorkToTheExecutingState() async {
         let owner = CommandTestOwner()
-        let command = Command(delegate: owner) { _ in }
+        let command = Command(delegate: owner, perform: { _ in })
         let spy = CommandSpy(command)
         command.useWork { done in owner.keep(done) }
 
         XCTAssertTrue(command.isExecuting)
         XCTAssertFalse(command.canExecute())
-        XCTAssertFalse(command.execute(), "the external work counts as a run")
+        XCTAssertNotNil(command.execute().refusal, "the external work counts as a run")
         owner.lastRun?.succeed()
         owner.lastRun?.fail(CommandTestError(9))
         XCTAssertFalse(command.isExecuting)
@@ -313,7 +316,7 @@ final class CommandTests: XCTestCase {
     }
 
     func test_useWork_errorsAndCancellationAreReportedLikeARun() async {
-        let command = Command(handler: {})
+        let command = Command(delegate: commandAnchor, perform: { _ in })
         let spy = CommandSpy(command, streams: [.errors, .outcomes])
         let runs = CommandLock<[CommandRun]>([])
         command.useWork { done in runs.withLock { $0.append(done) } }
@@ -328,7 +331,7 @@ final class CommandTests: XCTestCase {
     }
 
     func test_useWork_withCompletionOnARealQueue() async {
-        let command = Command(handler: {})
+        let command = Command(delegate: commandAnchor, perform: { _ in })
         let spy = CommandSpy(command, streams: [.executing, .outcomes])
         let queue = DispatchQueue(label: "CommandTests.useWork")
         command.useWork { done in queue.async { done.succeed() } }
@@ -340,7 +343,7 @@ final class CommandTests: XCTestCase {
     // MARK: - Cancel with nothing running
 
     func test_cancel_whenIdle_publishesNothing() async {
-        let command = Command(handler: {})
+        let command = Command(delegate: commandAnchor, perform: { _ in })
         let spy = CommandSpy(command)
         command.cancel()
         spy.assertEvents([.executing(false)], "only the replayed state")

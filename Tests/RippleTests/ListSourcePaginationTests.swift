@@ -20,11 +20,11 @@ private final class PageLoader: Sendable {
     init(lastPageAt pages: Int = .max, page: @escaping @Sendable () -> Void) {
         let openRuns = openRuns
         let loaded = Locked(0)
-        command = CommandWithResult(queue: scheduler) { _, done in
+        command = CommandWithResult(delegate: commandAnchor, queue: scheduler, work: { _, _, done in
             page()
             let count = loaded.withLock { count -> Int in count += 1; return count }
             openRuns.withLock { $0.append((done, count == pages ? .lastPage : .morePages)) }
-        }
+        })
     }
 
     /// Ends the open runs, each with its page load.
@@ -127,11 +127,11 @@ final class ListSourcePaginationTests: XCTestCase {
         MainActor.assumeIsolated {
             let collection = ObservableCollection<TestItem>()
             let runs = Locked(0)
-            let loadMore = CommandWithResult<Void, PageLoad> { _ in
+            let loadMore = CommandWithResult<Void, PageLoad>(delegate: commandAnchor, perform: { _, _ in
                 runs.withLock { $0 += 1 }
                 collection.append(TestItem(id: 1))
                 return .lastPage
-            }
+            })
             let screen = FlatTableScreen(collection)
             flushMainQueue()
             screen.source.paginate(with: loadMore, showsLoadingRow: false)
@@ -183,7 +183,7 @@ final class ListSourcePaginationTests: XCTestCase {
             screen.displayLastRow()
             XCTAssertEqual(loader.scheduler.pendingCount, 0, "stopped at the last page")
 
-            XCTAssertTrue(loader.command.execute())  // the app's own run, e.g. a pull to refresh
+            XCTAssertNil(loader.command.execute().refusal)  // the app's own run, e.g. a pull to refresh
             loader.completeLoads()  // the second run says morePages
             flushMainQueue()
             XCTAssertEqual(loads.current, 2)
@@ -243,14 +243,14 @@ final class ListSourcePaginationTests: XCTestCase {
             XCTAssertEqual(stories.loader.scheduler.pendingCount, 0, "stopped at the last page")
             XCTAssertEqual(stories.screen.shownIDs, stories.rows(0..<25))
 
-            let refresh = Command(handler: {
+            let refresh = Command(delegate: commandAnchor, perform: { _ in
                 let page = stories.firstPage
                 stories.collection.performBatchUpdates {
                     stories.collection.removeAll()
                     stories.collection.append(contentsOf: page)
                 }
             })
-            XCTAssertTrue(refresh.execute())
+            XCTAssertNil(refresh.execute().refusal)
             flushMainQueue()
             XCTAssertEqual(stories.screen.shownIDs, stories.rows(0..<10))
             stories.screen.displayLastRow()

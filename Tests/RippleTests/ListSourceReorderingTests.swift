@@ -103,7 +103,7 @@ final class ListSourceReorderingTests: XCTestCase {
             table.source.allowsReordering = true
             XCTAssertTrue(table.source.canMoveItem(at: path(0)))
 
-            table.source.paginate(with: Command(queue: TestScheduler()) { _, _ in }, threshold: 5)
+            table.source.paginate(with: Command(delegate: commandAnchor, queue: TestScheduler(), work: { _, _, _ in }), threshold: 5)
             table.source.handle(.willDisplay, at: path(0))
             flushMainQueue()
             XCTAssertEqual(table.shownIDs, [1, 2, nil])
@@ -167,7 +167,7 @@ final class ListSourceReorderingTests: XCTestCase {
             let collection = SectionedCollection(sections([("A", [1, 2]), ("B", [3])]))
             let grid = SectionedGridScreen(collection)
             grid.source.allowsReordering = true
-            grid.source.paginate(with: Command(queue: TestScheduler()) { _, _ in }, threshold: 5)
+            grid.source.paginate(with: Command(delegate: commandAnchor, queue: TestScheduler(), work: { _, _, _ in }), threshold: 5)
             flushMainQueue()
             grid.source.handle(.willDisplay, at: path(0, 1))
             flushMainQueue()

@@ -245,7 +245,7 @@ final class ListSourceTests: DiagnosticsTestCase {
             let screen = TableScreen(collection)
             let selected = EventRecorder<TestItem>()
             let events = EventRecorder<String>()
-            screen.source.selectItem = CommandWithParameter { item in selected.record(item) }
+            screen.source.selectItem = CommandWithParameter(delegate: commandAnchor, perform: { _, item in selected.record(item) })
             screen.source.onItemEvent = { event, item, path in events.record("\(event) \(item) \(path)") }
             flushMainQueue()
             screen.source.handle(.highlighted, at: ElementPath(item: 1, section: 0))

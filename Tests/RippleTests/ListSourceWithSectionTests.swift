@@ -115,7 +115,7 @@ final class ListSourceWithSectionTests: DiagnosticsTestCase {
             let collection = SectionedCollection(Self.sections([("A", [1, 2]), ("B", [3])]))
             let screen = ContactsScreen(collection)
             let selected = EventRecorder<TestItem>()
-            screen.source.selectItem = CommandWithParameter { selected.record($0) }
+            screen.source.selectItem = CommandWithParameter(delegate: commandAnchor, perform: { selected.record($1) })
             flushMainQueue()
             screen.source.handle(.selected, at: ElementPath(item: 0, section: 1))
             screen.source.handle(.selected, at: ElementPath(item: 9, section: 1))

@@ -252,7 +252,9 @@ private final class LoginPresenter: Presenter<any Viewable> {
     let rows = ObservableCollection<RowPresenter>()
 
     private(set) lazy var login = Command(
-        delegate: self, handler: { $0.onLogin() }, canExecute: { $0.canLogin })
+        delegate: self,
+        perform: { $0.onLogin() },
+        canExecute: { $0.canLogin })
 
     private func onLogin() {
         logins += 1
@@ -269,7 +271,7 @@ extension PresenterTests {
             do {
                 let presenter = LoginPresenter()
                 weakPresenter = presenter
-                XCTAssertTrue(presenter.login.execute())
+                XCTAssertNil(presenter.login.execute().refusal)
                 XCTAssertEqual(presenter.logins, 1)
                 XCTAssertEqual(presenter.rows.count, 1)
                 presenter.canLogin = false

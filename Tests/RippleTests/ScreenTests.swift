@@ -52,15 +52,16 @@ private final class BookListPresenter: Presenter<any Viewable> {
         let books = books
         let pageSize = pageSize
         let total = pageSize * pageCount
-        return CommandWithResult(queue: scheduler) { _, done in
+        return CommandWithResult(delegate: commandAnchor, queue: scheduler, work: { _, _, done in
             let start = books.count
             books.append(contentsOf: (start..<(start + pageSize)).map(BookCellPresenter.init(id:)))
             done(.success(books.count < total ? .morePages : .lastPage))
-        }
+        })
     }()
 
     private(set) lazy var openBook = CommandWithParameter<BookCellPresenter>(
-        delegate: self, handler: { owner, book in owner.opened.append(book.id) })
+        delegate: self,
+        perform: { owner, book in owner.opened.append(book.id) })
 
     init(pageSize: Int, pageCount: Int, scheduler: TestScheduler) {
         self.pageSize = pageSize
@@ -183,13 +184,13 @@ final class ScreenTests: XCTestCase {
             let scheduler = TestScheduler()
             let failures = Locked(1)
             let books = ObservableCollection<BookCellPresenter>((0..<10).map(BookCellPresenter.init(id:)))
-            let loadMore = Command(queue: scheduler) { _, done in
+            let loadMore = Command(delegate: commandAnchor, queue: scheduler, work: { _, _, done in
                 if failures.withLock({ count -> Bool in defer { count -= 1 }; return count > 0 }) {
                     return done.fail(CancellationError())
                 }
                 books.append(contentsOf: (10..<20).map(BookCellPresenter.init(id:)))
                 done.succeed()
-            }
+            })
             let errors = loadMore.errors.subscribe(on: .synchronous) { _ in }
             let view = HeadlessTableView<Int> { [[]] }
             let source = TableViewSource(view: view, collection: books)

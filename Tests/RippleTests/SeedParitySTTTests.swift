@@ -88,7 +88,7 @@ private final class BookListPresenter: Presenter<any BookListView>, BookCellDele
     }
 
     /// STT: `repository.loadBooks().useWork(load)`. The command executes until the books are in.
-    private(set) lazy var load = Command(delegate: self) { owner in owner.loadBooks() }
+    private(set) lazy var load = Command(delegate: self, perform: { owner in owner.loadBooks() })
 
     private func loadBooks() {
         load.useWork { [books, repository] done in
@@ -104,9 +104,9 @@ private final class BookListPresenter: Presenter<any BookListView>, BookCellDele
         }
     }
 
-    private(set) lazy var openBook = CommandWithParameter<BookCellPresenter>(delegate: self) { owner, cell in
+    private(set) lazy var openBook = CommandWithParameter<BookCellPresenter>(delegate: self, perform: { owner, cell in
         owner.opened.append(cell.book.title)
-    }
+    })
 
     func bookCellDidToggleFavorite(_ cell: BookCellPresenter) {
         view?.showFavoriteCount(books.snapshot.filter { $0.isFavorite }.count)
@@ -166,13 +166,13 @@ private final class LoginPresenter: Presenter<any LoginView> {
         }.store(in: lifetimeTokens)
     }
 
-    /// STT's `Command(delegate:handler:handlerCanExecute:)`, whose handler binds the request to
+    /// STT's `Command(delegate:handler:handlerCanExecute:)` (Ripple's `Command(delegate:perform:canExecute:)`), whose body binds the request to
     /// the command with `useWork`: the command executes until the service calls back.
-    private(set) lazy var login = Command(delegate: self) { owner in
+    private(set) lazy var login = Command(delegate: self, perform: { owner in
         owner.onLogin()
-    } canExecute: { owner in
+    }, canExecute: { owner in
         owner.email.contains("@") && owner.password.count >= 6
-    }
+    })
 
     private func onLogin() {
         let credentials = Credentials(email: email, password: password)
@@ -349,10 +349,10 @@ final class SeedParitySTTTests: XCTestCase {
         var shown: [String] = []
         var outcome = expectation(description: "the error shows")
         view.onShow = { shown.append($0); outcome.fulfill() }
-        XCTAssertTrue(binding.trigger())
+        XCTAssertNil(binding.trigger().refusal)
         XCTAssertTrue(presenter.login.isExecuting, "the request runs")
         XCTAssertFalse(button.isEnabled)
-        XCTAssertFalse(binding.trigger(), "a second tap starts nothing")
+        XCTAssertNotNil(binding.trigger().refusal, "a second tap starts nothing")
         await fulfillment(of: [outcome], timeout: 30)
         XCTAssertEqual(shown, ["Wrong email or password"])
         XCTAssertFalse(presenter.login.isExecuting)
@@ -360,7 +360,7 @@ final class SeedParitySTTTests: XCTestCase {
 
         presenter.password = "secret1"
         outcome = expectation(description: "home shows")
-        XCTAssertTrue(binding.trigger())
+        XCTAssertNil(binding.trigger().refusal)
         await fulfillment(of: [outcome], timeout: 30)
         XCTAssertEqual(shown, ["Wrong email or password", "home"])
         binding.unbind()

@@ -93,16 +93,16 @@ private final class ItemListPresenter: Presenter<any ItemListView> {
     }
 
     /// The infinite scroll's load: the next page, and whether it was the last.
-    private(set) lazy var loadMore = CommandWithResult<Void, PageLoad>(delegate: self) { owner, _ in
+    private(set) lazy var loadMore = CommandWithResult<Void, PageLoad>(delegate: self, task: { owner, _ in
         let page = try await owner.service.items(after: owner.items.count)
         try Task.checkCancellation()  // the view went away meanwhile
         owner.items.append(contentsOf: page.items.map(ItemPresenter.init(item:)))
         return page.isLast ? .lastPage : .morePages
-    }
+    })
 
     /// Pull to refresh: the first page again, diffed into the list by item. Unchanged items keep
     /// their presenters, which their cells show.
-    private(set) lazy var refresh = Command(delegate: self) { owner in
+    private(set) lazy var refresh = Command(delegate: self, task: { owner in
         let page = try await owner.service.items(after: 0)
         var shown: [Int: ItemPresenter] = [:]
         for presenter in owner.items.snapshot { shown[presenter.item.id] = presenter }
@@ -110,7 +110,7 @@ private final class ItemListPresenter: Presenter<any ItemListView> {
             shown[item.id].flatMap { $0.item == item ? $0 : nil } ?? ItemPresenter(item: item)
         }
         owner.items.replace(with: fresh, identity: .key({ $0.item.id }, contentEquals: { $0.item == $1.item }))
-    }
+    })
 
     override func viewWillAppear() {
         // While the view is on screen only: cancelled when it disappears.

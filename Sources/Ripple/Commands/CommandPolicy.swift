@@ -1,19 +1,20 @@
 /// What a command does when `execute` is called while it is already running.
 public enum CommandPolicy: Sendable, Hashable {
-    /// Refuse the new run; `execute` returns `false`. The default: two taps start one run.
+    /// Refuse the new run; `execute` returns `.refused(.busy)`. The default: two taps start one run.
     case ignoreWhileRunning
 
     /// Cancel the running work and start the new run at once.
     case cancelRunning
 
-    /// Queue the new run; it starts when the current one ends. `execute` returns `true`.
+    /// Queue the new run; it starts when the current one ends. `execute` returns `.queued`.
     case enqueue
 
-    /// Run up to `limit` runs at the same time; `execute` returns `false` beyond that.
+    /// Run up to `limit` runs at the same time; `execute` returns `.refused(.busy)` beyond that.
     case concurrent(limit: Int)
 }
 
-/// How one run of a command ended.
+/// How one run of a command ended, as ``CommandWithResult/outcomes`` publishes it (without the
+/// run's value; ``CommandWithResult/run(_:)`` returns a ``CommandRunOutcome`` with it).
 public enum CommandOutcome: Sendable {
     /// The body finished without error.
     case succeeded

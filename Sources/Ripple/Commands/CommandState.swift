@@ -1,14 +1,14 @@
 // The lock-protected state of a command, and the small values its critical sections hand back.
 
 /// A command's state, behind the command's lock.
-struct CommandState<Parameter: Sendable> {
+struct CommandState<Parameter: Sendable, Output: Sendable> {
     /// Dispatch and async runs, and work bound with `useWork`, by run id.
-    var running: [Int: CommandRun] = [:]
+    var running: [Int: CommandResultRun<Output>] = [:]
     /// Sync bodies running now.
     var syncRunning = 0
     var nextRunID = 0
     /// The parameters waiting under `.enqueue`, oldest first.
-    var queued: [Parameter] = []
+    var queued: [QueuedRun<Parameter, Output>] = []
     /// How many runs may go on at once before the policy stops admitting another: 1 under
     /// `.ignoreWhileRunning`, `limit` under `.concurrent`, unbounded otherwise.
     let runLimit: Int
@@ -18,6 +18,7 @@ struct CommandState<Parameter: Sendable> {
     var canExecuteEvents = EmitterCore<Void>()
     var errorEvents = EmitterCore<any Error>()
     var outcomeEvents = EmitterCore<CommandOutcome>()
+    var resultEvents = EmitterCore<Output>()
 
     init(runLimit: Int) {
         self.runLimit = runLimit
@@ -47,7 +48,7 @@ struct CommandState<Parameter: Sendable> {
     }
 
     /// Registers a new run. The caller publishes the change.
-    mutating func start(sync: Bool, finish: (Int) -> CommandRun) -> CommandAdmission {
+    mutating func start(sync: Bool, finish: (Int) -> CommandResultRun<Output>) -> CommandAdmission<Output> {
         if sync {
             syncRunning += 1
             return .sync
@@ -74,12 +75,19 @@ struct CommandDrains: OptionSet {
     static var canExecute: CommandDrains { CommandDrains(rawValue: 2) }
     static var errors: CommandDrains { CommandDrains(rawValue: 4) }
     static var outcomes: CommandDrains { CommandDrains(rawValue: 8) }
+    static var results: CommandDrains { CommandDrains(rawValue: 16) }
+}
+
+/// A parameter waiting under `.enqueue`, and the `run(_:)` call awaiting it, if one is.
+struct QueuedRun<Parameter: Sendable, Output: Sendable> {
+    var parameter: Parameter
+    var waiter: CommandWaiter<Output>?
 }
 
 /// What `execute` (or the end of a run, under `.enqueue`) found it must do once unlocked.
-enum CommandAdmission {
-    case refused
+enum CommandAdmission<Output: Sendable> {
+    case refused(CommandRefusal)
     case queued
     case sync
-    case run(Int, CommandRun)
+    case run(Int, CommandResultRun<Output>)
 }

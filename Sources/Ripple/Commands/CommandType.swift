@@ -15,9 +15,10 @@ public protocol CommandType: AnyObject, Sendable {
     /// Starts a run if the command can execute.
     ///
     /// - Parameter parameter: The value the run gets.
-    /// - Returns: Whether the run started (or, for the `.enqueue` policy, was queued).
+    /// - Returns: What happened: the run started, was queued, was handed to the main actor, or was
+    ///   refused, and why. Never `.started` for a run that will not happen.
     @discardableResult
-    func execute(parameter: Parameter) -> Bool
+    func execute(parameter: Parameter) -> CommandExecution
 
     /// Cancels every running and queued run.
     func cancel()

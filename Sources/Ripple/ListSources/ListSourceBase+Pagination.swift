@@ -79,7 +79,7 @@ extension ListSourceBase {
         pagination?.stop()
         let pagination = Pagination(
             threshold: max(0, threshold), showsLoadingRow: showsLoadingRow,
-            isExecuting: { command.isExecuting }, load: { command.execute(parameter: ()) })
+            isExecuting: { command.isExecuting }, load: { command.execute(parameter: ()).refusal == nil })
         self.pagination = pagination
         pagination.tokens.append(
             command.executingChanges.subscribe { [weak self] executing in

@@ -13,11 +13,11 @@
 ///     let titles = ObservableCollection<String>()
 ///     var fetch: (Int) async throws -> Page = { _ in Page(titles: [], isLast: true) }
 ///
-///     private(set) lazy var loadMore = CommandWithResult<Void, PageLoad>(delegate: self) { owner, _ in
+///     private(set) lazy var loadMore = CommandWithResult<Void, PageLoad>(delegate: self, task: { owner in
 ///         let page = try await owner.fetch(owner.titles.count)
 ///         owner.titles.append(contentsOf: page.titles)
 ///         return page.isLast ? .lastPage : .morePages
-///     }
+///     })
 /// }
 /// ```
 public enum PageLoad: Sendable, Hashable {

@@ -51,9 +51,9 @@ public struct SwipeAction: Sendable {
     /// - Parameters:
     ///   - title: The action's title.
     ///   - style: How it looks.
-    ///   - command: Executed when the user taps the action; the action counts as performed when a
-    ///     run started.
+    ///   - command: Executed when the user taps the action; the action counts as performed unless
+    ///     the command refused the run (a run started, was queued, or was handed to the main actor).
     public init<Action: CommandType>(title: String, style: Style = .normal, command: Action) where Action.Parameter == Void {
-        self.init(title: title, style: style) { command.execute(parameter: ()) }
+        self.init(title: title, style: style) { command.execute(parameter: ()).refusal == nil }
     }
 }

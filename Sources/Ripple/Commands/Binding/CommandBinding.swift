@@ -79,21 +79,19 @@ public final class CommandBinding<Command: CommandType> {
         return self
     }
 
-    /// Executes the command with the current parameter, if it can execute.
+    /// Executes the command with the current parameter, if it can execute: the command's own
+    /// atomic check-and-start decides, so a tap on a control that is about to be disabled, or a
+    /// second tap during a run, starts nothing.
     ///
-    /// - Returns: Whether a run started (or was queued).
+    /// A refused run ends a refresh control's spinner at once.
+    ///
+    /// - Returns: What ``CommandType/execute(parameter:)`` did: started, queued, or refused and why.
     @discardableResult
-    public func trigger() -> Bool {
-        let value = parameter()
-        guard command.canExecute(parameter: value) else {
-            refresh?.endRefreshing()
-            refreshState()
-            return false
-        }
-        let started = command.execute(parameter: value)
-        if !started { refresh?.endRefreshing() }
+    public func trigger() -> CommandExecution {
+        let execution = command.execute(parameter: parameter())
+        if execution.refusal != nil { refresh?.endRefreshing() }
         refreshState()
-        return started
+        return execution
     }
 
     /// Stops following the command. The views keep their last state.

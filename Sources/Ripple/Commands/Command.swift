@@ -1,5 +1,13 @@
 /// A command without a parameter and without a value: `CommandWithResult<Void, Void>`.
 ///
+/// <!-- swift
+/// protocol LoginView: Viewable {}
+/// extension LoginPresenter {
+///     var canLogin: Bool { true }
+///     func performLogin() async throws {}
+/// }
+/// let presenter = LoginPresenter()
+/// -->
 /// ```swift
 /// @MainActor final class LoginPresenter: Presenter<any LoginView> {
 ///     private(set) lazy var login = Command(

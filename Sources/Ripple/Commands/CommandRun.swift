@@ -2,8 +2,21 @@
 /// run exactly once, with its value (``succeed(_:)``, or ``succeed()`` when `Output` is `Void`) or
 /// its error (``fail(_:)``), or with a `Result` (`done(result)`).
 ///
+/// <!-- swift
+/// struct Query: Sendable { var text = "" }
+/// struct Book: Sendable { var title = "" }
+/// final class BookAPI: Sendable {
+///     func search(_ query: Query, completion: @escaping @Sendable (Result<[Book], any Error>) -> Void) {
+///         completion(.success([]))
+///     }
+/// }
+/// final class BookSearch: Sendable {
+///     let api = BookAPI()
+/// }
+/// let `self` = BookSearch()
+/// -->
 /// ```swift
-/// CommandWithResult<Query, [Book]>(delegate: self, queue: .global(), work: { owner, query, done in
+/// let search = CommandWithResult<Query, [Book]>(delegate: self, queue: .global(), work: { owner, query, done in
 ///     owner.api.search(query) { result in
 ///         if done.isCancelled { return done.fail(CancellationError()) }
 ///         done(result)

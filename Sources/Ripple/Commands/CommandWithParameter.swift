@@ -1,5 +1,14 @@
 /// A command that takes a typed parameter and produces no value: `CommandWithResult<Parameter, Void>`.
 ///
+/// <!-- swift
+/// struct Book: Sendable { var title = "" }
+/// protocol ShelfView: Viewable { func show(_ book: Book) }
+/// extension ShelfPresenter {
+///     func isAvailable(_ book: Book) -> Bool { true }
+/// }
+/// let presenter = ShelfPresenter()
+/// let book = Book()
+/// -->
 /// ```swift
 /// @MainActor final class ShelfPresenter: Presenter<any ShelfView> {
 ///     private(set) lazy var open = CommandWithParameter<Book>(

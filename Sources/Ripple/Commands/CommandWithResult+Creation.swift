@@ -9,6 +9,22 @@ extension CommandWithResult {
 
     /// Creates a main-actor command with a synchronous body, bound weakly to its owner.
     ///
+    /// <!-- swift
+    /// struct Book: Sendable { var title = "" }
+    /// protocol ShelfView: Viewable {}
+    /// final class Exporter: Sendable {
+    ///     func export(completion: @escaping @Sendable ((any Error)?) -> Void) { completion(nil) }
+    /// }
+    /// final class BookAPI: Sendable {
+    ///     func search(_ query: String) async throws -> [Book] { [] }
+    /// }
+    /// // The examples of the main-actor initializers are members of this presenter.
+    /// final class ShelfPresenter: Presenter<any ShelfView> {
+    ///     let exporter = Exporter()
+    ///     let api = BookAPI()
+    ///     func open(_ book: Book) {}
+    ///     func isEditable(_ book: Book) -> Bool { true }
+    /// -->
     /// ```swift
     /// private(set) lazy var select = CommandWithParameter<Book>(
     ///     delegate: self, perform: { $0.open($1) }, canExecute: { $0.isEditable($1) })
@@ -98,6 +114,13 @@ extension CommandWithResult {
 
     /// Creates a nonisolated command with a synchronous body, for services and background work.
     ///
+    /// <!-- swift
+    /// }  // ShelfPresenter
+    /// final class Cache: Sendable {
+    ///     func flush() {}
+    /// }
+    /// let cache = Cache()
+    /// -->
     /// ```swift
     /// let flush = Command(nonisolatedPerform: { cache.flush() })   // any thread
     /// ```
@@ -166,6 +189,11 @@ extension CommandWithResult {
 
     /// The erased owner as the type the user's closures take.
     static func cast<Owner: AnyObject>(_ owner: AnyOwner) -> Owner {
+        // Safe: only the closures that an initializer with a `delegate: Owner` makes call this,
+        // with `Owner` that initializer's own generic parameter, and the owners they receive come
+        // from the `resolveOwner` the same initializer made (`weakly(delegate)`), which returns
+        // that delegate or `nil`, never another object. Commands made without an owner pass the
+        // placeholder only to closures that ignore it.
         unsafeDowncast(owner, to: Owner.self)
     }
 }

@@ -6,6 +6,17 @@ import Dispatch
 /// This is the one implementation behind every command: ``CommandWithParameter`` is
 /// `CommandWithResult<Parameter, Void>` and ``Command`` is `CommandWithResult<Void, Void>`.
 ///
+/// <!-- swift
+/// struct Book: Sendable { var title = "" }
+/// protocol SearchView: Viewable {}
+/// final class BookAPI: Sendable {
+///     func search(_ query: String) async throws -> [Book] { [] }
+/// }
+/// extension SearchPresenter {
+///     var api: BookAPI { BookAPI() }
+/// }
+/// let presenter = SearchPresenter()
+/// -->
 /// ```swift
 /// @MainActor final class SearchPresenter: Presenter<any SearchView> {
 ///     private(set) lazy var search = CommandWithResult<String, [Book]>(
@@ -155,6 +166,10 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
                     "CommandWithResult.canExecute(parameter:): the predicate of this command is @MainActor; "
                         + "call canExecute on the main thread, or make the command with a nonisolated body")
             }
+            // Safe: the guard above has just checked that this is the main thread (the main queue
+            // off Darwin), where the main actor's code runs, and the predicate runs synchronously,
+            // before anything else can run there. Anywhere else it has already trapped with a
+            // message.
             guard MainActor.assumeIsolated({ holds(owner, parameter) }) else { return false }
         }
         return state.withLock { $0.admitsAnotherRun }
@@ -254,11 +269,19 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
             DispatchQueue.main.async { _ = self.startOnMainActor(parameter, waiter: nil) }
             return .handedToMainActor
         }
+        // Safe: the guard above has just checked that this is the main thread (the main queue off
+        // Darwin), where the main actor's code runs; a call from anywhere else was handed to the
+        // main queue instead. The check-and-start runs synchronously, before anything else can
+        // run there.
         return MainActor.assumeIsolated { startOnMainActor(parameter, waiter: nil) }
     }
 
     /// Starts a run as ``execute(parameter:)`` does, and waits until it has ended.
     ///
+    /// <!-- swift
+    /// func show(_ books: [Book]) {}
+    /// func show(_ error: any Error) {}
+    /// -->
     /// ```swift
     /// switch await presenter.search.run("swift") {
     /// case .succeeded(let books): show(books)
@@ -413,6 +436,11 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
         case .sync(let work):
             return try work(owner, parameter)
         case .mainActorSync(let work):
+            // Safe: a `.mainActorSync` body belongs to a main-actor command, whose sync runs start
+            // only in `startOnMainActor` (isolated to the main actor) or, for a run queued under
+            // `.enqueue`, in `finish` through `MainThread.run`, which runs it on the main actor; the
+            // runs that take over in `runSync` stay on that thread. Were it ever called elsewhere,
+            // assumeIsolated would trap rather than let the body race.
             return try MainActor.assumeIsolated { try work(owner, parameter) }
         case .dispatch, .mainActorAsync, .async:
             preconditionFailure("CommandWithResult.runSync: a body that is not sync ran as sync")
@@ -599,6 +627,20 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
     /// Binds work started elsewhere (a completion-based call) to the command's executing state,
     /// as STT's `useWork` does: the command is executing until `done` is called.
     ///
+    /// <!-- swift
+    /// struct Credentials: Sendable {}
+    /// struct Session: Sendable {}
+    /// final class AuthAPI: Sendable {
+    ///     func login(
+    ///         _ credentials: Credentials, completion: @escaping @Sendable (Result<Session, any Error>) -> Void
+    ///     ) {
+    ///         completion(.success(Session()))
+    ///     }
+    /// }
+    /// let api = AuthAPI()
+    /// let credentials = Credentials()
+    /// let login = Command(nonisolatedPerform: {})
+    /// -->
     /// ```swift
     /// login.useWork { done in
     ///     api.login(credentials) { result in done(result.map { _ in () }) }

@@ -1,7 +1,7 @@
 // The lifecycle of a presenter behind a SwiftUI view. SwiftUI has no view controller to forward
 // `viewDidLoad` and the four appearance steps; a view tells its presenter when it appears and
-// disappears (`onAppear`, `onDisappear`), and these map them onto the presenter's hooks. The
-// SwiftUI modifier that calls them is `View.lifecycle(of:)` (Apple platforms).
+// disappears (`.onAppear { presenter.receiveOnAppear() }`, `.onDisappear { … }`), and these map
+// them onto the presenter's hooks.
 
 extension Presenter {
     /// Forwards a SwiftUI view's `onAppear`: ``ViewLifecycleEvent/created`` the first time (so

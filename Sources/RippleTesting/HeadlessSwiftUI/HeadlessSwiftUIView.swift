@@ -21,8 +21,9 @@ import XCTest
 /// }
 /// ```
 ///
-/// ``appear(_:)`` and ``disappear(_:)`` forward `onAppear` and `onDisappear` to a presenter, as
-/// the SwiftUI modifier `lifecycle(of:)` does on a device.
+/// ``appear(_:)`` and ``disappear(_:)`` forward `onAppear` and `onDisappear` to a presenter, as a
+/// SwiftUI view does with `.onAppear { presenter.receiveOnAppear() }` and
+/// `.onDisappear { presenter.receiveOnDisappear() }`.
 @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
 @MainActor
 public final class HeadlessSwiftUIView<Output> {

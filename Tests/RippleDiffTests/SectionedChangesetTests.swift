@@ -121,6 +121,52 @@ final class SectionedChangesetTests: XCTestCase {
         XCTAssertNil(sectionedCheck(source, target, uniqueIDs: false))
     }
 
+    /// The sectioned diff pairs repeated item identifiers in order, not by place (`docs/diff.md`,
+    /// "Duplicates in sections"): the first unmatched source occurrence, in section order, goes to
+    /// the first target occurrence, even when a later one sits in the target's own section.
+    func testRepeatedItemsPairInOrderAcrossSectionsNotByPlace() {
+        let source = sxList([(1, [1, 5]), (2, [1, 6])])
+        let target = sxList([(1, [7]), (2, [8, 1])])
+        let changes = SectionedChangeset(from: source, to: target)
+        // By place, (1 - 0) would pair with (1 - 1) in its own section; in order, (0 - 0) takes it.
+        XCTAssertEqual(changes.itemMoves, [sxPair((0, 0), (1, 1))])
+        XCTAssertEqual(changes.itemDeletes, [sxPath(0, 1), sxPath(1, 0), sxPath(1, 1)])
+        XCTAssertEqual(changes.itemInserts, [sxPath(0, 0), sxPath(1, 0)])
+        XCTAssertEqual(changes.itemDuplicates.sourcePaths, [sxPath(1, 0)])
+        XCTAssertEqual(changes.itemDuplicates.targetPaths, [])
+        XCTAssertNil(sectionedCheck(source, target, uniqueIDs: false))
+    }
+
+    /// One section kept in place is the flat diff with in-order pairing, item for item: the two
+    /// diffs share one identifier table and one rule for repeats.
+    func testOneSectionMatchesTheFlatInOrderDiff() {
+        forEachSeed(0..<400) { _, random in
+            let distinct = random.int(in: 1...25)
+            let source = (0..<random.int(below: 40)).map { _ in random.int(below: distinct) }
+            var target = source.filter { _ in !random.chance(1, in: 5) }
+            for _ in 0..<random.int(below: 8) {
+                target.insert(random.int(below: distinct + 3), at: random.int(in: 0...target.count))
+            }
+            if !target.isEmpty && random.chance(1, in: 2) {
+                target.swapAt(random.int(below: target.count), random.int(below: target.count))
+            }
+            let flat = RippleDiff._flatDiff(from: source, to: target, keepingOrder: false)
+            let sectioned = SectionedChangeset(
+                from: [SectionSnapshot(section: 0, items: source)], to: [SectionSnapshot(section: 0, items: target)],
+                sectionIdentity: .value, itemIdentity: .value)
+            func paths(_ offsets: [Int]) -> [ElementPath] { offsets.map { sxPath(0, $0) } }
+            let moves = flat.moves.map { sxPair((0, $0.source), (0, $0.target)) }
+            if sectioned.itemDeletes != paths(flat.deletes) || sectioned.itemInserts != paths(flat.inserts)
+                || sectioned.itemMoves != moves
+                || sectioned.itemDuplicates.sourcePaths != paths(flat.duplicates.sourceOffsets)
+                || sectioned.itemDuplicates.targetPaths != paths(flat.duplicates.targetOffsets)
+            {
+                return "\(source) → \(target): flat \(flat), sectioned \(sectioned)"
+            }
+            return nil
+        }
+    }
+
     func testUpdatedItemsInTrimmedEndsAreFound() {
         var source = sxList([(1, [1, 2, 3, 4, 5])])
         var target = sxList([(1, [1, 2, 9, 4, 5])])

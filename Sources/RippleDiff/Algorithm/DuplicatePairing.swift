@@ -4,7 +4,7 @@
 // identifier is deleted, or one more is inserted, each later one pairs with its neighbour's
 // partner, far from its own place, and moves. So when the source repeats identifiers (between the
 // common prefix and suffix), the diff pairs by place instead, while it looks up the target
-// (`_diffMiddle`, step 3):
+// (`_IdentifierTable.matchTarget`, step 3):
 //
 // 1. It follows the drift between the lists: a target element at offset t is expected at source
 //    offset t + drift, and the drift is the offset (source - target) of the last pair made.
@@ -93,3 +93,68 @@ internal func _pairLeftovers(
     }
     return paired
 }
+
+/// How an identifier table pairs repeated identifiers (between the common prefix and suffix).
+@usableFromInline
+internal enum _DuplicatePairing {
+    /// Strictly in order: each target occurrence takes the first unmatched source occurrence. The
+    /// sectioned diff's rule, for sections and items (`docs/diff.md` says why).
+    case inOrder
+    /// By place when the source repeats identifiers (see above), otherwise in order. The public
+    /// flat diffs' rule.
+    case keepingOrder
+}
+
+/// The distance between two offsets.
+@inlinable @inline(__always)
+internal func _distance(_ a: Int, _ b: Int) -> Int { a > b ? a &- b : b &- a }
+
+/// The offset between source and target partners that the pairing by place expects (see the
+/// top of this file).
+@usableFromInline
+internal struct _Drift {
+    /// The expected source offset minus the target offset.
+    @usableFromInline var offset = 0
+    /// Target elements that waited since the last pair or the last shift, and the hints of the
+    /// last three.
+    @usableFromInline var waited = 0
+    @usableFromInline var a = 0
+    @usableFromInline var b = 0
+    @usableFromInline var c = 0
+
+    @inlinable init() {}
+
+    /// A pair was taken at `offset`.
+    @inlinable @inline(__always)
+    mutating func take(_ offset: Int) {
+        self.offset = offset
+        waited = 0
+    }
+
+    /// A target element waited; `offset` is its hint, the offset of the occurrence it looked at.
+    /// When it agrees (within the window) with the hint of one of the two elements that waited
+    /// before it, the drift moves there: the lists have shifted.
+    @inlinable @inline(__always)
+    mutating func wait(_ offset: Int) {
+        a = b
+        b = c
+        c = offset
+        waited &+= 1
+        if waited >= 2
+            && (_distance(b, c) <= _nearWindow || (waited >= 3 && _distance(a, c) <= _nearWindow))
+        {
+            self.offset = c
+            waited = 0
+        }
+    }
+}
+
+/// How far from its expected source offset an occurrence of a repeated identifier pairs (see
+/// the top of this file).
+@inlinable
+internal var _nearWindow: Int { 4 }
+
+/// How many unmatched occurrences before the window an occurrence of a repeated identifier passes
+/// over at most (see the top of this file).
+@inlinable
+internal var _nearScan: Int { 8 }

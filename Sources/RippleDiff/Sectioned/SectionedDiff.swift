@@ -6,12 +6,14 @@
 // 2. For each pair of matched sections, trim the items' common prefix and suffix (same identity at
 //    the same distance from either end) without hashing, noting the content changes on the way.
 //    An unchanged list ends its item work here.
-// 3. Number all remaining items across sections (section-major) and put the source identifiers in
-//    one flat open-addressing table, each hashed once, duplicates chained in source order. Item
-//    identity is global, as in UIKit, so an item found in another section is a cross-section move.
+// 3. Number all remaining (middle) items across sections (section-major), copy the source's
+//    identifiers into one list, and put them in the identifier table the flat diff uses
+//    (`_IdentifierTable`), each hashed once, duplicates chained in source order. Item identity is
+//    global, as in UIKit, so an item found in another section is a cross-section move.
 // 4. Look up each remaining target identifier once: it takes the first unmatched source item with
-//    the same identifier, or is an insert. Identifiers first seen in the target are added to the
-//    table so that repeats in the target are reported.
+//    the same identifier, or is an insert (the in-order pairing; `docs/diff.md` says why not by
+//    place). Identifiers first seen in the target are added to the table so that repeats in the
+//    target are reported.
 // 5. Per target section, in target order: items matched inside the paired source section keep a
 //    longest increasing run in place and move the rest (minimal moves inside each section); items
 //    from any other section are moves; unmatched items are inserts.
@@ -21,32 +23,11 @@
 // Items of deleted sections are not deletes, and items of inserted sections are not inserts: they
 // leave and arrive with their section. Items that survive across such a section are moves.
 //
-// The table holds each distinct identifier once, by value, in a key store next to the head of its
-// chain of unmatched source items, so a probe compares identifiers without going back to the
-// nested item arrays, and a lookup touches two cache lines: its slot and its key. A slot is one
-// `UInt64` (`_SlotBits`: key index + 1, a 31-bit tag from the hash, a seen-in-target bit). The
-// chain links (`nextSame`) are written and read only for repeated identifiers. Items are numbered
-// with 32-bit offsets.
-
-/// One distinct item identifier in the sectioned diff's table.
-@usableFromInline
-internal struct _SectionedKey<Identifier> {
-    /// The identifier, kept by value so that probes never go back to the items.
-    @usableFromInline var identifier: Identifier
-
-    /// The flat number of the first unmatched source item with this identifier, or -1.
-    @usableFromInline var head: Int32
-
-    /// Whether other source items share the identifier; their chain continues in `nextSame`.
-    @usableFromInline var chained: Bool
-
-    @inlinable
-    init(identifier: Identifier, head: Int32) {
-        self.identifier = identifier
-        self.head = head
-        self.chained = false
-    }
-}
+// The source's identifiers are copied once into a contiguous list so that the table can refer to
+// them by number, as the flat diff refers to its elements, and a probe compares identifiers
+// without going back to the nested item arrays. Of the target's, only those the source lacks are
+// copied (into a list numbered like the target's middle items): the table compares later target
+// identifiers with them. Items are numbered with 32-bit offsets.
 
 /// The identity rule of a section snapshot: its section value's rule; the items are diffed apart.
 @usableFromInline
@@ -146,131 +127,78 @@ internal func _sectionedDiff<SectionIdentity: _IdentityRule, ItemIdentity: _Iden
     var itemUpdates: [PathPair] = []
     var duplicates = SectionedChangeset.ItemDuplicates()
 
-    // Matches between flat item numbers, -1 when unmatched; meaningful for middle items only.
-    let sourceMatch = UnsafeMutableBufferPointer<Int32>.allocate(capacity: Swift.max(sourceTotal, 1))
-    sourceMatch.initialize(repeating: -1)
-    defer { sourceMatch.deallocate() }
-
+    // 3. The middle items' identifiers, numbered across sections (section-major), in one
+    //    identifier table. `*Middle[s]` is the number of section s's first middle item; an item i of
+    //    section s is number `*Middle[s] - *Low[s] + i`.
+    let sourceMiddle = _middleStarts(low: sourceLow, high: sourceHigh)
+    let targetMiddle = _middleStarts(low: targetLow, high: targetHigh)
+    // Nothing to hash when every matched pair of sections is unchanged: no table.
+    var table: _IdentifierTable<_StoredIdentifiers<ItemIdentity.Identifier>>? = nil
     if hashedSource > 0 || hashedTarget > 0 {
-        let targetMatch = UnsafeMutableBufferPointer<Int32>.allocate(capacity: Swift.max(targetTotal, 1))
-        targetMatch.initialize(repeating: -1)
-        let capacity = _tableCapacity(forKeys: hashedSource &+ hashedTarget)
-        let mask = capacity &- 1
-        let slots = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: capacity)
-        slots.initialize(repeating: 0)
-        let nextSame = UnsafeMutableBufferPointer<Int32>.allocate(capacity: Swift.max(sourceTotal, 1))
-        let keys = UnsafeMutablePointer<_SectionedKey<ItemIdentity.Identifier>>.allocate(
-            capacity: Swift.max(hashedSource &+ hashedTarget, 1))
-        var keyCount = 0
-        defer {
-            keys.deinitialize(count: keyCount)
-            keys.deallocate()
-            slots.deallocate()
-            nextSame.deallocate()
-            targetMatch.deallocate()
-        }
-        var duplicateSource: [Int] = []
-        var duplicateTarget: [Int] = []
-
-        // 3. Source identifiers, last to first, so each chain lists its items in ascending order.
-        var s = sourceSectionCount
-        while s > 0 {
-            s &-= 1
-            let low = sourceLow[s]
-            var i = sourceHigh[s]
-            if i == low { continue }
-            let base = sourceStarts[s]
-            source[s].items.withUnsafeBufferPointer { items in
-                while i > low {
-                    i &-= 1
-                    let flat = base &+ i
-                    let id = itemIdentity.identifier(of: items[i])
-                    let hash = id.hashValue
-                    let tag = _SlotBits.tag(hash)
-                    var bucket = hash & mask
-                    while true {
-                        let slot = slots[bucket]
-                        if slot == 0 {
-                            (keys + keyCount).initialize(
-                                to: _SectionedKey(identifier: id, head: Int32(truncatingIfNeeded: flat)))
-                            keyCount &+= 1
-                            slots[bucket] = tag | UInt64(truncatingIfNeeded: keyCount)
-                            break
-                        }
-                        if slot & _SlotBits.tagMask == tag {
-                            let key = keys + (Int(truncatingIfNeeded: slot & _SlotBits.refMask) &- 1)
-                            if key.pointee.identifier == id {
-                                let later = key.pointee.head
-                                duplicateSource.append(Int(later))
-                                if !key.pointee.chained {
-                                    nextSame[Int(later)] = -1
-                                    key.pointee.chained = true
-                                }
-                                nextSame[flat] = later
-                                key.pointee.head = Int32(truncatingIfNeeded: flat)
-                                break
-                            }
-                        }
-                        bucket = (bucket &+ 1) & mask
+        let seed = _hashSeed
+        let sourceHashes = UnsafeMutableBufferPointer<Int>.allocate(capacity: Swift.max(hashedSource, 1))
+        let sourceIDs = _middleIdentifiers(
+            source, low: sourceLow, high: sourceHigh, count: hashedSource, identity: itemIdentity,
+            hashes: sourceHashes, seed: seed)
+        // Filled only at the target items whose identifier the source lacks: the table compares
+        // later target identifiers with those, and never reads the others.
+        let targetIDs = UnsafeMutableBufferPointer(
+            start: UnsafeMutablePointer<ItemIdentity.Identifier>.allocate(capacity: Swift.max(hashedTarget, 1)),
+            count: hashedTarget)
+        var matching = _IdentifierTable(
+            source: UnsafeBufferPointer(sourceIDs), target: UnsafeBufferPointer(targetIDs),
+            identity: _StoredIdentifiers<ItemIdentity.Identifier>())
+        matching.indexSource(hashes: UnsafeBufferPointer(rebasing: sourceHashes[0..<hashedSource]))
+        sourceHashes.deallocate()
+        // 4. Target identifiers, first to last, paired in order.
+        matching.startMatching(pairing: .inOrder)
+        var number = 0
+        for t in 0..<targetSectionCount where targetLow[t] < targetHigh[t] {
+            target[t].items.withUnsafeBufferPointer { items in
+                for j in targetLow[t]..<targetHigh[t] {
+                    let id = itemIdentity.identifier(of: items[j])
+                    matching.matchTarget(number, id: id, hash: _diffHash(id, seed: seed))
+                    if matching.targetToSource[number] == -1 {
+                        (targetIDs.baseAddress.unsafelyUnwrapped + number).initialize(to: id)
                     }
+                    number &+= 1
                 }
             }
         }
+        // The table reads the identifiers only while it matches.
+        sourceIDs.deinitialize().deallocate()
+        for number in 0..<hashedTarget where matching.targetToSource[number] == -1 {
+            (targetIDs.baseAddress.unsafelyUnwrapped + number).deinitialize(count: 1)
+        }
+        targetIDs.baseAddress.unsafelyUnwrapped.deallocate()
+        table = matching
+    }
+    defer { table?.deallocate() }
+    // The partner of each middle item, by number; negative when unmatched.
+    let sourceMatch = table?.sourceToTarget ?? UnsafeMutableBufferPointer(start: nil, count: 0)
+    let targetMatch = table?.targetToSource ?? UnsafeMutableBufferPointer(start: nil, count: 0)
+    /// The source path of the middle item numbered `number`.
+    func sourcePath(_ number: Int) -> ElementPath {
+        let path = _path(ofFlat: number, starts: sourceMiddle)
+        return ElementPath(item: sourceLow[path.section] &+ path.item, section: path.section)
+    }
+    /// The target path of the middle item numbered `number`.
+    func targetPath(_ number: Int) -> ElementPath {
+        let path = _path(ofFlat: number, starts: targetMiddle)
+        return ElementPath(item: targetLow[path.section] &+ path.item, section: path.section)
+    }
+    if let table, !table.sourceRepeats.isEmpty || !table.targetRepeats.isEmpty {
+        duplicates = SectionedChangeset.ItemDuplicates(
+            sourcePaths: table.sourceRepeats.offsets(shiftedBy: 0).map(sourcePath),
+            targetPaths: table.targetRepeats.offsets(shiftedBy: 0).map(targetPath))
+    }
 
-        // 4. Target identifiers, first to last.
+    // 5. Inserts and moves, in target order.
+    if hashedTarget > 0 {
         var longestTargetMiddle = 0
         for t in 0..<targetSectionCount {
-            let high = targetHigh[t]
-            var j = targetLow[t]
-            if j == high { continue }
-            longestTargetMiddle = Swift.max(longestTargetMiddle, high &- j)
-            let base = targetStarts[t]
-            target[t].items.withUnsafeBufferPointer { items in
-                while j < high {
-                    let flat = base &+ j
-                    let id = itemIdentity.identifier(of: items[j])
-                    let hash = id.hashValue
-                    let tag = _SlotBits.tag(hash)
-                    var bucket = hash & mask
-                    while true {
-                        let slot = slots[bucket]
-                        if slot == 0 {
-                            (keys + keyCount).initialize(to: _SectionedKey(identifier: id, head: -1))
-                            keyCount &+= 1
-                            slots[bucket] = tag | _SlotBits.seenInTarget | UInt64(truncatingIfNeeded: keyCount)
-                            break
-                        }
-                        if slot & _SlotBits.tagMask == tag {
-                            let key = keys + (Int(truncatingIfNeeded: slot & _SlotBits.refMask) &- 1)
-                            if key.pointee.identifier == id {
-                                if slot & _SlotBits.seenInTarget != 0 {
-                                    duplicateTarget.append(flat)
-                                } else {
-                                    slots[bucket] = slot | _SlotBits.seenInTarget
-                                }
-                                let head = key.pointee.head
-                                if head >= 0 {
-                                    targetMatch[flat] = head
-                                    sourceMatch[Int(head)] = Int32(truncatingIfNeeded: flat)
-                                    key.pointee.head = key.pointee.chained ? nextSame[Int(head)] : -1
-                                }
-                                break
-                            }
-                        }
-                        bucket = (bucket &+ 1) & mask
-                    }
-                    j &+= 1
-                }
-            }
+            longestTargetMiddle = Swift.max(longestTargetMiddle, targetHigh[t] &- targetLow[t])
         }
-        if !duplicateSource.isEmpty || !duplicateTarget.isEmpty {
-            duplicateSource.sort()
-            duplicates = SectionedChangeset.ItemDuplicates(
-                sourcePaths: duplicateSource.map { _path(ofFlat: $0, starts: sourceStarts) },
-                targetPaths: duplicateTarget.map { _path(ofFlat: $0, starts: targetStarts) })
-        }
-
-        // 5. Inserts and moves, in target order.
         let sequence = UnsafeMutableBufferPointer<Int32>.allocate(capacity: Swift.max(longestTargetMiddle, 1))
         let keep = UnsafeMutableBufferPointer<Bool>.allocate(capacity: Swift.max(longestTargetMiddle, 1))
         keep.initialize(repeating: false)
@@ -282,23 +210,21 @@ internal func _sectionedDiff<SectionIdentity: _IdentityRule, ItemIdentity: _Iden
             let low = targetLow[t]
             let high = targetHigh[t]
             if low == high { continue }
-            let base = targetStarts[t]
+            let base = targetMiddle[t] &- low
             let s = mapping.sourceOf[t]
             if s < 0 {
                 // An inserted section: its new items arrive with it; items found elsewhere move in.
                 for j in low..<high {
                     let match = Int(targetMatch[base &+ j])
                     if match >= 0 {
-                        itemMoves.append(
-                            PathPair(
-                                source: _path(ofFlat: match, starts: sourceStarts),
-                                target: ElementPath(item: j, section: t)))
+                        itemMoves.append(PathPair(source: sourcePath(match), target: ElementPath(item: j, section: t)))
                     }
                 }
                 continue
             }
-            let sourceBase = sourceStarts[s]
-            let sourceEnd = sourceStarts[s &+ 1]
+            let sourceBase = sourceMiddle[s]
+            let sourceEnd = sourceMiddle[s &+ 1]
+            let sourceShift = sourceLow[s] &- sourceBase
             var count = 0
             var inOrder = true
             var crossing = false
@@ -332,17 +258,14 @@ internal func _sectionedDiff<SectionIdentity: _IdentityRule, ItemIdentity: _Iden
                         if !keep[position] {
                             itemMoves.append(
                                 PathPair(
-                                    source: ElementPath(item: match &- sourceBase, section: s),
+                                    source: ElementPath(item: match &+ sourceShift, section: s),
                                     target: ElementPath(item: j, section: t)))
                         }
                         keep[position] = false
                     }
                     position &+= 1
                 } else {
-                    itemMoves.append(
-                        PathPair(
-                            source: _path(ofFlat: match, starts: sourceStarts),
-                            target: ElementPath(item: j, section: t)))
+                    itemMoves.append(PathPair(source: sourcePath(match), target: ElementPath(item: j, section: t)))
                 }
             }
         }
@@ -353,14 +276,15 @@ internal func _sectionedDiff<SectionIdentity: _IdentityRule, ItemIdentity: _Iden
     for s in 0..<sourceSectionCount {
         let t = mapping.targetOf[s]
         let base = sourceStarts[s]
+        let middleBase = sourceMiddle[s] &- sourceLow[s]
         if t < 0 {
             // A deleted section: its items leave with it, except those matched elsewhere.
             if hashedTarget == 0 { continue }
             source[s].items.withUnsafeBufferPointer { old in
                 for i in 0..<old.count {
-                    let match = Int(sourceMatch[base &+ i])
+                    let match = Int(sourceMatch[middleBase &+ i])
                     if match < 0 { continue }
-                    let path = _path(ofFlat: match, starts: targetStarts)
+                    let path = targetPath(match)
                     if !itemIdentity.sameContent(old[i], target[path.section].items[path.item]) {
                         itemUpdates.append(PathPair(source: ElementPath(item: i, section: s), target: path))
                     }
@@ -381,14 +305,15 @@ internal func _sectionedDiff<SectionIdentity: _IdentityRule, ItemIdentity: _Iden
         if low < high {
             source[s].items.withUnsafeBufferPointer { old in
                 target[t].items.withUnsafeBufferPointer { new in
-                    let targetBase = targetStarts[t]
-                    let targetEnd = targetStarts[t &+ 1]
+                    let targetBase = targetMiddle[t]
+                    let targetEnd = targetMiddle[t &+ 1]
+                    let targetShift = targetLow[t] &- targetBase
                     for i in low..<high {
-                        let match = Int(sourceMatch[base &+ i])
+                        let match = Int(sourceMatch[middleBase &+ i])
                         if match < 0 {
                             itemDeletes.append(ElementPath(item: i, section: s))
                         } else if match >= targetBase && match < targetEnd {
-                            let j = match &- targetBase
+                            let j = match &+ targetShift
                             if !itemIdentity.sameContent(old[i], new[j]) {
                                 itemUpdates.append(
                                     PathPair(
@@ -396,7 +321,7 @@ internal func _sectionedDiff<SectionIdentity: _IdentityRule, ItemIdentity: _Iden
                                         target: ElementPath(item: j, section: t)))
                             }
                         } else {
-                            let path = _path(ofFlat: match, starts: targetStarts)
+                            let path = targetPath(match)
                             if !itemIdentity.sameContent(old[i], target[path.section].items[path.item]) {
                                 itemUpdates.append(PathPair(source: ElementPath(item: i, section: s), target: path))
                             }
@@ -459,4 +384,49 @@ internal func _trimCommonEnds<Identity: _IdentityRule>(
     }
     updates[firstSuffixUpdate...].reverse()
     return (prefix, suffix)
+}
+
+/// The number of the first middle item of each section, and the total last: the running sum of
+/// `high[s] - low[s]`.
+@inlinable
+internal func _middleStarts(low: [Int], high: [Int]) -> [Int] {
+    var starts = [Int]()
+    starts.reserveCapacity(low.count &+ 1)
+    var total = 0
+    starts.append(0)
+    for s in 0..<low.count {
+        total &+= high[s] &- low[s]
+        starts.append(total)
+    }
+    return starts
+}
+
+/// The identifiers of the items `low[s]..<high[s]` of every section `s`, section-major: `count` of
+/// them, in new memory that the caller deinitializes and frees. Writes the hash of each
+/// (``_diffHash(_:seed:)``) to `hashes`, in the same order.
+@inlinable
+internal func _middleIdentifiers<Section, Identity: _IdentityRule>(
+    _ sections: [SectionSnapshot<Section, Identity.Element>],
+    low: [Int],
+    high: [Int],
+    count: Int,
+    identity: Identity,
+    hashes: UnsafeMutableBufferPointer<Int>,
+    seed: UInt64
+) -> UnsafeMutableBufferPointer<Identity.Identifier> {
+    let identifiers = UnsafeMutableBufferPointer(
+        start: UnsafeMutablePointer<Identity.Identifier>.allocate(capacity: Swift.max(count, 1)), count: count)
+    let start = identifiers.baseAddress.unsafelyUnwrapped
+    var number = 0
+    for s in 0..<sections.count where low[s] < high[s] {
+        sections[s].items.withUnsafeBufferPointer { items in
+            for i in low[s]..<high[s] {
+                let id = identity.identifier(of: items[i])
+                hashes[number] = _diffHash(id, seed: seed)
+                (start + number).initialize(to: id)
+                number &+= 1
+            }
+        }
+    }
+    return identifiers
 }

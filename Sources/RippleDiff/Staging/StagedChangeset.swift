@@ -23,7 +23,7 @@
 /// let fresh = ["Emma", "Kim"]
 /// -->
 /// ```swift uikit
-/// for stage in StagedChangeset(from: rendered, to: fresh) {
+/// for stage in StagedChangeset(from: rendered, to: fresh, identity: .value) {
 ///     tableView.performBatchUpdates {
 ///         rendered = stage.data
 ///         tableView.deleteRows(at: stage.changeset.deletes.map { IndexPath(row: $0, section: 0) }, with: .fade)

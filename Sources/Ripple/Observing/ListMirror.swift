@@ -13,6 +13,18 @@ struct ListMirror<Element: Sendable> {
         self.version = version
     }
 
+    /// The mirror of `collection`'s last published event, and a subscription that hands each later
+    /// event to `apply` on the main actor, for as long as `box` holds its owner.
+    @MainActor
+    static func following<Owner: AnyObject>(
+        _ collection: ObservableCollection<Element>, for box: WeakBox<Owner>,
+        apply: @escaping @MainActor (Owner, CollectionChange<Element>) -> Void
+    ) -> (ListMirror, SubscriptionToken) {
+        let (published, version, token) = collection.subscribe(
+            afterReading: .mainActor { change in box.value.map { apply($0, change) } })
+        return (ListMirror(elements: published, version: version), token)
+    }
+
     /// Whether `change` is an event this mirror has not applied yet.
     func isNew(_ change: CollectionChange<Element>) -> Bool { change.version > version }
 
@@ -43,6 +55,18 @@ struct SectionedListMirror<Section: Sendable, Item: Sendable> {
     init(sections: [SectionSnapshot<Section, Item>], version: Int) {
         self.sections = sections
         self.version = version
+    }
+
+    /// The mirror of `collection`'s last published event, and a subscription that hands each later
+    /// event to `apply` on the main actor, for as long as `box` holds its owner.
+    @MainActor
+    static func following<Owner: AnyObject>(
+        _ collection: SectionedCollection<Section, Item>, for box: WeakBox<Owner>,
+        apply: @escaping @MainActor (Owner, SectionedCollectionChange<Section, Item>) -> Void
+    ) -> (SectionedListMirror, SubscriptionToken) {
+        let (published, version, token) = collection.subscribe(
+            afterReading: .mainActor { change in box.value.map { apply($0, change) } })
+        return (SectionedListMirror(sections: published, version: version), token)
     }
 
     /// Whether `change` is an event this mirror has not applied yet.
@@ -80,4 +104,13 @@ struct SectionedListMirror<Section: Sendable, Item: Sendable> {
                 moves: changes.itemMoves.map(pair), updates: changes.itemUpdates.map(pair))
         )
     }
+}
+
+/// Runs `update` once, inside `transaction` when there is one (an animation), and releases what it
+/// returns afterwards.
+@MainActor
+func applyOnce<Left>(in transaction: (@MainActor (_ change: () -> Void) -> Void)?, _ update: () -> Left) {
+    var left: Left?
+    if let transaction { transaction { left = update() } } else { left = update() }
+    withExtendedLifetime(left) {}
 }

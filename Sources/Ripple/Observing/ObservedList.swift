@@ -51,7 +51,7 @@ public final class ObservedList<Element: Sendable>: Observable {
     /// `change` exactly once.
     public var transaction: (@MainActor (_ change: () -> Void) -> Void)?
 
-    private var token: SubscriptionToken?
+    private let token: SubscriptionToken
 
     /// The collection it follows.
     public let collection: ObservableCollection<Element>
@@ -63,10 +63,7 @@ public final class ObservedList<Element: Sendable>: Observable {
     public init(_ collection: ObservableCollection<Element>) {
         self.collection = collection
         let box = WeakBox<ObservedList>()
-        let (published, version, token) = collection.subscribe(
-            afterReading: .mainActor { change in box.value?.apply(change) })
-        self.mirror = ListMirror(elements: published, version: version)
-        self.token = token
+        (mirror, token) = ListMirror.following(collection, for: box) { $0.apply($1) }
         box.value = self
     }
 
@@ -88,14 +85,11 @@ public final class ObservedList<Element: Sendable>: Observable {
     /// Applies one event, inside ``transaction``: one change of both properties.
     private func apply(_ change: CollectionChange<Element>) {
         guard mirror.isNew(change) else { return }
-        var left: [Element] = []
-        let update = {
-            self.registrar.withMutation(of: self, keyPath: \.version) {
-                self.registrar.withMutation(of: self, keyPath: \.elements) { left = self.mirror.apply(change) }
+        applyOnce(in: transaction) {
+            registrar.withMutation(of: self, keyPath: \.version) {
+                registrar.withMutation(of: self, keyPath: \.elements) { mirror.apply(change) }
             }
         }
-        if let transaction { transaction(update) } else { update() }
-        withExtendedLifetime(left) {}
     }
 }
 
@@ -123,7 +117,7 @@ public final class ObservedSectionedList<Section: Sendable, Item: Sendable>: Obs
     /// exactly once.
     public var transaction: (@MainActor (_ change: () -> Void) -> Void)?
 
-    private var token: SubscriptionToken?
+    private let token: SubscriptionToken
 
     /// The collection it follows.
     public let collection: SectionedCollection<Section, Item>
@@ -135,10 +129,7 @@ public final class ObservedSectionedList<Section: Sendable, Item: Sendable>: Obs
     public init(_ collection: SectionedCollection<Section, Item>) {
         self.collection = collection
         let box = WeakBox<ObservedSectionedList>()
-        let (published, version, token) = collection.subscribe(
-            afterReading: .mainActor { change in box.value?.apply(change) })
-        self.mirror = SectionedListMirror(sections: published, version: version)
-        self.token = token
+        (mirror, token) = SectionedListMirror.following(collection, for: box) { $0.apply($1) }
         box.value = self
     }
 
@@ -159,14 +150,11 @@ public final class ObservedSectionedList<Section: Sendable, Item: Sendable>: Obs
     /// Applies one event, inside ``transaction``: one change of both properties.
     private func apply(_ change: SectionedCollectionChange<Section, Item>) {
         guard mirror.isNew(change) else { return }
-        var left: Any = ()
-        let update = {
-            self.registrar.withMutation(of: self, keyPath: \.version) {
-                self.registrar.withMutation(of: self, keyPath: \.sections) { left = self.mirror.apply(change) }
+        applyOnce(in: transaction) {
+            registrar.withMutation(of: self, keyPath: \.version) {
+                registrar.withMutation(of: self, keyPath: \.sections) { mirror.apply(change) }
             }
         }
-        if let transaction { transaction(update) } else { update() }
-        withExtendedLifetime(left) {}
     }
 }
 

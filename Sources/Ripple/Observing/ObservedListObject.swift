@@ -10,7 +10,7 @@ import RippleDiff
 @MainActor
 public final class ObservedListObject<Element: Sendable>: ObservableObject {
     private var mirror: ListMirror<Element>
-    private var token: SubscriptionToken?
+    private let token: SubscriptionToken
 
     /// Wraps the change of each event; `nil` changes without animation. It must call `change`
     /// exactly once.
@@ -25,10 +25,7 @@ public final class ObservedListObject<Element: Sendable>: ObservableObject {
     public init(_ collection: ObservableCollection<Element>) {
         self.collection = collection
         let box = WeakBox<ObservedListObject>()
-        let (published, version, token) = collection.subscribe(
-            afterReading: .mainActor { change in box.value?.apply(change) })
-        self.mirror = ListMirror(elements: published, version: version)
-        self.token = token
+        (mirror, token) = ListMirror.following(collection, for: box) { $0.apply($1) }
         box.value = self
     }
 
@@ -40,13 +37,10 @@ public final class ObservedListObject<Element: Sendable>: ObservableObject {
 
     private func apply(_ change: CollectionChange<Element>) {
         guard mirror.isNew(change) else { return }
-        var left: [Element] = []
-        let update = {
-            self.objectWillChange.send()
-            left = self.mirror.apply(change)
+        applyOnce(in: transaction) {
+            objectWillChange.send()
+            return mirror.apply(change)
         }
-        if let transaction { transaction(update) } else { update() }
-        withExtendedLifetime(left) {}
     }
 }
 
@@ -54,7 +48,7 @@ public final class ObservedListObject<Element: Sendable>: ObservableObject {
 @MainActor
 public final class ObservedSectionedListObject<Section: Sendable, Item: Sendable>: ObservableObject {
     private var mirror: SectionedListMirror<Section, Item>
-    private var token: SubscriptionToken?
+    private let token: SubscriptionToken
 
     /// Wraps the change of each event; `nil` changes without animation. It must call `change`
     /// exactly once.
@@ -69,10 +63,7 @@ public final class ObservedSectionedListObject<Section: Sendable, Item: Sendable
     public init(_ collection: SectionedCollection<Section, Item>) {
         self.collection = collection
         let box = WeakBox<ObservedSectionedListObject>()
-        let (published, version, token) = collection.subscribe(
-            afterReading: .mainActor { change in box.value?.apply(change) })
-        self.mirror = SectionedListMirror(sections: published, version: version)
-        self.token = token
+        (mirror, token) = SectionedListMirror.following(collection, for: box) { $0.apply($1) }
         box.value = self
     }
 
@@ -84,13 +75,10 @@ public final class ObservedSectionedListObject<Section: Sendable, Item: Sendable
 
     private func apply(_ change: SectionedCollectionChange<Section, Item>) {
         guard mirror.isNew(change) else { return }
-        var left: Any = ()
-        let update = {
-            self.objectWillChange.send()
-            left = self.mirror.apply(change)
+        applyOnce(in: transaction) {
+            objectWillChange.send()
+            return mirror.apply(change)
         }
-        if let transaction { transaction(update) } else { update() }
-        withExtendedLifetime(left) {}
     }
 }
 #endif

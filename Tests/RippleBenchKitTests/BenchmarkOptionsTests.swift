@@ -45,6 +45,15 @@ final class BenchmarkOptionsTests: XCTestCase {
         XCTAssertEqual(error("--compare"), "--compare needs the path of a JSON file written by --json")
     }
 
+    @MainActor
+    func testTheRunnerRefusesADebugBuildAndBadArguments() {
+        XCTAssertEqual(RippleBench.main(["--bogus"]), 2)
+        #if DEBUG
+        // The tests run in a debug build, which ripple-bench refuses to measure without --force.
+        XCTAssertEqual(RippleBench.main(["--quick", "--quiet"]), 2)
+        #endif
+    }
+
     func testModesAndMistakes() throws {
         XCTAssertEqual(try parse("--full").mode, .full)
         XCTAssertEqual(error("--quick --full"), "--quick and --full cannot be combined")

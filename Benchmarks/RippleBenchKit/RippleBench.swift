@@ -25,7 +25,7 @@ package enum RippleBench {
     static let estimatedSeconds: [BenchmarkMode: [String: Int]] = [
         .quick: ["diff": 8, "sections": 1, "sections-live": 2, "publish": 2, "command": 2],
         .standard: ["diff": 62, "sections": 6, "sections-live": 8, "publish": 4, "command": 6],
-        .full: ["diff": 260, "sections": 6, "sections-live": 8, "publish": 4, "command": 6],
+        .full: ["diff": 275, "sections": 6, "sections-live": 8, "publish": 4, "command": 6],
     ]
 
     /// Runs ripple-bench with `arguments` (without the program's name) and returns the exit
@@ -189,7 +189,7 @@ package enum RippleBench {
         if options.lists != nil {
             // About 20 ns per row per engine run, `stdlib` aside, and a second to read the files.
             let seconds = 1 + listRows * (options.runs + 3) * 60 / 1_000_000_000
-            return "ripple-bench: diffing your lists (\(listRows) rows in all) takes about \(minutesAndSeconds(seconds)) here, "
+            return "ripple-bench: diffing your lists (\(listRows) rows in all) takes about \(roughly(seconds)) on a 2-core machine, "
                 + "more where `stdlib` runs"
         }
         let table = estimatedSeconds[options.mode] ?? [:]
@@ -199,8 +199,15 @@ package enum RippleBench {
         let other =
             options.mode == .standard
             ? " (--quick: seconds; --full: about 5 minutes)" : options.mode == .quick ? "" : " (the default run: about 1½ minutes)"
-        return "ripple-bench: the \(options.mode.rawValue) run takes \(filtered ? "at most " : "")about \(minutesAndSeconds(seconds)) "
+        return "ripple-bench: the \(options.mode.rawValue) run takes \(filtered ? "at most " : "")about \(roughly(seconds)) "
             + "on a 2-core machine\(other); progress below, the report on standard output at the end"
+    }
+
+    /// An estimate, rounded: `15 s`, `1½ minutes`, `5 minutes`.
+    static func roughly(_ seconds: Int) -> String {
+        if seconds < 60 { return "\(max(5, (seconds + 2) / 5 * 5)) s" }
+        let halves = (seconds + 15) / 30
+        return "\(halves / 2)\(halves % 2 == 1 ? "½" : "") minutes"
     }
 
     static func minutesAndSeconds(_ seconds: Int) -> String {

@@ -54,6 +54,23 @@ final class BenchmarkOptionsTests: XCTestCase {
         #endif
     }
 
+    func testTheEstimateIsSaidUpFront() throws {
+        func estimate(_ arguments: String) throws -> String {
+            RippleBench.estimate(options: try parse(arguments), suites: RippleBench.suites, listRows: 0)
+        }
+        XCTAssertEqual(
+            try estimate(""),
+            "ripple-bench: the default run takes about 1½ minutes on a 2-core machine (--quick: seconds; --full: about 5 minutes); "
+                + "progress below, the report on standard output at the end")
+        XCTAssertTrue(try estimate("--quick").hasPrefix("ripple-bench: the quick run takes about 15 s on a 2-core machine;"))
+        XCTAssertTrue(try estimate("--full").hasPrefix("ripple-bench: the full run takes about 5 minutes on a 2-core machine"))
+        XCTAssertTrue(try estimate("--scenario 1m").hasPrefix("ripple-bench: the default run takes at most about"))
+        XCTAssertEqual(RippleBench.roughly(3), "5 s")
+        XCTAssertEqual(RippleBench.roughly(44), "45 s")
+        XCTAssertEqual(RippleBench.roughly(100), "1½ minutes")
+        XCTAssertEqual(RippleBench.roughly(130), "2 minutes")
+    }
+
     func testModesAndMistakes() throws {
         XCTAssertEqual(try parse("--full").mode, .full)
         XCTAssertEqual(error("--quick --full"), "--quick and --full cannot be combined")

@@ -71,7 +71,8 @@ enum BenchmarkListReader {
                     + "both lists must use one kind")
         }
         return BenchmarkListPair(
-            name: name ?? pairName(old), oldPath: old, newPath: new, old: oldList, new: align(newList, to: oldList))
+            name: name ?? pairName(old), oldPath: old, newPath: new, old: align(oldList, to: newList),
+            new: align(newList, to: oldList))
     }
 
     /// The pairs of a folder: each `NAME-old.json` with its `NAME-new.json`, in name order.

@@ -91,8 +91,11 @@ final class BenchmarkListReaderTests: XCTestCase {
         let old = try file("empty-old.json", " [ ] ")
         let new = try file("empty-new.json", #"[["a", 1]]"#)
         let pair = try BenchmarkListReader.readPair(old: old, new: new)
-        XCTAssertEqual(pair.old.count, 0)
+        XCTAssertEqual(pair.old, .string([]))
         XCTAssertEqual(pair.new.kindName, "string")
+        let reversed = try BenchmarkListReader.readPair(old: new, new: old)
+        XCTAssertEqual(reversed.new, .string([]))
+        XCTAssertEqual(ListsBenchmarks.group(reversed).tasks.map(\.engine), ["ripple", "floor", "stdlib"])
     }
 
     func testFolderOfPairs() throws {
@@ -104,6 +107,20 @@ final class BenchmarkListReaderTests: XCTestCase {
         let pairs = try BenchmarkListReader.readFolder(folder)
         XCTAssertEqual(pairs.map(\.name), ["feed", "ranks"])
         XCTAssertEqual(pairs.map(\.new.kindName), ["string", "int"])
+    }
+
+    func testAPairIsMeasuredLikeAScenario() throws {
+        let old = try file("small-old.json", #"[[1, "a"], [2, "b"], [3, "c"]]"#)
+        let new = try file("small-new.json", #"[[3, "c"], [1, "A"], [4, "d"], [4, "d"]]"#)
+        let group = ListsBenchmarks.group(try BenchmarkListReader.readPair(old: old, new: new))
+        XCTAssertEqual(group.tasks.map(\.engine), ["ripple", "floor", "stdlib"])
+        XCTAssertEqual(group.tasks.map(\.scenario), ["small", "small", "small"])
+        XCTAssertEqual(group.tasks.map(\.element), ["int", "int", "int"])
+        XCTAssertEqual(group.tasks.map { $0.elements ?? 0 }, [7, 7, 7])
+        XCTAssertEqual(group.tasks[0].body(), 1, "one move: 3 before 1")
+        let note = try XCTUnwrap(group.notes.first)
+        XCTAssertTrue(note.hasPrefix("`small` int: 3 → 4 rows; 2 inserted, 1 deleted, 1 moved, 1 updated; "), note)
+        XCTAssertTrue(note.contains("rows with a repeated identifier"), note)
     }
 
     func testPairNames() {

@@ -16,7 +16,7 @@ import PackageDescription
 ///   into the target, by identity and content; flat and sectioned) and every event a collection
 ///   publishes (the change-set is valid and its counts match the collection's before and after).
 ///   `.ci/run` runs the test suite once with it on (the AddressSanitizer step). `ripple-bench`
-///   warns that its numbers include the checks.
+///   refuses to measure a build with it (or a debug build) unless given `--force`.
 let sharedSettings: [SwiftSetting] = [
     // .define("RIPPLE_INTERNAL_CHECKS"),
 ]
@@ -42,11 +42,19 @@ let package = Package(
         // Headless table and collection views and UIKit's batch-update validator.
         .target(name: "RippleTesting", dependencies: ["Ripple", "RippleDiff"], swiftSettings: sharedSettings),
 
-        // The benchmark runner, `swift run -c release ripple-bench`.
+        // The benchmark runner, `swift run -c release ripple-bench`: a thin `main` over
+        // RippleBenchKit, which holds the suites, the lists reader, the baseline comparison and the
+        // report. Not a product; its tests are RippleBenchKitTests.
         .executableTarget(
             name: "RippleBenchmarks",
-            dependencies: ["RippleDiff", "Ripple"],
+            dependencies: ["RippleBenchKit"],
             path: "Benchmarks/RippleBenchmarks",
+            swiftSettings: sharedSettings
+        ),
+        .target(
+            name: "RippleBenchKit",
+            dependencies: ["RippleDiff", "Ripple"],
+            path: "Benchmarks/RippleBenchKit",
             swiftSettings: sharedSettings
         ),
 
@@ -66,6 +74,11 @@ let package = Package(
         .testTarget(
             name: "RippleTests",
             dependencies: ["Ripple", "RippleDiff", "RippleTesting", "RippleTestSupport"],
+            swiftSettings: sharedSettings
+        ),
+        .testTarget(
+            name: "RippleBenchKitTests",
+            dependencies: ["RippleBenchKit"],
             swiftSettings: sharedSettings
         ),
         .testTarget(

@@ -19,7 +19,7 @@ enum CommandBenchmarks {
     static let suite = BenchmarkSuite(
         name: "command",
         summary: "sync `Command.execute()` (`ripple`) vs a direct closure call with the same hold on the owner (`closure`)",
-        makeGroups: { quick, _ in groups(quick: quick) })
+        makeGroups: { mode, _ in groups(quick: mode == .quick) })
 
     static func groups(quick: Bool) -> [BenchmarkGroup] {
         let sizes: [(String, Int)] = quick ? [("10k", 10_000)] : [("10k", 10_000), ("100k", 100_000)]

@@ -17,7 +17,7 @@ enum SectionsLiveBenchmarks {
         name: "sections-live",
         summary: "SectionedCollection batch and `replace(with:)` (`ripple`) vs the staged sectioned diff of the same "
             + "lists (`diff`) vs one `Dictionary` pass over all item identifiers (`floor`)",
-        makeGroups: { quick, _ in groups(quick: quick) })
+        makeGroups: { mode, _ in groups(quick: mode == .quick) })
 
     static func groups(quick: Bool) -> [BenchmarkGroup] {
         SectionsBenchmarks.shapes(quick: quick).flatMap { shape in
@@ -98,7 +98,7 @@ enum SectionsLiveBenchmarks {
         func task(_ engine: String, prepare: (() -> Void)? = nil, _ body: @escaping () -> Int?) -> BenchmarkTask {
             BenchmarkTask(
                 suite: "sections-live", scenario: "\(shape.name)-batch1%", element: "int", engine: engine, n: n,
-                body: body, prepare: prepare)
+                elements: (source + target).reduce(0) { $0 + $1.items.count }, body: body, prepare: prepare)
         }
         return BenchmarkGroup(tasks: [
             task("ripple", prepare: { slot.reset(source) }) {
@@ -138,7 +138,7 @@ enum SectionsLiveBenchmarks {
         func task(_ engine: String, prepare: (() -> Void)? = nil, _ body: @escaping () -> Int?) -> BenchmarkTask {
             BenchmarkTask(
                 suite: "sections-live", scenario: "\(shape.name)-replace", element: element, engine: engine, n: n,
-                body: body, prepare: prepare)
+                elements: (source + target).reduce(0) { $0 + $1.items.count }, body: body, prepare: prepare)
         }
         return BenchmarkGroup(tasks: [
             task("ripple", prepare: { slot.reset(source) }) {

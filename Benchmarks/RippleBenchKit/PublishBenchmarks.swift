@@ -6,7 +6,7 @@ enum PublishBenchmarks {
     static let suite = BenchmarkSuite(
         name: "publish",
         summary: "`ObservableCollection` with one synchronous subscriber vs `Array.append` plus one closure call (`array`)",
-        makeGroups: { quick, _ in groups(quick: quick) })
+        makeGroups: { mode, _ in groups(quick: mode == .quick) })
 
     static func groups(quick: Bool) -> [BenchmarkGroup] {
         let sizes: [(String, Int)] = quick ? [("1", 1), ("10k", 10_000)] : [("1", 1), ("10k", 10_000), ("100k", 100_000)]

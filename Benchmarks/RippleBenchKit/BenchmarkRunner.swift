@@ -12,6 +12,9 @@ struct BenchmarkTask {
     var engine: String
     /// The input size the scenario is named after.
     var n: Int
+    /// The elements one run processes, for the throughput (`nil`: `n`). For a diff, the source's
+    /// plus the target's.
+    var elements: Int? = nil
     /// Runs the measured work once and returns the number of moves it reported, if any.
     /// Inputs are built before the task is made, outside the timed region.
     var body: () -> Int?
@@ -41,9 +44,9 @@ struct BenchmarkSuite: Sendable {
     var name: String
     /// What the suite measures, printed above its table.
     var summary: String
-    /// Builds the groups for the full or the quick configuration; only those of `scenarios` when
+    /// Builds the groups for a mode (quick, default or full); only those of `scenarios` when
     /// given, where a suite can tell before building (the others are filtered afterwards).
-    var makeGroups: @Sendable (_ quick: Bool, _ scenarios: Set<String>?) -> [BenchmarkGroup]
+    var makeGroups: @Sendable (_ mode: BenchmarkMode, _ scenarios: Set<String>?) -> [BenchmarkGroup]
     /// Lines computed from the whole suite's results, printed under its table.
     var summarize: @Sendable (_ results: [BenchmarkResult]) -> [String] = { _ in [] }
 }
@@ -55,6 +58,13 @@ struct BenchmarkResult {
     var minNanoseconds: Int64
     var runs: Int
     var moves: Int?
+
+    /// Elements per second of the median: the task's elements (for a diff, the source's plus the
+    /// target's) divided by the median in seconds; `nil` when the median is zero.
+    var throughput: Double? {
+        guard medianNanoseconds > 0 else { return nil }
+        return Double(task.elements ?? task.n) * 1e9 / Double(medianNanoseconds)
+    }
 }
 
 /// Keeps the optimizer from discarding a computed value.
@@ -69,8 +79,8 @@ struct BenchmarkRunner {
     var runs: Int
     /// Swept before every timed run (`--cold`), or `nil`.
     var sweep: CacheSweep? = nil
-    /// Writes a progress line to standard error.
-    var progress: (String) -> Void
+    /// Where progress goes: a live line on a terminal, a line per group, or nothing.
+    var log: ProgressLog
 
     /// Measures every task in `group`, round-robin, after warm-up runs of each: one, or as many
     /// as fit in about 20 ms (at most 20) when the group is quick, so that caches, the allocator's
@@ -89,9 +99,7 @@ struct BenchmarkRunner {
         while round < warmUps + runs {
             let roundStart = clock.now
             for (index, task) in group.tasks.enumerated() {
-                progress(
-                    "[\(task.suite)] \(task.scenario) \(task.element) \(task.engine) "
-                        + (round < warmUps ? "warm-up" : "run \(round - warmUps + 1)/\(runs)"))
+                log.running(task, round: round < warmUps ? "warm-up" : "run \(round - warmUps + 1)/\(runs)")
                 task.prepare?()
                 var reported: Int?
                 let iterations = task.iterations
@@ -111,12 +119,14 @@ struct BenchmarkRunner {
             }
             round += 1
         }
-        return group.tasks.enumerated().map { index, task in
+        let results = group.tasks.enumerated().map { index, task in
             let sorted = samples[index].sorted()
             return BenchmarkResult(
                 task: task, medianNanoseconds: sorted.median, minNanoseconds: sorted.first ?? 0,
                 runs: sorted.count, moves: moves[index])
         }
+        log.measured(results)
+        return results
     }
 }
 

@@ -3,11 +3,13 @@ import Foundation
 /// Formats results as Markdown tables and JSON records.
 enum BenchmarkReport {
     /// A Markdown table of one suite's results, with each engine's ratio to the `floor` engine of
-    /// the same scenario and element (or to `array`/`closure` for suites that have those baselines).
+    /// the same scenario and element (or to `array`/`closure` for suites that have those baselines)
+    /// and its throughput: elements per second of the median (for a diff, the source's elements
+    /// plus the target's).
     static func markdown(suite: BenchmarkSuite, results: [BenchmarkResult], notes: [String]) -> String {
         var lines = ["### `\(suite.name)`: \(suite.summary)", ""]
-        lines.append("| scenario | element | engine | n | median | min | vs baseline | moves |")
-        lines.append("|---|---|---|---:|---:|---:|---:|---:|")
+        lines.append("| scenario | element | engine | n | median | min | vs baseline | throughput | moves |")
+        lines.append("|---|---|---|---:|---:|---:|---:|---:|---:|")
         for result in results {
             let task = result.task
             let baseline = results.first {
@@ -21,7 +23,7 @@ enum BenchmarkReport {
             lines.append(
                 "| \(task.scenario) | \(task.element) | \(task.engine) | \(task.n) | "
                     + "\(duration(result.medianNanoseconds)) | \(duration(result.minNanoseconds)) | "
-                    + "\(ratio) | \(result.moves.map(String.init) ?? "–") |")
+                    + "\(ratio) | \(result.throughput.map(throughput) ?? "–") | \(result.moves.map(String.init) ?? "–") |")
         }
         if !notes.isEmpty {
             lines.append("")
@@ -33,9 +35,11 @@ enum BenchmarkReport {
     /// The engines other engines are compared with.
     static let baselineEngines: Set<String> = ["floor", "array", "closure"]
 
-    /// An array of JSON records with the keys `suite`, `scenario`, `element`, `engine`, `n`,
-    /// `median_ns`, `min_ns`, `runs`, and `moves` where it applies.
-    static func json(_ results: [BenchmarkResult]) -> String {
+    /// A JSON object: `"header"`, where and how the run was measured (``BenchmarkHeader``), then
+    /// `"results"`, an array of records with the keys `suite`, `scenario`, `element`, `engine`,
+    /// `n`, `elements` (processed per run), `median_ns`, `min_ns`, `runs`, `elements_per_s`, and
+    /// `moves` where it applies.
+    static func json(_ results: [BenchmarkResult], header: BenchmarkHeader) -> String {
         let records = results.map { result -> String in
             let task = result.task
             var fields = [
@@ -44,18 +48,33 @@ enum BenchmarkReport {
                 "\"element\": \(quoted(task.element))",
                 "\"engine\": \(quoted(task.engine))",
                 "\"n\": \(task.n)",
+                "\"elements\": \(task.elements ?? task.n)",
                 "\"median_ns\": \(result.medianNanoseconds)",
                 "\"min_ns\": \(result.minNanoseconds)",
                 "\"runs\": \(result.runs)",
+                "\"elements_per_s\": \(result.throughput.map { String(Int64($0.rounded())) } ?? "null")",
             ]
             if let moves = result.moves { fields.append("\"moves\": \(moves)") }
-            return "  {" + fields.joined(separator: ", ") + "}"
+            return "    {" + fields.joined(separator: ", ") + "}"
         }
-        return "[\n" + records.joined(separator: ",\n") + "\n]\n"
+        return "{\n  \"header\": \(header.json),\n  \"results\": [\n" + records.joined(separator: ",\n") + "\n  ]\n}\n"
     }
 
-    private static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    private static func quoted(_ text: String) -> String { JSONNode.quoted(text) }
+
+    /// Elements per second with three significant figures: `850 k/s`, `12.3 M/s`, `1.20 G/s`.
+    static func throughput(_ perSecond: Double) -> String {
+        switch perSecond {
+        case ..<1_000: return String(format: "%.3g /s", perSecond)
+        case ..<1_000_000: return String(format: "%.3g k/s", perSecond / 1_000)
+        case ..<1_000_000_000: return String(format: "%.3g M/s", perSecond / 1_000_000)
+        default: return String(format: "%.3g G/s", perSecond / 1_000_000_000)
+        }
+    }
+
+    /// A byte count in KiB or MiB.
+    static func bytes(_ count: Int) -> String {
+        count < 1 << 20 ? String(format: "%.0f KiB", Double(count) / 1024) : String(format: "%.1f MiB", Double(count) / 1_048_576)
     }
 
     static func format(_ value: Double) -> String {

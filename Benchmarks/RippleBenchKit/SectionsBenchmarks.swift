@@ -6,7 +6,7 @@ enum SectionsBenchmarks {
     static let suite = BenchmarkSuite(
         name: "sections",
         summary: "staged sectioned diff (`ripple`) vs one `Dictionary` pass over all item identifiers (`floor`)",
-        makeGroups: { quick, _ in groups(quick: quick) })
+        makeGroups: { mode, _ in groups(quick: mode == .quick) })
 
     static func shapes(quick: Bool) -> [SectionShape] {
         if quick {
@@ -50,8 +50,11 @@ enum SectionsBenchmarks {
         var (source, target) = shape.make(seed: 0x5EC7, newItem: make)
         target = target.map { SectionSnapshot(section: $0.section, items: $0.items.map(copy)) }
         let n = shape.sections * shape.itemsPerSection
+        let elements = (source + target).reduce(0) { $0 + $1.items.count }
         func task(_ engine: String, _ body: @escaping () -> Int?) -> BenchmarkTask {
-            BenchmarkTask(suite: "sections", scenario: shape.name, element: element, engine: engine, n: n, body: body)
+            BenchmarkTask(
+                suite: "sections", scenario: shape.name, element: element, engine: engine, n: n, elements: elements,
+                body: body)
         }
         return BenchmarkGroup(tasks: [
             task("ripple") {

@@ -24,5 +24,6 @@ final class BookRowPresenter: @MainActor Identifiable, @MainActor Equatable {
 func refresh(_ rows: ObservableCollection<BookRowPresenter>, with fresh: [BookRowPresenter]) {
     rows.replace(with: fresh, identity: .key({ $0.id }, contentEquals: ==))  // compiles
     // expected-error: main actor-isolated conformance of 'BookRowPresenter' to 'Identifiable' cannot satisfy conformance requirement for a 'Sendable' type parameter
+    // expected-error: main actor-isolated conformance of 'BookRowPresenter' to 'Equatable' cannot satisfy conformance requirement for a 'Sendable' type parameter
     rows.replace(with: fresh)
 }

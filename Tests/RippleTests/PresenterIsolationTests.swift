@@ -137,8 +137,11 @@ final class PresenterIsolationTests: XCTestCase {
 
         let calls = (threads + 1) * perThread
         waitUntil("every run has ended and every event arrived") {
+            // `executingChanges` reaches the presenter on the main queue after `isExecuting` reads
+            // `false`: wait for its last event too.
             !load.isExecuting && !export.isExecuting && presenter.refreshedTotal == calls
                 && presenter.outcomeCount == calls && presenter.lastChangeCount == calls
+                && presenter.executingLog.last == false
         }
 
         // Sync runs: `.ignoreWhileRunning` never refuses a run that ends before the next execute on

@@ -116,7 +116,10 @@ final class ObservedListTests: XCTestCase {
                     case 2: collection.removeAll { $0 % 7 == step % 7 }
                     case 3: collection.performBatchUpdates { collection.append(step); collection.append(-step) }
                     case 4: collection.replace(with: Array(Set(collection.snapshot).prefix(30)).sorted(), identity: .value)
-                    default: if collection.count > 1 { collection.move(fromOffsets: [0], toOffset: 2) }
+                    default:
+                        // Check and move in one step: another thread may empty the list meanwhile.
+                        let version = collection.version
+                        if collection.count > 1 { _ = collection.move(from: 0, to: 1, ifVersion: version) }
                     }
                 }
             }

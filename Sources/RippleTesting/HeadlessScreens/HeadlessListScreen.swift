@@ -4,7 +4,7 @@ import RippleDiff
 import XCTest
 
 /// What the four headless screens share: the list source under test, the cells on screen, the
-/// commands the screen waits for, and `settle(awaiting:timeout:file:line:)`.
+/// commands the screen waits for, and `settle(awaiting:timeout:fileID:file:line:column:)`.
 ///
 /// Use it through ``HeadlessTableScreen``, ``HeadlessTableScreenWithSection``,
 /// ``HeadlessCollectionScreen`` and ``HeadlessCollectionScreenWithSection``, which add the view.
@@ -17,10 +17,11 @@ import XCTest
 ///   its pagination (`ListSourceBase.isLoadingPage`), and every command the test
 ///   ``track(_:as:)``s or awaits.
 ///
-/// `settle(awaiting:timeout:file:line:)` waits for that, laying the cells out as it goes (a
-/// layout can start a page load, as on a device); past its timeout it records an XCTest failure
-/// that names what was still going on. A test that steps a `TestScheduler` itself, and wants to
-/// look at the screen while a run waits on it, calls ``drainMainQueue(timeout:file:line:)``.
+/// `settle(awaiting:timeout:fileID:file:line:column:)` waits for that, laying the cells out as
+/// it goes (a layout can start a page load, as on a device); past its timeout it records a failure
+/// that names what was still going on: a Swift Testing issue in a Swift Testing test, an XCTest
+/// failure otherwise. A test that steps a `TestScheduler` itself, and wants to look at the screen
+/// while a run waits on it, calls ``drainMainQueue(timeout:fileID:file:line:column:)``.
 ///
 /// # Cells
 /// The screen gives the host's loading row a ``HeadlessLoadingCell`` when no cell class is
@@ -85,8 +86,9 @@ public class HeadlessListScreen<Source: ListDataSource> {
 
     // MARK: - Commands
 
-    /// Makes `settle(awaiting:timeout:file:line:)` wait, from now on, until `command` is not
-    /// executing: a presenter's refresh or save that the test starts through a view double, say.
+    /// Makes `settle(awaiting:timeout:fileID:file:line:column:)` wait, from now on, until
+    /// `command` is not executing: a presenter's refresh or save that the test starts through a
+    /// view double, say.
     ///
     /// The screen holds the command weakly.
     ///
@@ -100,7 +102,8 @@ public class HeadlessListScreen<Source: ListDataSource> {
     /// What keeps the screen from being settled now, one phrase per reason; empty when the source
     /// has rendered its collection's latest version and no command the screen drives is executing.
     ///
-    /// It does not look at the main queue: `settle(awaiting:timeout:file:line:)` drains it too.
+    /// It does not look at the main queue: `settle(awaiting:timeout:fileID:file:line:column:)`
+    /// drains it too.
     public var unsettledWork: [String] { unsettledWork(awaiting: []) }
 
     private func unsettledWork(awaiting awaited: [_TrackedCommand]) -> [String] {
@@ -125,17 +128,21 @@ public class HeadlessListScreen<Source: ListDataSource> {
     /// a tracked command or of `commands` going on; the cells are laid out as it goes, if any cell
     /// class is registered.
     ///
-    /// Call it on the main thread, from a synchronous test; an `async` test calls the `async`
-    /// variant, which lets the main queue run while it waits.
+    /// Call it on the main thread, from a synchronous test (an XCTest test, or a `@MainActor`
+    /// Swift Testing `@Test`); an `async` test calls the `async` variant, which lets the main
+    /// queue run while it waits.
     ///
     /// - Parameters:
     ///   - commands: More commands to wait for, this time: `screen.settle(awaiting: presenter.refresh)`.
-    ///   - timeout: How long to wait, in seconds. Past it, an XCTest failure names what was still
-    ///     going on.
-    ///   - file: The file to report a failure in.
+    ///   - timeout: How long to wait, in seconds. Past it, a failure (a Swift Testing issue in a
+    ///     Swift Testing test, an XCTest failure otherwise) names what was still going on.
+    ///   - fileID: The file to report a failure in, for Swift Testing.
+    ///   - file: The file to report a failure in (its path).
     ///   - line: The line to report a failure at.
+    ///   - column: The column to report a failure at, for Swift Testing.
     public func settle(
-        awaiting commands: any CommandType..., timeout: Double = 30, file: StaticString = #filePath, line: UInt = #line
+        awaiting commands: any CommandType..., timeout: Double = 30, fileID: String = #fileID,
+        file: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
         let awaited = commands.map { _TrackedCommand($0, name: "the awaited \(Swift.type(of: $0))") }
         let deadline = _Deadline(seconds: timeout)
@@ -145,29 +152,34 @@ public class HeadlessListScreen<Source: ListDataSource> {
         // deliveries queued has run by the end of the second.
         while quietRounds < 2 {
             guard _runMainQueue(timeout: max(deadline.remainingSeconds, 1), pausing: !work.isEmpty) else {
-                return reportUnsettled(["the main queue did not drain"] + work, timeout: timeout, file: file, line: line)
+                return reportUnsettled(
+                    ["the main queue did not drain"] + work, timeout: timeout, fileID: fileID, file: file, line: line,
+                    column: column)
             }
             layOut()
             work = unsettledWork(awaiting: awaited)
             quietRounds = work.isEmpty ? quietRounds + 1 : 0
             if !work.isEmpty && deadline.hasPassed {
-                return reportUnsettled(work, timeout: timeout, file: file, line: line)
+                return reportUnsettled(work, timeout: timeout, fileID: fileID, file: file, line: line, column: column)
             }
         }
     }
 
     /// Suspends until the screen is settled (see ``HeadlessListScreen``): the `async` form of
-    /// `settle(awaiting:timeout:file:line:)`, for `@MainActor` async tests. The main queue runs
-    /// while it waits.
+    /// `settle(awaiting:timeout:fileID:file:line:column:)`, for `@MainActor` async tests. The main
+    /// queue runs while it waits.
     ///
     /// - Parameters:
     ///   - commands: More commands to wait for, this time.
-    ///   - timeout: How long to wait, in seconds. Past it, an XCTest failure names what was still
-    ///     going on.
-    ///   - file: The file to report a failure in.
+    ///   - timeout: How long to wait, in seconds. Past it, a failure (a Swift Testing issue in a
+    ///     Swift Testing test, an XCTest failure otherwise) names what was still going on.
+    ///   - fileID: The file to report a failure in, for Swift Testing.
+    ///   - file: The file to report a failure in (its path).
     ///   - line: The line to report a failure at.
+    ///   - column: The column to report a failure at, for Swift Testing.
     public func settle(
-        awaiting commands: any CommandType..., timeout: Double = 30, file: StaticString = #filePath, line: UInt = #line
+        awaiting commands: any CommandType..., timeout: Double = 30, fileID: String = #fileID,
+        file: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
         let awaited = commands.map { _TrackedCommand($0, name: "the awaited \(Swift.type(of: $0))") }
         let deadline = _Deadline(seconds: timeout)
@@ -180,29 +192,35 @@ public class HeadlessListScreen<Source: ListDataSource> {
             work = unsettledWork(awaiting: awaited)
             quietRounds = work.isEmpty ? quietRounds + 1 : 0
             if !work.isEmpty && deadline.hasPassed {
-                return reportUnsettled(work, timeout: timeout, file: file, line: line)
+                return reportUnsettled(work, timeout: timeout, fileID: fileID, file: file, line: line, column: column)
             }
         }
     }
 
     /// Waits until the main queue has run everything queued on it, and the deliveries that queued
     /// in turn, then lays the cells out if any cell class is registered; unlike
-    /// `settle(awaiting:timeout:file:line:)` it does not wait for command runs. For a test that
-    /// steps a `TestScheduler` and looks at the screen while a run waits on it (the loading row).
+    /// `settle(awaiting:timeout:fileID:file:line:column:)` it does not wait for command runs. For a
+    /// test that steps a `TestScheduler` and looks at the screen while a run waits on it (the
+    /// loading row).
     ///
     /// - Parameters:
     ///   - timeout: How long to wait for the main queue, in seconds; a failure is recorded past it.
-    ///   - file: The file to report a failure in.
+    ///   - fileID: The file to report a failure in, for Swift Testing.
+    ///   - file: The file to report a failure in (its path).
     ///   - line: The line to report a failure at.
-    public func drainMainQueue(timeout: Double = 30, file: StaticString = #filePath, line: UInt = #line) {
-        waitForMainQueue(timeout: timeout, file: file, line: line)
-        waitForMainQueue(timeout: timeout, file: file, line: line)
+    ///   - column: The column to report a failure at, for Swift Testing.
+    public func drainMainQueue(
+        timeout: Double = 30, fileID: String = #fileID, file: StaticString = #filePath, line: UInt = #line,
+        column: UInt = #column
+    ) {
+        waitForMainQueue(timeout: timeout, fileID: fileID, file: file, line: line, column: column)
+        waitForMainQueue(timeout: timeout, fileID: fileID, file: file, line: line, column: column)
         layOut()
     }
 
     /// Suspends until the main queue has run everything queued on it, and the deliveries that
     /// queued in turn, then lays the cells out: the `async` form of
-    /// ``drainMainQueue(timeout:file:line:)``.
+    /// ``drainMainQueue(timeout:fileID:file:line:column:)``.
     public func drainMainQueue() async {
         await waitForMainQueue()
         await waitForMainQueue()
@@ -213,11 +231,14 @@ public class HeadlessListScreen<Source: ListDataSource> {
         if cells.hasRegisteredCells { cells.layout() }
     }
 
-    private func reportUnsettled(_ work: [String], timeout: Double, file: StaticString, line: UInt) {
+    private func reportUnsettled(
+        _ work: [String], timeout: Double, fileID: String, file: StaticString, line: UInt, column: UInt
+    ) {
         let typeName = String(describing: Swift.type(of: self)).prefix { $0 != "<" }
-        XCTFail(
-            "\(typeName).settle(): not settled after \(timeout) s: \(work.joined(separator: "; "))", file: file,
-            line: line)
+        TestFailure(
+            "\(typeName).settle(): not settled after \(timeout) s: \(work.joined(separator: "; "))",
+            fileID: fileID, filePath: file, line: line, column: column
+        ).record()
     }
 }
 

@@ -4,18 +4,29 @@ import XCTest
 /// Waits, running the main run loop, until the main queue has run everything queued on it before
 /// this call. Call it on the main thread, as XCTest runs tests.
 ///
+/// Past the timeout it records a failure in the framework running the test: a Swift Testing
+/// issue when it is called from a Swift Testing test, an XCTest failure otherwise.
+///
 /// - Parameters:
 ///   - timeout: How long to wait, in seconds; a failure is recorded past it.
-///   - file: The file to report a failure in.
+///   - fileID: The file to report a failure in, for Swift Testing.
+///   - file: The file to report a failure in (its path).
 ///   - line: The line to report a failure at.
-public func waitForMainQueue(timeout: Double = 30, file: StaticString = #filePath, line: UInt = #line) {
+///   - column: The column to report a failure at, for Swift Testing.
+public func waitForMainQueue(
+    timeout: Double = 30, fileID: String = #fileID, file: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+) {
     if !_runMainQueue(timeout: timeout, pausing: false) {
-        XCTFail("the main queue did not drain within \(timeout) s", file: file, line: line)
+        TestFailure(
+            "the main queue did not drain within \(timeout) s", fileID: fileID, filePath: file, line: line,
+            column: column
+        ).record()
     }
 }
 
 /// Suspends until the main queue has run everything queued on it before this call: the
-/// ``waitForMainQueue(timeout:file:line:)`` of an `async` test, which lets the main queue run
+/// ``waitForMainQueue(timeout:fileID:file:line:column:)`` of an `async` test, which lets the main queue run
 /// meanwhile.
 public func waitForMainQueue() async {
     await withCheckedContinuation { (resumed: CheckedContinuation<Void, Never>) in

@@ -1,7 +1,5 @@
-// Leak checks for XCTest suites: build objects, keep only weak references to them, and fail the
-// test if any of them outlives the closure that made it.
-
-import XCTest
+// Leak checks for XCTest and Swift Testing suites: build objects, keep only weak references to
+// them, and fail the test if any of them outlives the closure that made it.
 
 /// Asserts that every object `makeObjects` returns is deallocated once `makeObjects` has returned.
 ///
@@ -27,30 +25,49 @@ import XCTest
 /// ```
 ///
 /// A failure names each survivor by its position in the returned array and its type, for example
-/// `still alive: #1 ObservableCollection<String>`.
+/// `still alive: #1 ObservableCollection<String>`. It is recorded in the framework that runs the
+/// test: called from a Swift Testing test, it records an issue (`Issue.record`) at the call;
+/// otherwise an XCTest failure (`XCTFail`). The same call works in a Swift Testing `@Test`:
+///
+/// <!-- swift
+/// import Testing
+/// -->
+/// ```swift
+/// @Test func notesPresenterIsReleased() {
+///     assertDeallocated {
+///         let presenter = NotesPresenter()
+///         return [presenter, presenter.notes]
+///     }
+/// }
+/// ```
 ///
 /// - Note: Work that is still queued (a block on the main queue, a subscriber's delivery, a command
 ///   run on a `TestScheduler` that was never stepped) holds what it captured. Pass a `timeout` to
 ///   give asynchronous releases time to happen: on the main thread the check keeps the main run
 ///   loop turning while it waits. In `async` tests write `await assertDeallocated …`, which
-///   suspends instead of blocking; with Swift Testing, use ``survivingObjects(timeout:_:)``.
+///   suspends instead of blocking. To look at the survivors yourself, call
+///   ``survivingObjects(timeout:_:)``, which reports nothing.
 ///
 /// - Parameters:
 ///   - message: Context to add to a failure.
 ///   - timeout: How long to wait, in seconds, for objects released asynchronously. `0`, the default,
 ///     checks once, right after `makeObjects` returns. A safety net, not a timing assertion.
-///   - file: The file to report a failure in.
+///   - fileID: The file to report a failure in, for Swift Testing.
+///   - file: The file to report a failure in (its path).
 ///   - line: The line to report a failure at.
+///   - column: The column to report a failure at, for Swift Testing.
 ///   - makeObjects: Creates the objects and returns those to watch.
 public func assertDeallocated(
     _ message: @autoclosure () -> String = "",
     timeout: Double = 0,
+    fileID: String = #fileID,
     file: StaticString = #filePath,
     line: UInt = #line,
+    column: UInt = #column,
     _ makeObjects: () throws -> [AnyObject]
 ) rethrows {
     let survivors = try survivingObjects(timeout: timeout, makeObjects)
-    reportSurvivors(survivors, message(), file: file, line: line)
+    reportSurvivors(survivors, message(), fileID: fileID, file: file, line: line, column: column)
 }
 
 /// Asserts that every object `makeObjects` returns is deallocated once `makeObjects` has returned,
@@ -77,19 +94,23 @@ public func assertDeallocated(
 ///   - message: Context to add to a failure.
 ///   - timeout: How long to wait, in seconds, for objects released asynchronously. `0` checks once.
 ///   - isolation: The caller's actor; `makeObjects` runs there. Leave the default.
-///   - file: The file to report a failure in.
+///   - fileID: The file to report a failure in, for Swift Testing.
+///   - file: The file to report a failure in (its path).
 ///   - line: The line to report a failure at.
+///   - column: The column to report a failure at, for Swift Testing.
 ///   - makeObjects: Creates the objects and returns those to watch.
 public func assertDeallocated(
     _ message: @autoclosure () -> String = "",
     timeout: Double = 0,
     isolation: isolated (any Actor)? = #isolation,
+    fileID: String = #fileID,
     file: StaticString = #filePath,
     line: UInt = #line,
+    column: UInt = #column,
     _ makeObjects: () async throws -> [AnyObject]
 ) async rethrows {
     let survivors = try await survivingObjects(timeout: timeout, makeObjects)
-    reportSurvivors(survivors, message(), file: file, line: line)
+    reportSurvivors(survivors, message(), fileID: fileID, file: file, line: line, column: column)
 }
 
 /// Asserts that every object `makeObjects` returns is deallocated once `makeObjects` has returned,
@@ -103,25 +124,34 @@ public func assertDeallocated(
 ///   - message: Context to add to a failure.
 ///   - timeout: How long to wait, in seconds, for objects released asynchronously. `0` checks once.
 ///   - isolation: The caller's actor; `makeObjects` runs there. Leave the default.
-///   - file: The file to report a failure in.
+///   - fileID: The file to report a failure in, for Swift Testing.
+///   - file: The file to report a failure in (its path).
 ///   - line: The line to report a failure at.
+///   - column: The column to report a failure at, for Swift Testing.
 ///   - makeObjects: Creates the objects and returns those to watch.
 public func assertDeallocated(
     _ message: @autoclosure () -> String = "",
     timeout: Double = 0,
     isolation: isolated (any Actor)? = #isolation,
+    fileID: String = #fileID,
     file: StaticString = #filePath,
     line: UInt = #line,
+    column: UInt = #column,
     _ makeObjects: () throws -> [AnyObject]
 ) async rethrows {
     let watchlist = Watchlist(try makeObjects())
     await watchlist.waitForRelease(timeout: timeout)
-    reportSurvivors(watchlist.survivors, message(), file: file, line: line)
+    reportSurvivors(watchlist.survivors, message(), fileID: fileID, file: file, line: line, column: column)
 }
 
 /// Fails the test, naming every survivor, if there is any.
-private func reportSurvivors(_ survivors: [String], _ message: String, file: StaticString, line: UInt) {
+private func reportSurvivors(
+    _ survivors: [String], _ message: String, fileID: String, file: StaticString, line: UInt, column: UInt
+) {
     guard !survivors.isEmpty else { return }
     let context = message.isEmpty ? "" : "\(message): "
-    XCTFail("\(context)still alive: \(survivors.joined(separator: ", "))", file: file, line: line)
+    TestFailure(
+        "\(context)still alive: \(survivors.joined(separator: ", "))", fileID: fileID, filePath: file, line: line,
+        column: column
+    ).record()
 }

@@ -1,5 +1,6 @@
 // The non-asserting half of the leak checks: which of some objects outlive the closure that made
-// them. Usable from any test framework; `assertDeallocated` turns the answer into an XCTest failure.
+// them. Usable from any test framework, and it reports nothing; `assertDeallocated` turns the answer
+// into a failure of the framework that runs the test (Reporting/TestFailure.swift).
 
 import Ripple
 import Dispatch

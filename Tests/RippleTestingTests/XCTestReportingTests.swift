@@ -1,0 +1,249 @@
+import Dispatch
+import Ripple
+@testable import RippleTesting
+import Testing
+import XCTest
+
+// RippleTesting's failing helpers under XCTest: no Swift Testing test is running (`Test.current`
+// is nil), so each failure takes the XCTest path, `XCTFail` at the caller's file and line. The
+// tests capture that path with `TestFailure.xcTestRecorder`, so that the failures they expect do
+// not fail the run; `XCTestEndToEndReportingTests` lets one reach `XCTFail` itself. Their Swift
+// Testing side is SwiftTestingReportingTests.
+
+/// An object a test keeps alive, or not.
+private final class Node {}
+
+/// The owner of the commands below.
+private final class Owner: Sendable {}
+private let owner = Owner()
+
+/// Runs `body` and returns the failures it sent down RippleTesting's XCTest path, instead of
+/// failing the test with them.
+private func xcTestFailures(_ body: () throws -> Void) rethrows -> [TestFailure] {
+    let captured = ObservableCollection<TestFailure>()
+    try TestFailure.$xcTestRecorder.withValue({ captured.append($0) }, operation: body)
+    return captured.snapshot
+}
+
+/// The `async` form of `xcTestFailures(_:)`.
+private func xcTestFailures(
+    isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
+) async rethrows -> [TestFailure] {
+    let captured = ObservableCollection<TestFailure>()
+    try await TestFailure.$xcTestRecorder.withValue({ captured.append($0) }, operation: body)
+    return captured.snapshot
+}
+
+/// Asserts that `failures` is one failure that says `text`, located at `line` of this file.
+private func assertOneFailure(
+    _ failures: [TestFailure], says text: String, atLine line: UInt, file: StaticString = #filePath,
+    callerLine: UInt = #line
+) {
+    XCTAssertEqual(failures.count, 1, "\(failures.map(\.message))", file: file, line: callerLine)
+    guard let failure = failures.first else { return }
+    XCTAssertTrue(failure.message.contains(text), failure.message, file: file, line: callerLine)
+    XCTAssertEqual("\(failure.filePath)", "\(#filePath)", file: file, line: callerLine)
+    XCTAssertEqual(failure.fileID, #fileID, file: file, line: callerLine)
+    XCTAssertEqual(failure.line, line, file: file, line: callerLine)
+}
+
+/// The synchronous helpers, on the main thread where XCTest runs a synchronous test.
+final class XCTestReportingTests: XCTestCase {
+    func test_anXCTestTestHasNoCurrentSwiftTestingTest_soFailuresGoToXCTest() {
+        XCTAssertNil(Test.current)
+        var line: UInt = 0
+        let failures = xcTestFailures {
+            line = #line; TestFailure("boom", fileID: #fileID, filePath: #filePath, line: #line, column: #column).record()
+        }
+        assertOneFailure(failures, says: "boom", atLine: line)
+    }
+
+    func test_assertDeallocated_failsForASurvivor() {
+        var kept: [AnyObject] = []
+        var line: UInt = 0
+        let failures = xcTestFailures {
+            line = #line; assertDeallocated("kept") {
+                let node = Node()
+                kept.append(node)
+                return [Node(), node]
+            }
+        }
+        assertOneFailure(failures, says: "kept: still alive: #1 Node", atLine: line)
+        kept.removeAll()
+    }
+
+    func test_assertDeallocated_passes_whenEverythingIsReleased() {
+        let failures = xcTestFailures {
+            assertDeallocated(timeout: 5) { [Node(), Node()] }
+        }
+        XCTAssertEqual(failures.map(\.message), [])
+    }
+
+    func test_waitForMainQueue_passes_whenTheMainQueueDrains() {
+        let ran = ObservableCollection<Bool>()
+        let failures = xcTestFailures {
+            DispatchQueue.main.async { ran.append(true) }
+            waitForMainQueue(timeout: 5)
+        }
+        XCTAssertEqual(failures.map(\.message), [])
+        XCTAssertEqual(ran.snapshot, [true])
+    }
+
+    func test_synchronousSettle_failsPastItsTimeout_andPassesOnceSettled() {
+        MainActor.assumeIsolated {
+            let pending = ObservableCollection<CommandRun>()
+            let save = Command(delegate: owner, queue: DispatchQueue.global(), work: { _, _, done in pending.append(done) })
+            let screen = HeadlessTableScreen(collection: ObservableCollection(["a"]))
+            screen.track(save, as: "save")
+            XCTAssertNil(save.execute().refusal)
+            var line: UInt = 0
+            let failures = xcTestFailures {
+                line = #line; screen.settle(timeout: 0.05)
+            }
+            assertOneFailure(
+                failures, says: "HeadlessTableScreen.settle(): not settled after 0.05 s: save is executing", atLine: line)
+
+            for run in pending.snapshot { run.succeed() }
+            let none = xcTestFailures { screen.settle(timeout: 5) }
+            XCTAssertEqual(none.map(\.message), [])
+            XCTAssertEqual(screen.shownItems, ["a"])
+        }
+    }
+}
+
+/// The `async` helpers, and the synchronous waits called where they cannot work: inside a
+/// main-actor job, which the main queue is running, so it cannot run anything else meanwhile.
+@MainActor
+final class XCTestAsyncReportingTests: XCTestCase {
+    func test_asyncAssertDeallocated_failsForASurvivor() async {
+        var kept: [AnyObject] = []
+        var line: UInt = 0
+        let failures = await xcTestFailures {
+            line = #line; await assertDeallocated(timeout: 0.05) {
+                await Task.yield()
+                let node = Node()
+                kept.append(node)
+                return [node]
+            }
+        }
+        assertOneFailure(failures, says: "still alive: #0 Node", atLine: line)
+        kept.removeAll()
+    }
+
+    func test_asyncAssertDeallocated_withASyncClosure_failsForASurvivor() async {
+        var kept: [AnyObject] = []
+        var line: UInt = 0
+        let failures = await xcTestFailures {
+            line = #line; await assertDeallocated {
+                let node = Node()
+                kept.append(node)
+                return [node]
+            }
+        }
+        assertOneFailure(failures, says: "still alive: #0 Node", atLine: line)
+        kept.removeAll()
+    }
+
+    func test_asyncAssertDeallocated_passes_whenTheMainQueueReleasesTheObject() async {
+        let failures = await xcTestFailures {
+            await assertDeallocated(timeout: 5) {
+                let node = Node()
+                let held = UncheckedSendableNode(node)
+                DispatchQueue.main.async { withExtendedLifetime(held) {} }
+                return [node]
+            }
+        }
+        XCTAssertEqual(failures.map(\.message), [])
+    }
+
+    func test_asyncSettle_failsPastItsTimeout_andPassesOnceSettled() async {
+        let pending = ObservableCollection<CommandRun>()
+        let save = Command(delegate: owner, queue: DispatchQueue.global(), work: { _, _, done in pending.append(done) })
+        let screen = HeadlessCollectionScreen(collection: ObservableCollection(["a"]))
+        screen.track(save, as: "save")
+        XCTAssertNil(save.execute().refusal)
+        var line: UInt = 0
+        let failures = await xcTestFailures {
+            line = #line; await screen.settle(timeout: 0.05)
+        }
+        assertOneFailure(
+            failures, says: "HeadlessCollectionScreen.settle(): not settled after 0.05 s: save is executing", atLine: line)
+
+        for run in pending.snapshot { run.succeed() }
+        let none = await xcTestFailures { await screen.settle(timeout: 5) }
+        XCTAssertEqual(none.map(\.message), [])
+        XCTAssertEqual(screen.shownItems, ["a"])
+    }
+
+    /// The synchronous wait, inside a main-actor job: the main queue is busy running this test, so
+    /// the block the wait queues cannot run, and the wait fails past its timeout.
+    func test_waitForMainQueue_failsPastItsTimeout() async {
+        var line: UInt = 0
+        let failures = xcTestFailures {
+            line = #line; waitForMainQueue(timeout: 0.05)
+        }
+        assertOneFailure(failures, says: "the main queue did not drain within 0.05 s", atLine: line)
+    }
+
+    /// `drainMainQueue` waits twice, so it reports twice, both at the caller's line.
+    func test_drainMainQueue_failsPastItsTimeout() async {
+        let screen = HeadlessTableScreen(collection: ObservableCollection(["a"]))
+        var line: UInt = 0
+        let failures = xcTestFailures {
+            line = #line; screen.drainMainQueue(timeout: 0.05)
+        }
+        XCTAssertEqual(failures.count, 2)
+        assertOneFailure(Array(failures.prefix(1)), says: "the main queue did not drain within 0.05 s", atLine: line)
+        assertOneFailure(Array(failures.suffix(1)), says: "the main queue did not drain within 0.05 s", atLine: line)
+    }
+}
+
+/// One failure that reaches `XCTFail` itself, with no test hook: this class takes the failures that
+/// say "still alive" off the run and keeps them.
+final class XCTestEndToEndReportingTests: XCTestCase {
+    /// The failures recorded here, as `file:line: description`.
+    private let recorded = ObservableCollection<String>()
+
+    #if canImport(Darwin)
+    override func record(_ issue: XCTIssue) {
+        if issue.compactDescription.contains("still alive") {
+            let location = issue.sourceCodeContext.location
+            recorded.append("\(location?.fileURL.path ?? ""):\(location?.lineNumber ?? 0): \(issue.compactDescription)")
+        } else {
+            super.record(issue)
+        }
+    }
+    #else
+    override func recordFailure(
+        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+    ) {
+        if description.contains("still alive") {
+            recorded.append("\(filePath):\(lineNumber): \(description)")
+        } else {
+            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+        }
+    }
+    #endif
+
+    func test_assertDeallocated_callsXCTFail_atTheCallersFileAndLine() {
+        var kept: [AnyObject] = []
+        let line = #line + 1
+        assertDeallocated {
+            let node = Node()
+            kept.append(node)
+            return [node]
+        }
+        XCTAssertEqual(recorded.snapshot.count, 1)
+        let failure = recorded.snapshot.first ?? ""
+        XCTAssertTrue(failure.hasPrefix("\(#filePath):\(line): "), failure)
+        XCTAssertTrue(failure.contains("still alive: #0 Node"), failure)
+        kept.removeAll()
+    }
+}
+
+/// Carries a node to the main queue, which only keeps it alive.
+private struct UncheckedSendableNode: @unchecked Sendable {
+    // @unchecked: the main-queue block only holds the reference; nothing reads or writes the node.
+    let node: Node
+    init(_ node: Node) { self.node = node }
+}

@@ -2,7 +2,10 @@ import Dispatch
 import XCTest
 
 /// Waits, running the main run loop, until the main queue has run everything queued on it before
-/// this call. Call it on the main thread, as XCTest runs tests.
+/// this call. Call it on the main thread outside main-queue work, as XCTest runs a synchronous
+/// test. A `@MainActor` Swift Testing test, or an `async` test on the main actor, runs inside a
+/// main-queue job, where this wait cannot let the main queue run: it awaits
+/// ``waitForMainQueue()`` instead.
 ///
 /// Past the timeout it records a failure in the framework running the test: a Swift Testing
 /// issue when it is called from a Swift Testing test, an XCTest failure otherwise.

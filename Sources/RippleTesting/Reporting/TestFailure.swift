@@ -15,6 +15,10 @@ import XCTest
 ///   so `withKnownIssue { … }` sees it;
 /// - otherwise it is an `XCTFail(_:file:line:)` at the caller's `filePath` and `line`.
 ///
+/// `Test.current` is a task-local value: called off the test's task (in a detached task, or a
+/// Dispatch block), a helper takes the XCTest path, which records nothing outside an XCTest test.
+/// The helpers report on their caller's task, so this only matters to a caller that moves them.
+///
 /// Where the Testing module is missing (`#if canImport(Testing)` fails), only the XCTest path is
 /// compiled.
 struct TestFailure: Sendable {

@@ -330,7 +330,7 @@ final class HeadlessScreenTests: XCTestCase {
     // MARK: - Memory
 
     func test_aScreen_goesAwayWithItsSourceViewAndCells() async {
-        let items = ObservableCollection([TestItem](ids: [1, 2, 3]))
+        let items = SectionItems([TestItem](ids: [1, 2, 3]))
         weak var weakScreen: HeadlessTableScreenWithSection<TestItem, String>?
         weak var weakSource: TableViewSourceWithSection<String, TestItem>?
         weak var weakView: HeadlessTableView<TestItem?>?

@@ -4,8 +4,9 @@ import RippleDiff
 /// the header) and its own live list of items.
 ///
 /// A `SectionData` is an object, so it can be shared: a presenter keeps the section it feeds and
-/// mutates `items` directly, while a ``SectionedCollection`` that holds the section publishes each
-/// of those changes as item changes at the section's current position.
+/// mutates `items` directly. While a ``SectionedCollection`` holds the section, the items live in
+/// that collection (see ``SectionItems``): each change made through them is a change of the list,
+/// published as item changes at the section's position at that moment.
 ///
 /// <!-- swift
 /// struct InboxHeader: Sendable {}
@@ -25,6 +26,14 @@ import RippleDiff
 /// ``SectionedCollection/replaceSection(at:with:)``); the list publishes a section update (a reload)
 /// and keeps the items as they are.
 ///
+/// # Sharing
+/// ``replacingSection(with:)`` and ``init(_:sharing:)`` make another `SectionData` over the same
+/// ``SectionItems``: the same items, under another section value. A list of items is in at most
+/// one place of one sectioned collection at a time. ``SectionedCollection/replaceSection(at:with:)``
+/// swaps such a section in place, keeping its items; inserting a section whose items are already
+/// in a collection is a programming error, and traps with a message naming the position. To show
+/// the same items twice, copy them: `SectionData(header, items: other.items.snapshot)`.
+///
 /// # Identity
 /// When sections are diffed (`SectionedCollection.replace(with:)`), a section is told apart by
 /// its `Section` value: `id` when `Section` is `Identifiable`, `ObjectIdentifier` when it is a class,
@@ -32,13 +41,14 @@ import RippleDiff
 /// through its section when `Section` is.
 ///
 /// # Thread Safety
-/// `SectionData` is immutable apart from ``items``, which is thread-safe.
+/// `SectionData` is immutable apart from ``items``, which are thread-safe.
 public final class SectionData<Section: Sendable, Item: Sendable>: Sendable {
     /// The section's own value, such as its header presenter or model.
     public let section: Section
 
-    /// The section's items, as a live list of their own.
-    public let items: ObservableCollection<Item>
+    /// The section's items: a list of its own until a sectioned collection holds the section, then
+    /// that collection's storage for the section.
+    public let items: SectionItems<Item>
 
     /// Creates a section with a new list of items.
     ///
@@ -47,15 +57,18 @@ public final class SectionData<Section: Sendable, Item: Sendable>: Sendable {
     ///   - items: The initial items.
     public init(_ section: Section, items: [Item] = []) {
         self.section = section
-        self.items = ObservableCollection(items)
+        self.items = SectionItems(items)
     }
 
-    /// Creates a section over an existing live list of items, which it shares.
+    /// Creates a section over the items of another section, which it shares.
+    ///
+    /// The two `SectionData` are two values over one list of items, which can be in at most one
+    /// place of one sectioned collection at a time (see "Sharing" above).
     ///
     /// - Parameters:
     ///   - section: The section's own value, such as its header presenter.
-    ///   - items: The live list of items, shared with whoever else holds it.
-    public init(_ section: Section, sharing items: ObservableCollection<Item>) {
+    ///   - items: The items, shared with the sections that already hold them.
+    public init(_ section: Section, sharing items: SectionItems<Item>) {
         self.section = section
         self.items = items
     }

@@ -117,9 +117,8 @@ extension SectionedCollection {
     /// }
     /// ```
     ///
-    /// Mutations made through a section's own `items` collection are covered when the sectioned
-    /// collection hears of them while the batch is open: always when they are made on the thread
-    /// that runs the batch.
+    /// Mutations made through a section's `items` are covered too, from any thread: they change
+    /// this collection's storage, under its lock.
     ///
     /// - Parameter body: The mutations. `body` runs without any lock held.
     /// - Returns: What `body` returns.
@@ -141,7 +140,7 @@ extension SectionedCollection {
     public func beginUpdates() {
         state.withLock { state in
             if state.batch == nil {
-                state.batch = SectionedBatchRecorder(itemCounts: state.recordedItemCounts)
+                state.batch = SectionedBatchRecorder(itemCounts: state.itemCounts)
             } else {
                 state.batch!.depth += 1
             }

@@ -1,52 +1,34 @@
 import RippleDiff
 
 extension SectionedCollection {
-    /// Runs one item mutation of the section at `section` under this collection's lock and the
-    /// section's, and publishes after unlocking.
+    /// Runs one item mutation of the section at `section` under the lock, and publishes after
+    /// unlocking.
     ///
-    /// `body` changes the section's live items and returns the exact flat change-set. When the
-    /// section here is in step with its items collection, the change is applied to both at once;
-    /// otherwise (the items collection is inside its own batch, or has events on the way here) it
-    /// goes to the items collection alone and reaches this collection through its event.
+    /// `body` changes the section's items and returns the exact flat change-set (or `nil` for
+    /// nothing) and what to hand back; anything it takes out of the items belongs in the result,
+    /// released after unlocking.
     func mutateItems<Result>(
         _ method: String, section: Int, _ body: (inout [Item]) -> (Changeset?, Result)
     ) -> Result {
-        var drains: [ObservableCollection<Item>] = []
         let (mustDrain, result) = withState { state in
-            Self.mutateItems(method, section: section, in: &state, drains: &drains, body)
+            guard section >= 0 && section < state.entries.count else {
+                Self.sectionOutOfRange(method, section, state.entries.count)
+            }
+            return Self.mutateItems(section: section, in: &state, body)
         }
         if mustDrain { drain() }
-        for inner in drains { inner.drain() }
         return result
     }
 
-    /// ``mutateItems(_:section:_:)`` with this collection's lock held.
+    /// ``mutateItems(_:section:_:)`` with the lock held and the section checked.
     ///
-    /// - Parameter drains: Gets the section's items collection when it must drain after unlocking.
-    /// - Returns: Whether this collection must drain after unlocking, and `body`'s result.
+    /// - Returns: Whether the caller must drain after unlocking, and `body`'s result.
     static func mutateItems<Result>(
-        _ method: String, section: Int, in state: inout State, drains: inout [ObservableCollection<Item>],
-        _ body: (inout [Item]) -> (Changeset?, Result)
+        section: Int, in state: inout State, _ body: (inout [Item]) -> (Changeset?, Result)
     ) -> (Bool, Result) {
-        guard section >= 0 && section < state.entries.count else {
-            Self.sectionOutOfRange(method, section, state.entries.count)
-        }
-        let inner = state.items(section)
-        var mustDrain = false
-        let (innerMustDrain, result) = inner.state.withLock { innerState -> (Bool, Result) in
-            let inSync = state.isInSync(section, with: innerState)
-            let (changes, result) = body(&innerState.elements)
-            guard let changes else { return (innerState.commit(nil), result) }
-            let innerMustDrain = innerState.commitFromSections(changes)
-            if inSync {
-                state.follow(changes, inSection: section, elements: innerState.elements)
-                state.entries[section].innerVersion = innerState.version
-                if state.recordItems(changes, inSection: section) { mustDrain = true }
-            }
-            return (innerMustDrain, result)
-        }
-        if innerMustDrain { drains.append(inner) }
-        return (mustDrain, result)
+        let (changes, result) = body(&state.entries[section].items)
+        guard let changes else { return (false, result) }
+        return (state.recordItems(changes, inSection: section), result)
     }
 
     /// Reads or replaces the item at `path`. Replacing it publishes an update.
@@ -64,12 +46,11 @@ extension SectionedCollection {
                 guard path.section >= 0 && path.section < state.entries.count else {
                     Self.sectionOutOfRange("subscript", path.section, state.entries.count)
                 }
-                return state.items(path.section).state.withLock { inner in
-                    guard path.item >= 0 && path.item < inner.elements.count else {
-                        Self.itemOutOfRange("subscript", path, inner.elements.count)
-                    }
-                    return inner.elements[path.item]
+                let items = state.entries[path.section].items
+                guard path.item >= 0 && path.item < items.count else {
+                    Self.itemOutOfRange("subscript", path, items.count)
                 }
+                return items[path.item]
             }
         }
         set {
@@ -149,23 +130,16 @@ extension SectionedCollection {
     ///   - destination: The item's path afterwards: inside the same section, an offset in
     ///     `0..<count`; in another section, an offset in `0...count` of that section as it is now.
     /// - Complexity: O(*s* + *m*) for *s* sections and *m* items in the sections involved.
-    /// - Note: When either section's own items collection is inside a batch of its own, or has
-    ///   events on their way here from another thread, the events show a delete and an insert,
-    ///   each published when that section's change reaches this collection. Reads show the move at
-    ///   once.
     public func moveItem(from source: ElementPath, to destination: ElementPath) {
-        var drains: [ObservableCollection<Item>] = []
         let mustDrain = withState { state in
-            Self.moveItem(from: source, to: destination, method: "moveItem(from:to:)", in: &state, drains: &drains)
+            Self.moveItem(from: source, to: destination, method: "moveItem(from:to:)", in: &state)
         }
         if mustDrain { drain() }
-        for inner in drains { inner.drain() }
     }
 
     /// Moves the item at `source` to `destination`, as ``moveItem(from:to:)`` does, only when the
-    /// collection is still at `version` and shows exactly what its events have published; in one
-    /// step under the lock, so that no other thread's change can fall between the check and the
-    /// move.
+    /// collection is still at `version`; in one step under the lock, so that no other thread's
+    /// change can fall between the check and the move.
     ///
     /// Interactive reordering uses it: the user dragged a row of the list as published at
     /// `version`, and a change made meanwhile on another thread cancels the drag rather than
@@ -177,48 +151,43 @@ extension SectionedCollection {
     ///   - version: The version the caller's paths refer to (an event's
     ///     ``SectionedCollectionChange/version``).
     /// - Returns: `true` when the item moved (or `source == destination`); `false`, changing
-    ///   nothing, when the version is another, a batch is open (this collection's, or the
-    ///   sections' own `items`'), a section's items have changes on their way here, or a path is
-    ///   out of range.
+    ///   nothing, when the version is another, a batch is open, or a path is out of range.
     /// - Complexity: O(*s* + *m*) for *s* sections and *m* items in the sections involved.
     public func moveItem(from source: ElementPath, to destination: ElementPath, ifVersion version: Int) -> Bool {
-        var drains: [ObservableCollection<Item>] = []
         let (moved, mustDrain) = withState { state -> (Bool, Bool) in
-            guard state.version == version, state.batch == nil,
-                Self.canMove(from: source, to: destination, in: state)
+            guard state.version == version, state.batch == nil, Self.canMove(from: source, to: destination, in: state)
             else { return (false, false) }
             let method = "moveItem(from:to:ifVersion:)"
-            return (true, Self.moveItem(from: source, to: destination, method: method, in: &state, drains: &drains))
+            return (true, Self.moveItem(from: source, to: destination, method: method, in: &state))
         }
         if mustDrain { drain() }
-        for inner in drains { inner.drain() }
         return moved
     }
 
-    /// Whether both paths are in range and both sections show what their items collections hold
-    /// (no batch of their own, no event on its way); called with this collection's lock held.
+    /// Whether both paths are in range; called with the lock held.
     static func canMove(from source: ElementPath, to destination: ElementPath, in state: State) -> Bool {
         let sections = state.entries.count
         guard source.section >= 0, source.section < sections, destination.section >= 0,
             destination.section < sections
         else { return false }
-        let (from, to) = (state.items(source.section), state.items(destination.section))
-        let sourceCount = from.state.withLock { state.isInSync(source.section, with: $0) ? $0.elements.count : -1 }
+        let sourceCount = state.entries[source.section].items.count
         guard source.item >= 0, source.item < sourceCount else { return false }
         if source.section == destination.section { return destination.item >= 0 && destination.item < sourceCount }
-        let targetCount = to.state.withLock { state.isInSync(destination.section, with: $0) ? $0.elements.count : -1 }
-        return destination.item >= 0 && destination.item <= targetCount
+        return destination.item >= 0 && destination.item <= state.entries[destination.section].items.count
     }
 
-    /// ``moveItem(from:to:)`` with this collection's lock held.
+    /// ``moveItem(from:to:)`` with the lock held.
     ///
-    /// - Returns: Whether this collection must drain after unlocking.
+    /// - Returns: Whether the caller must drain after unlocking.
     static func moveItem(
-        from source: ElementPath, to destination: ElementPath, method: String, in state: inout State,
-        drains: inout [ObservableCollection<Item>]
+        from source: ElementPath, to destination: ElementPath, method: String, in state: inout State
     ) -> Bool {
+        let count = state.entries.count
+        for section in [source.section, destination.section] where section < 0 || section >= count {
+            Self.sectionOutOfRange(method, section, count)
+        }
         if source.section == destination.section {
-            return mutateItems(method, section: source.section, in: &state, drains: &drains) { items in
+            return mutateItems(section: source.section, in: &state) { items in
                 let count = items.count
                 guard source.item >= 0 && source.item < count else { Self.itemOutOfRange(method, source, count) }
                 guard destination.item >= 0 && destination.item < count else {
@@ -234,85 +203,15 @@ extension SectionedCollection {
                 )
             }.0
         }
-        let count = state.entries.count
-        for section in [source.section, destination.section] where section < 0 || section >= count {
-            Self.sectionOutOfRange(method, section, count)
-        }
-        let from = state.items(source.section)
-        let to = state.items(destination.section)
-        var mustDrain = false
         // Check both paths before changing anything.
-        to.state.withLock { inner in
-            guard destination.item >= 0 && destination.item <= inner.elements.count else {
-                Self.itemOutOfRange(method, destination, inner.elements.count, endInclusive: true)
-            }
+        let sourceCount = state.entries[source.section].items.count
+        guard source.item >= 0 && source.item < sourceCount else { Self.itemOutOfRange(method, source, sourceCount) }
+        let targetCount = state.entries[destination.section].items.count
+        guard destination.item >= 0 && destination.item <= targetCount else {
+            Self.itemOutOfRange(method, destination, targetCount, endInclusive: true)
         }
-        let (item, fromInSync) = from.state.withLock { inner -> (Item, Bool) in
-            let count = inner.elements.count
-            guard source.item >= 0 && source.item < count else { Self.itemOutOfRange(method, source, count) }
-            let inSync = state.isInSync(source.section, with: inner)
-            let item = inner.elements.remove(at: source.item)
-            if inner.commitFromSections(
-                Changeset(sourceCount: count, targetCount: count - 1, deletes: [source.item]))
-            {
-                drains.append(from)
-            }
-            if inSync {
-                state.entries[source.section].recorded.remove(at: source.item)
-                state.entries[source.section].innerVersion = inner.version
-            }
-            return (item, inSync)
-        }
-        let (target, toInSync) = to.state.withLock { inner -> (Int, Bool) in
-            let count = inner.elements.count
-            let target = min(destination.item, count)
-            let inSync = state.isInSync(destination.section, with: inner)
-            inner.elements.insert(item, at: target)
-            if inner.commitFromSections(Changeset(sourceCount: count, targetCount: count + 1, inserts: [target])) {
-                drains.append(to)
-            }
-            if inSync {
-                state.entries[destination.section].recorded.insert(item, at: target)
-                state.entries[destination.section].innerVersion = inner.version
-            }
-            return (target, inSync)
-        }
-        let landed = ElementPath(item: target, section: destination.section)
-        switch (fromInSync, toInSync) {
-        case (true, true):
-            if state.recordMove(from: source, to: landed) { mustDrain = true }
-        case (true, false):
-            let count = state.entries[source.section].recorded.count
-            if state.recordItems(
-                Changeset(sourceCount: count + 1, targetCount: count, deletes: [source.item]),
-                inSection: source.section)
-            {
-                mustDrain = true
-            }
-        case (false, true):
-            let count = state.entries[destination.section].recorded.count
-            if state.recordItems(
-                Changeset(sourceCount: count - 1, targetCount: count, inserts: [target]),
-                inSection: destination.section)
-            {
-                mustDrain = true
-            }
-        case (false, false):
-            break
-        }
-        return mustDrain
-    }
-}
-
-extension SectionedCollection.State {
-    /// Brings the items of section `section` from where they were to `elements` (its items
-    /// collection's new elements), which `changes` describes.
-    ///
-    /// A single insert, delete, move or update is repeated on this collection's own array rather
-    /// than sharing the section collection's array: sharing it would make that collection's next
-    /// mutation copy the whole section. What leaves the array is released after unlocking.
-    mutating func follow(_ changes: Changeset, inSection section: Int, elements: [Item]) {
-        let left = entries[section].recorded.follow(changes, to: elements)
-        if !left.isEmpty { trash.append(left) }
+        let item = state.entries[source.section].items.remove(at: source.item)
+        state.entries[destination.section].items.insert(item, at: destination.item)
+        return state.recordMove(from: source, to: destination)
     }
 }

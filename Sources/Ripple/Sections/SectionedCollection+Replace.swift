@@ -67,19 +67,17 @@ extension SectionedCollection {
         for attempt in 0...attempts {
             // Optimistic diffs outside the lock first; the last attempt diffs under it, so that
             // constant writers cannot starve the call.
-            let read = attempt == attempts ? nil : state.withLock { ($0.recorded, $0.mutations) }
+            let read = attempt == attempts ? nil : state.withLock { ($0.snapshot, $0.mutations) }
             let optimistic = read.map { diff($0.0, target) }
-            var drains: [ObservableCollection<Item>] = []
             var changes = optimistic
             let outcome = withState { state -> Bool? in
                 if let read, state.mutations != read.1 { return nil }
-                let diffed = optimistic ?? diff(state.recorded, target)
+                let diffed = optimistic ?? diff(state.snapshot, target)
                 changes = diffed
-                return apply(diffed, target: target, to: &state, drains: &drains)
+                return apply(diffed, target: target, to: &state)
             }
             guard let mustDrain = outcome, let changes else { continue }
             if mustDrain { drain() }
-            for inner in drains { inner.drain() }
             if changes.hasDuplicates {
                 Diagnostics.report(
                     Diagnostic(
@@ -156,15 +154,13 @@ extension SectionedCollection {
     }
 
     /// Applies a diff of the whole list under the lock: keeps, updates, attaches and detaches
-    /// sections, hands each kept section's item changes to its items collection, and records the
-    /// change-set.
+    /// sections, gives each kept section its new items, and records the change-set.
     ///
     /// - Returns: Whether the caller must drain after unlocking.
     func apply(
         _ changes: SectionedChangeset,
         target: [SectionSnapshot<Section, Item>],
-        to state: inout State,
-        drains: inout [ObservableCollection<Item>]
+        to state: inout State
     ) -> Bool {
         let plan = plan(changes)
         var entries: [Entry] = []
@@ -172,53 +168,28 @@ extension SectionedCollection {
         for t in target.indices {
             let s = plan.sourceOf[t]
             guard s >= 0, let flat = plan.flats[t] else {
-                entries.append(attach(SectionData(target[t].section, items: target[t].items), state: &state))
+                let data = SectionData(target[t].section, items: target[t].items)
+                entries.append(attach(data, at: t, method: "replace(with:)", state: &state))
                 continue
             }
             var entry = state.entries[s]
             if plan.updatedSections.contains(s) {
+                state.released.append(entry.data)
                 entry.data = entry.data.replacingSection(with: target[t].section)
             }
-            let items = target[t].items
-            let inner = entry.data.items
-            let innerMustDrain = inner.state.withLock { innerState -> Bool in
-                let inSync =
-                    innerState.batch == nil && !entry.needsResync && entry.innerVersion == innerState.version
-                if inSync {
-                    guard !flat.isEmpty else { return false }
-                    state.trash.append(innerState.elements)
-                    innerState.elements = items
-                    let mustDrain = innerState.commit(flat)
-                    entry.innerVersion = innerState.version
-                    return mustDrain
-                }
-                // The items collection is ahead of this section or inside its own batch: hand it the
-                // new items wholesale, and skip (or resync from) what it publishes up to then.
-                let wholesale = Changeset(
-                    sourceCount: innerState.elements.count, targetCount: items.count,
-                    deletes: Array(innerState.elements.indices), inserts: Array(items.indices))
-                state.trash.append(innerState.elements)
-                innerState.elements = items
-                let mustDrain = innerState.commitFromSections(wholesale)
-                entry.innerVersion = innerState.version
-                entry.needsResync = innerState.batch != nil
-                return mustDrain
+            if !flat.isEmpty {
+                // A section whose items did not change keeps the ones its last event published.
+                state.released.append(entry.items)
+                entry.items = target[t].items
             }
-            if innerMustDrain { drains.append(inner) }
-            state.trash.append(entry.recorded)
-            entry.recorded = items
             entries.append(entry)
         }
         for s in plan.targetOf.indices where plan.targetOf[s] < 0 { Self.detach(state.entries[s]) }
-        state.trash.append(state.entries)
+        state.released.append(state.entries)
         state.entries = entries
         return record(changes, plan, in: &state)
     }
 
-    /// Records an applied diff of the whole list (`state.entries` already holds the result):
-    /// publishes it, or folds it into the open batch's origins.
-    ///
-    /// - Returns: Whether the caller must drain after unlocking.
     func record(_ changes: SectionedChangeset, _ plan: ReplacePlan, in state: inout State) -> Bool {
         state.mutations &+= 1
         guard var batch = state.batch else { return state.publish(changes) }

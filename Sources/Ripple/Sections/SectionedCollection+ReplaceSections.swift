@@ -7,11 +7,12 @@ extension SectionedCollection {
     /// Makes `sections` the collection's sections, publishing the difference found by identity,
     /// with sections and items identified and compared by their own identities.
     ///
-    /// Afterwards `self.sections` holds exactly these `SectionData` objects, and this collection
-    /// follows their `items` collections. The event is the sectioned diff of the list before and
-    /// the list these sections show: section and item inserts, deletes, moves and updates, never a
-    /// blanket reload. A section that was already here keeps its subscription; the items
-    /// collections of the new objects are not changed.
+    /// Afterwards `self.sections` holds exactly these `SectionData` objects, and their `items` live
+    /// here. The event is the sectioned diff of the list before and the list these sections show:
+    /// section and item inserts, deletes, moves and updates, never a blanket reload. The items of
+    /// the new objects are not changed. A section may share the items of a section that is here now
+    /// (``SectionData/replacingSection(with:)``), wherever the diff places it; items held by another
+    /// sectioned collection make the call trap (see "Sharing" in ``SectionData``).
     ///
     /// <!-- swift
     /// struct Folder: Sendable {
@@ -66,8 +67,9 @@ extension SectionedCollection {
 
     /// Makes `sections` the collection's sections, diffing optimistically outside the lock.
     ///
-    /// Each new section's items are read together with their collection's version; the diff runs
-    /// on them, and runs again if this collection changed meanwhile.
+    /// The list now and the new sections' items are read together under the lock; the diff runs
+    /// on them outside it, and again if this collection, or the items of a new section that no
+    /// collection holds, changed meanwhile. The last attempt diffs under the lock.
     @usableFromInline
     func replace(
         withSections target: [SectionData<Section, Item>],
@@ -75,26 +77,21 @@ extension SectionedCollection {
     ) {
         let attempts = ObservableCollection<Item>._optimisticReplaceAttempts
         for attempt in 0...attempts {
-            // Optimistic diffs outside the lock first; the last attempt reads and diffs under it
-            // (this collection's lock, then each section's, the order every mutation takes), so
-            // that constant writers cannot starve the call.
-            let underLock = attempt == attempts
-            func read() -> [(items: [Item], version: Int)] {
-                target.map { data in data.items.state.withLock { ($0.published, $0.version) } }
-            }
-            let optimistic = underLock ? nil : state.withLock { ($0.recorded, $0.mutations) }
-            let optimisticReads = underLock ? [] : read()
-            let optimisticChanges = optimistic.map { current in
-                diff(current.0, zip(target, optimisticReads).map { SectionSnapshot(section: $0.section, items: $1.items) })
-            }
+            let optimistic =
+                attempt == attempts
+                ? nil : state.withLock { ($0.snapshot, $0.mutations, read(target, in: $0)) }
+            let optimisticChanges = optimistic.map { diff($0.0, $0.2.map(\.snapshot)) }
             var changes = optimisticChanges
             let outcome = withState { state -> Bool? in
-                if let optimistic, state.mutations != optimistic.1 { return nil }
-                let reads = underLock ? read() : optimisticReads
-                let diffed = optimisticChanges ?? diff(
-                    state.recorded, zip(target, reads).map { SectionSnapshot(section: $0.section, items: $1.items) })
+                let reads = read(target, in: state)
+                if let optimistic {
+                    guard state.mutations == optimistic.1, reads.map(\.stamp) == optimistic.2.map(\.stamp) else {
+                        return nil
+                    }
+                }
+                let diffed = optimisticChanges ?? diff(state.snapshot, reads.map(\.snapshot))
                 changes = diffed
-                return apply(diffed, sections: target, reads: reads, to: &state)
+                return apply(diffed, sections: target, to: &state)
             }
             guard let mustDrain = outcome, let changes else { continue }
             if mustDrain { drain() }
@@ -109,60 +106,58 @@ extension SectionedCollection {
         }
     }
 
-    /// Makes `sections` the entries under the lock, keeping the subscription of every section
-    /// whose items collection stays, and records the change-set.
+    /// One new section as `replace(withSections:)` reads it: what it shows, and the count of
+    /// changes of its items when no collection holds them (`nil` when this one does: this
+    /// collection's own count covers them).
+    struct SectionRead {
+        var snapshot: SectionSnapshot<Section, Item>
+        var stamp: Int?
+    }
+
+    /// Reads what `sections` show, with the lock held: the items of a section this collection
+    /// holds from its entry, the others from their own list (taking its lock inside this one, the
+    /// one lock order, as `attach` does).
+    func read(_ sections: [SectionData<Section, Item>], in state: State) -> [SectionRead] {
+        sections.enumerated().map { position, data in
+            let own = data.items.state.withLock { items -> (host: SectionItemsHost<Item>?, link: Int, items: [Item], stamp: Int) in
+                (items.host, items.link, items.items, items.changes)
+            }
+            if own.host === host, let index = state.index(ofLink: own.link) {
+                return SectionRead(snapshot: SectionSnapshot(section: data.section, items: state.entries[index].items), stamp: nil)
+            }
+            guard own.host == nil else { Self.itemsHeldElsewhere("replace(withSections:)", position) }
+            return SectionRead(snapshot: SectionSnapshot(section: data.section, items: own.items), stamp: own.stamp)
+        }
+    }
+
+    /// Makes `target` the sections, with the lock held, and records `changes` (the diff of the list
+    /// now and what `target` shows).
     ///
-    /// A new section whose items collection changed since it was read is shown as read, then
-    /// brought up to date by a second event.
+    /// A section whose items live here keeps its entry (its items stay; its position is the
+    /// target's); the others are attached. Entries no target section keeps are detached.
     ///
     /// - Returns: Whether the caller must drain after unlocking.
-    func apply(
-        _ changes: SectionedChangeset,
-        sections target: [SectionData<Section, Item>],
-        reads: [(items: [Item], version: Int)],
-        to state: inout State
-    ) -> Bool {
+    func apply(_ changes: SectionedChangeset, sections target: [SectionData<Section, Item>], to state: inout State) -> Bool {
         let plan = plan(changes)
+        var kept = [Bool](repeating: false, count: state.entries.count)
         var entries: [Entry] = []
         entries.reserveCapacity(target.count)
-        var kept = [Bool](repeating: false, count: state.entries.count)
-        var behind: [(section: Int, items: [Item])] = []
-        for t in target.indices {
-            let s = plan.sourceOf[t]
-            if s >= 0 && state.entries[s].data.items === target[t].items {
-                // Same items collection: keep following it, from the items the diff saw.
+        for (t, data) in target.enumerated() {
+            let link = data.items.state.withLock { $0.host === host ? $0.link : nil }
+            if let link, let s = state.index(ofLink: link) {
+                if kept[s] { Self.itemsHeldElsewhere("replace(withSections:)", t) }
                 var entry = state.entries[s]
-                state.trash.append(entry.data)
-                state.trash.append(entry.recorded)
-                entry.data = target[t]
-                entry.recorded = reads[t].items
-                entry.innerVersion = reads[t].version
-                entry.needsResync = false
+                state.released.append(entry.data)
+                entry.data = data
                 kept[s] = true
                 entries.append(entry)
-                continue
+            } else {
+                entries.append(attach(data, at: t, method: "replace(withSections:)", state: &state))
             }
-            var entry = attach(target[t], state: &state)
-            if entry.innerVersion != reads[t].version {
-                // Changed since it was read: show the items the diff saw, then the ones attached.
-                behind.append((t, entry.recorded))
-                entry.recorded = reads[t].items
-            }
-            entries.append(entry)
         }
         for s in state.entries.indices where !kept[s] { Self.detach(state.entries[s]) }
-        state.trash.append(state.entries)
+        state.released.append(state.entries)
         state.entries = entries
-        var mustDrain = record(changes, plan, in: &state)
-        for (t, attached) in behind {
-            let old = state.entries[t].recorded
-            state.trash.append(old)
-            state.entries[t].recorded = attached
-            let wholesale = Changeset(
-                sourceCount: old.count, targetCount: attached.count,
-                deletes: Array(old.indices), inserts: Array(attached.indices))
-            if state.recordItems(wholesale, inSection: t) { mustDrain = true }
-        }
-        return mustDrain
+        return record(changes, plan, in: &state)
     }
 }

@@ -12,14 +12,18 @@ extension SectionedCollection {
             state.mutations &+= 1
             guard let (sections, counts) = change else { return false }
             return state.publish(
-                SectionedChangeset(sections: sections, sourceItemCounts: counts, targetItemCounts: state.recordedItemCounts))
+                SectionedChangeset(sections: sections, sourceItemCounts: counts, targetItemCounts: state.itemCounts))
         }
         if mustDrain { drain() }
     }
 
     /// Adds a section at the end.
     ///
-    /// Its items arrive with it; from now on, changes to `data.items` are published here.
+    /// Its items arrive with it: from now on they live here, and changes made through `data.items`
+    /// are changes of this collection.
+    ///
+    /// - Precondition: No sectioned collection holds `data.items` (see "Sharing" in
+    ///   ``SectionData``); otherwise the call traps, naming the position.
     ///
     /// - Parameter data: The section to add.
     /// - Complexity: O(*s*) for *s* sections.
@@ -29,7 +33,11 @@ extension SectionedCollection {
 
     /// Inserts a section at `position`.
     ///
-    /// Its items arrive with it; from now on, changes to `data.items` are published here.
+    /// Its items arrive with it: from now on they live here, and changes made through `data.items`
+    /// are changes of this collection.
+    ///
+    /// - Precondition: No sectioned collection holds `data.items` (see "Sharing" in
+    ///   ``SectionData``); otherwise the call traps, naming the position.
     ///
     /// - Parameters:
     ///   - data: The section to insert.
@@ -46,12 +54,12 @@ extension SectionedCollection {
             guard position >= 0 && position <= count else {
                 Self.sectionOutOfRange(method, position, count, endInclusive: true)
             }
-            let before = state.recordedItemCounts
-            let entry = attach(data, state: &state)
+            let before = state.itemCounts
+            let entry = attach(data, at: position, method: method, state: &state)
             state.entries.insert(entry, at: position)
             if state.batch != nil {
                 state.batch!.sectionOrigins.insert(-1, at: position)
-                state.batch!.itemOrigins.insert([Int](repeating: -1, count: entry.recorded.count), at: position)
+                state.batch!.itemOrigins.insert([Int](repeating: -1, count: entry.items.count), at: position)
                 return nil
             }
             return (Changeset(sourceCount: count, targetCount: count + 1, inserts: [position]), before)
@@ -60,8 +68,8 @@ extension SectionedCollection {
 
     /// Removes and returns the section at `position`.
     ///
-    /// Its items leave with it. The section stops publishing here, and this collection no longer
-    /// keeps it alive.
+    /// Its items leave with it: `items` holds them on its own again, and its changes are no longer
+    /// published here. This collection no longer keeps the section alive.
     ///
     /// - Parameter position: A section offset in `0..<numberOfSections`.
     /// - Returns: The removed section.
@@ -74,7 +82,7 @@ extension SectionedCollection {
             guard position >= 0 && position < count else {
                 Self.sectionOutOfRange("removeSection(at:)", position, count)
             }
-            let before = state.recordedItemCounts
+            let before = state.itemCounts
             let entry = state.entries.remove(at: position)
             Self.detach(entry)
             removed = entry
@@ -95,9 +103,9 @@ extension SectionedCollection {
         mutateSections { state in
             let count = state.entries.count
             guard count > 0 else { return nil }
-            let before = state.recordedItemCounts
+            let before = state.itemCounts
             for entry in state.entries { Self.detach(entry) }
-            state.trash.append(state.entries)
+            state.released.append(state.entries)
             state.entries.removeAll()
             if state.batch != nil {
                 state.batch!.sectionOrigins.removeAll()
@@ -125,7 +133,7 @@ extension SectionedCollection {
                 Self.sectionOutOfRange("moveSection(from:to:)", destination, count)
             }
             guard source != destination else { return nil }
-            let before = state.recordedItemCounts
+            let before = state.itemCounts
             state.entries.insert(state.entries.remove(at: source), at: destination)
             if state.batch != nil {
                 state.batch!.sectionOrigins.insert(state.batch!.sectionOrigins.remove(at: source), at: destination)
@@ -143,7 +151,7 @@ extension SectionedCollection {
 
     /// Puts `data` in place of the section at `position`.
     ///
-    /// When `data` shares the old section's `items` collection (see
+    /// When `data` shares the old section's `items` (see
     /// ``SectionData/replacingSection(with:)``), the section is updated (UIKit reloads it) and its
     /// items stay. Otherwise the old section is deleted and `data` inserted in its place.
     ///
@@ -157,10 +165,10 @@ extension SectionedCollection {
             guard position >= 0 && position < count else {
                 Self.sectionOutOfRange("replaceSection(at:with:)", position, count)
             }
-            let before = state.recordedItemCounts
+            let before = state.itemCounts
             let pair = Changeset.OffsetPair(source: position, target: position)
             if state.entries[position].data.items === data.items {
-                state.trash.append(state.entries[position].data)
+                state.released.append(state.entries[position].data)
                 state.entries[position].data = data
                 if state.batch != nil {
                     let origin = state.batch!.sectionOrigins[position]
@@ -170,12 +178,12 @@ extension SectionedCollection {
                 return (Changeset(sourceCount: count, targetCount: count, updates: [pair]), before)
             }
             Self.detach(state.entries[position])
-            state.trash.append(state.entries[position])
-            let entry = attach(data, state: &state)
+            state.released.append(state.entries[position].data)
+            let entry = attach(data, at: position, method: "replaceSection(at:with:)", state: &state)
             state.entries[position] = entry
             if state.batch != nil {
                 state.batch!.sectionOrigins[position] = -1
-                state.batch!.itemOrigins[position] = [Int](repeating: -1, count: entry.recorded.count)
+                state.batch!.itemOrigins[position] = [Int](repeating: -1, count: entry.items.count)
                 return nil
             }
             return (

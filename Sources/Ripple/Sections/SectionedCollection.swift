@@ -5,9 +5,9 @@ import RippleDiff
 /// deletes, moves and updates together with item changes by path.
 ///
 /// Each section is a ``SectionData``: a section value (its header presenter or model) and the
-/// section's own ``ObservableCollection`` of items. Items change either through that collection,
-/// which the sectioned collection observes, or through the path-based API here; sections change
-/// through the section API or `replace(with:)`, which diffs by identity:
+/// section's ``SectionItems``. Items change either through a section's `items` or through the
+/// path-based API here; sections change through the section API or `replace(with:)`, which diffs
+/// by identity:
 ///
 /// <!-- swift
 /// struct Header: Hashable, Sendable {
@@ -37,75 +37,50 @@ import RippleDiff
 /// # Events
 /// Each event (``SectionedCollectionChange``) carries the change-set in UIKit's coordinates, the
 /// sectioned snapshot after it and a version that grows by one per event. Replaying an event's
-/// change-set on the previous snapshot gives the new one. A mutation through a section's own
-/// `items` is published as item changes at the section's position **now**, whatever moved before.
-/// A cross-section ``moveItem(from:to:)`` is published as a move.
+/// change-set on the previous snapshot gives the new one. A mutation through a section's `items`
+/// is published as item changes at the section's position at that moment. A cross-section
+/// ``moveItem(from:to:)`` is published as a move.
 ///
 /// # Batches
 /// ``performBatchUpdates(_:)`` and ``beginUpdates()``/``endUpdates()`` nest and publish one event
 /// when the outermost batch ends: the net effect, with minimal moves inside each section. They
-/// cover the mutations made through the sections' own `items` collections too, as long as those
-/// reach the sectioned collection while the batch is open (always, when they are made on the
-/// batching thread).
+/// cover the mutations made through the sections' `items` too, from any thread, and a section's
+/// `items.performBatchUpdates { }` is a batch of this collection.
 ///
 /// # Thread Safety
-/// Mutations are safe from any thread. The sectioned collection keeps its state under one lock and
-/// publishes in the order its state changed; handlers run after the lock is released. Each
-/// subscriber receives every event exactly once, in version order: on the main actor for
-/// `subscribe { … }`, or on the ``Delivery`` it chose. A subscriber that mutates the collection, or one of its sections,
-/// from its handler has its change published after the current event.
-///
-/// A section's own `items` collection publishes to its own subscribers as usual. The sectioned
-/// collection follows it through a synchronous subscription that it cancels when the section is
-/// removed; a removed section no longer publishes here, and nothing here keeps it alive.
-///
-/// While a section's `items` collection is inside a batch of its own, item mutations of that
-/// section made through this collection join that batch and are published here when it ends.
+/// Mutations are safe from any thread. The collection is one lock domain: the sections, every
+/// section's items (whether changed by path or through `items`), the version and the queued events
+/// live under one lock, and each mutation changes that one storage and queues its event under it.
+/// Handlers run after the lock is released. Each subscriber receives every event exactly once, in
+/// version order: on the main actor for `subscribe { … }`, or on the ``Delivery`` it chose. A
+/// subscriber that mutates the collection, or one of its sections, from its handler has its change
+/// published after the current event.
 ///
 /// # Reading
-/// Reads answer from the sections' own `items` as they are now, and so do the checks of the item
-/// mutations: ``numberOfItems(inSection:)``, the `subscript`, ``snapshot`` and `sections[i].items`
-/// always agree, however the section was changed (by path, through its `items`, inside a batch of
-/// either, on any thread). Reading a count and then removing or moving an item never traps unless
-/// another thread removed from that section meanwhile. Only a path out of range at the moment of
-/// the read traps, with a message naming it and the range.
-///
-/// Events are the published history, and may be older than the reads: a change made through a
-/// section's own `items` is published here when that collection publishes it (when its batch ends,
-/// or when the thread delivering its events reaches this collection).
+/// Reads answer from that one storage: ``numberOfItems(inSection:)``, the `subscript`,
+/// ``snapshot`` and `sections[i].items` always agree, and the events replay to it (outside a
+/// batch, the last event's snapshot is what the reads show). Reading a count and then removing or
+/// moving an item never traps unless another thread removed from that section meanwhile. Only a
+/// path out of range at the moment of the read traps, with a message naming it and the range.
 ///
 /// # Performance
-/// Single mutations cost what the section's `ObservableCollection` mutation costs, plus O(*s*) for
-/// the event, for *s* sections. A batch folds into one change-set in O(*s* + *n* + *k* log *k*)
-/// for *n* items, *k* of them moved, without hashing. `replace(with:)` costs one sectioned
-/// diff, plus O(*c*) to apply its *c* changes.
+/// A single item mutation costs the array edit of its section, plus O(*s*) for the event, for *s*
+/// sections. A batch folds into one change-set in O(*s* + *n* + *k* log *k*) for *n* items, *k*
+/// of them moved, without hashing. `replace(with:)` costs one sectioned diff, plus O(*c*) to
+/// apply its *c* changes.
 public final class SectionedCollection<Section: Sendable, Item: Sendable>: Sendable {
 
     /// The sectioned list a snapshot or event carries.
     typealias Snapshot = [SectionSnapshot<Section, Item>]
 
-    /// One attached section: its data, the items as this collection has recorded them, and the
-    /// subscription that follows its `items` collection.
+    /// One section in the collection: its data and its items, which live here while the section
+    /// does (its ``SectionItems`` route every call here).
     struct Entry {
         var data: SectionData<Section, Item>
-        /// The section's items as this collection has recorded them in its events (published, or
-        /// folded into the open batch): normally those of version `innerVersion` of its `items`
-        /// collection.
-        ///
-        /// Only events are built from it. It falls behind the live items while the section's
-        /// `items` collection is inside a batch of its own or has events on the way here, so no
-        /// read and no check of a mutation uses it: they all read `data.items`.
-        var recorded: [Item]
-        /// The version of the section's `items` collection that `recorded` reflects. Events up to
-        /// it are already absorbed and are ignored when they arrive.
-        var innerVersion: Int
-        /// When set, the next event of the section's `items` collection replaces `recorded`
-        /// wholesale.
-        var needsResync = false
-        /// Tells this attachment apart from others of the same section.
+        var items: [Item]
+        /// Tells this entry apart from every other entry the collection ever had: the items'
+        /// route to it.
         let link: Int
-        let subscriberID: Int
-        let subscriberState: SubscriberState
     }
 
     struct State {
@@ -120,12 +95,15 @@ public final class SectionedCollection<Section: Sendable, Item: Sendable>: Senda
         var batch: SectionedBatchRecorder?
         var nextLink = 0
         var core = EmitterCore<SectionedCollectionChange<Section, Item>>()
-        /// Values dropped under the lock (old arrays, removed sections), released after unlocking
+        /// Values dropped under the lock (old snapshots, removed items), released after unlocking
         /// by ``SectionedCollection/withState(_:)``: a `deinit` they trigger may use this collection.
-        var trash: [Any] = []
+        var released: [Any] = []
     }
 
     let state: LockedState<State>
+
+    /// The route the sections' ``SectionItems`` take to this collection.
+    let host: Host
 
     /// Creates a sectioned collection holding `sections`.
     ///
@@ -133,9 +111,13 @@ public final class SectionedCollection<Section: Sendable, Item: Sendable>: Senda
     /// - Complexity: O(*s*) for *s* sections.
     public init(_ sections: [SectionData<Section, Item>] = []) {
         state = LockedState(State())
+        host = Host()
+        host.collection = self
         state.withLock { state in
-            for data in sections { state.entries.append(attach(data, state: &state)) }
-            state.published = state.recorded
+            for (position, data) in sections.enumerated() {
+                state.entries.append(attach(data, at: position, method: "init(_:)", state: &state))
+            }
+            state.published = state.snapshot
         }
     }
 
@@ -149,21 +131,16 @@ public final class SectionedCollection<Section: Sendable, Item: Sendable>: Senda
     }
 
     deinit {
+        // The items go back to their sections, which outlive this collection.
         let entries = state.withLock { $0.entries }
         for entry in entries { Self.detach(entry) }
     }
 
-    /// The sections and their items now: each section's `items` as that collection holds them.
-    ///
-    /// The list of sections is read at one moment, under this collection's lock, which every
-    /// mutation made through this collection (by path, of sections, `replace`) also holds: none
-    /// shows half done. Each section's items are then read under their own lock, one section after
-    /// the other, so a change made directly on a section's `items` on another thread meanwhile
-    /// shows in some sections' reads and not in others'. For a list that is one moment of the
-    /// published history, take an event's snapshot.
+    /// The sections and their items now, read at one moment under the lock that every mutation
+    /// holds: none shows half done.
     ///
     /// - Complexity: O(*s*) for *s* sections; the item arrays are shared, not copied.
-    public var snapshot: [SectionSnapshot<Section, Item>] { state.withLock { $0.live } }
+    public var snapshot: [SectionSnapshot<Section, Item>] { state.withLock { $0.snapshot } }
 
     /// The sections now.
     ///
@@ -173,11 +150,11 @@ public final class SectionedCollection<Section: Sendable, Item: Sendable>: Senda
     /// The number of sections now.
     public var numberOfSections: Int { state.withLock { $0.entries.count } }
 
-    /// The number of items in a section now: the count of the section's `items`, read once.
+    /// The number of items in a section now.
     ///
     /// It agrees with the checks of the item mutations, which read the same list: a caller that
     /// reads it and then removes or moves an item, with no other thread removing from the section,
-    /// never traps, even while the section's `items` is inside a batch of its own.
+    /// never traps.
     ///
     /// - Parameter section: A section offset in `0..<numberOfSections`.
     /// - Returns: The number of items in the section.
@@ -187,7 +164,7 @@ public final class SectionedCollection<Section: Sendable, Item: Sendable>: Senda
             guard section >= 0 && section < state.entries.count else {
                 Self.sectionOutOfRange("numberOfItems(inSection:)", section, state.entries.count)
             }
-            return state.items(section).count
+            return state.entries[section].items.count
         }
     }
 
@@ -284,16 +261,17 @@ public final class SectionedCollection<Section: Sendable, Item: Sendable>: Senda
         }
     }
 
-    /// Runs `body` under the lock, then releases what it dropped (`State.trash`) after unlocking.
+    /// Runs `body` under the lock, then releases what it dropped (`State.released`) after
+    /// unlocking.
     func withState<Result>(_ body: (inout State) -> Result) -> Result {
-        let (result, trash) = state.withLock { state -> (Result, [Any]) in
+        let (result, released) = state.withLock { state -> (Result, [Any]) in
             let result = body(&state)
-            guard !state.trash.isEmpty else { return (result, []) }
-            let trash = state.trash
-            state.trash = []
-            return (result, trash)
+            guard !state.released.isEmpty else { return (result, []) }
+            let released = state.released
+            state.released = []
+            return (result, released)
         }
-        withExtendedLifetime(trash) {}
+        withExtendedLifetime(released) {}
         return result
     }
 
@@ -303,87 +281,109 @@ public final class SectionedCollection<Section: Sendable, Item: Sendable>: Senda
     }
 }
 
-// MARK: - Following the sections' own collections
+// MARK: - The sections' items
 
 extension SectionedCollection {
-    /// Starts following `data.items`: subscribes synchronously, under its lock, so that no event
-    /// falls between the items read here and the first event received.
+    /// The route from the sections' ``SectionItems`` to this collection. It holds the collection
+    /// weakly: the items must not keep alive a collection that dropped their section.
+    final class Host: SectionItemsHost<Item>, @unchecked Sendable {
+        // @unchecked: `collection` is written once, in the collection's `init`, before any items
+        // can reach this object (they get it from `attach`, which runs after), and only read after.
+        weak var collection: SectionedCollection?
+
+        override func mutateItems<Result>(link: Int, _ body: (inout [Item]) -> (Changeset?, Result)) -> Result? {
+            guard let collection else { return nil }
+            return collection.mutateItems(link: link, body)
+        }
+
+        override func readItems<Result>(link: Int, _ body: ([Item]) -> Result) -> Result? {
+            guard let collection else { return nil }
+            return collection.state.withLock { state in
+                state.index(ofLink: link).map { body(state.entries[$0].items) }
+            }
+        }
+
+        override func performBatchUpdates<Result>(_ body: () throws -> Result) rethrows -> Result {
+            guard let collection else { return try body() }
+            return try collection.performBatchUpdates(body)
+        }
+
+        override func beginUpdates() { collection?.beginUpdates() }
+
+        override func endUpdates() { collection?.endUpdates() }
+    }
+
+    /// Takes `data`'s items into a new entry: from now on they live here, and its ``SectionItems``
+    /// route every call here.
     ///
-    /// Called under this collection's lock; takes the section's lock inside it (the only lock order
-    /// between the two).
-    func attach(_ data: SectionData<Section, Item>, state: inout State) -> Entry {
+    /// Called under this collection's lock. It takes the items' own lock inside it, only here and
+    /// in ``detach(_:)``, and calls nothing under it: the one lock order between the two, and the
+    /// only place the two are held together.
+    ///
+    /// - Precondition: No collection holds `data.items`.
+    func attach(
+        _ data: SectionData<Section, Item>, at position: Int, method: String, state: inout State
+    ) -> Entry {
         let link = state.nextLink
         state.nextLink &+= 1
-        let subscriberState = SubscriberState()
-        let handler: @Sendable (CollectionChange<Item>) -> Void = { [weak self] change in
-            self?.absorb(change, link: link)
+        let items = data.items.state.withLock { items -> [Item]? in
+            guard items.host == nil else { return nil }
+            items.host = host
+            items.link = link
+            defer { items.items = [] }
+            return items.items
         }
-        let (items, version, id) = data.items.state.withLock { inner in
-            let (id, _) = inner.core.add(.synchronous(handler), state: subscriberState, replay: nil)
-            return (inner.published, inner.version, id)
-        }
-        return Entry(
-            data: data, recorded: items, innerVersion: version, link: link, subscriberID: id,
-            subscriberState: subscriberState)
+        guard let items else { Self.itemsHeldElsewhere(method, position) }
+        return Entry(data: data, items: items, link: link)
     }
 
-    /// Stops following a section's items.
+    /// Traps for a section whose items another entry or collection holds.
+    static func itemsHeldElsewhere(_ method: String, _ position: Int) -> Never {
+        preconditionFailure(
+            "SectionedCollection.\(method): the section for position \(position) has items that are already in a "
+                + "sectioned collection; a section's items are in one place at a time (copy them: "
+                + "SectionData(section, items: other.items.snapshot))")
+    }
+
+    /// Hands an entry's items back to its section, which holds them on its own from now on.
     static func detach(_ entry: Entry) {
-        entry.subscriberState.deactivate()
-        // The removed subscriber holds the handler; it is released here, after unlocking.
-        let removed = entry.data.items.state.withLock { $0.core.remove(id: entry.subscriberID) }
-        withExtendedLifetime(removed) {}
+        entry.data.items.state.withLock { items in
+            items.host = nil
+            items.items = entry.items
+        }
     }
 
-    /// Receives an event of an attached section's items collection.
-    func absorb(_ change: CollectionChange<Item>, link: Int) {
-        let mustDrain = withState { state -> Bool in
-            guard let index = state.index(ofLink: link) else { return false }
-            return state.absorb(change, at: index, resyncing: true)
+    /// ``mutateItems(_:section:_:)`` for the entry `link`; `nil` when the collection no longer
+    /// has it.
+    func mutateItems<Result>(link: Int, _ body: (inout [Item]) -> (Changeset?, Result)) -> Result? {
+        let outcome = withState { state -> (Bool, Result)? in
+            guard let section = state.index(ofLink: link) else { return nil }
+            return Self.mutateItems(section: section, in: &state, body)
         }
+        guard let (mustDrain, result) = outcome else { return nil }
         if mustDrain { drain() }
+        return result
     }
 }
 
 extension SectionedCollection.State {
-    /// The sectioned list as recorded in this collection's events: what the next event starts
-    /// from.
+    /// The sectioned list now.
     ///
     /// - Complexity: O(*s*) for *s* sections; entries are read in place and item arrays shared.
-    var recorded: [SectionSnapshot<Section, Item>] {
+    var snapshot: [SectionSnapshot<Section, Item>] {
         entries.withUnsafeBufferPointer { entries in
             var snapshot: [SectionSnapshot<Section, Item>] = []
             snapshot.reserveCapacity(entries.count)
             for index in entries.indices {
-                snapshot.append(SectionSnapshot(section: entries[index].data.section, items: entries[index].recorded))
+                snapshot.append(SectionSnapshot(section: entries[index].data.section, items: entries[index].items))
             }
             return snapshot
         }
     }
 
-    /// The sectioned list now: each section's live items, read under that collection's lock, one
-    /// section after the other (the caller holds this collection's lock).
+    /// The position of the entry `link`, or `nil` once it has been removed.
     ///
-    /// - Complexity: O(*s*) for *s* sections; item arrays are shared.
-    var live: [SectionSnapshot<Section, Item>] {
-        var snapshot: [SectionSnapshot<Section, Item>] = []
-        snapshot.reserveCapacity(entries.count)
-        for index in entries.indices {
-            let data = withEntry(index) { $0.data }
-            snapshot.append(SectionSnapshot(section: data.section, items: data.items.snapshot))
-        }
-        return snapshot
-    }
-
-    /// The live items collection of the section at `index`: where every read and every check of
-    /// an item mutation goes.
-    func items(_ index: Int) -> ObservableCollection<Item> {
-        withEntry(index) { $0.data.items }
-    }
-
-    /// The position of the section attached as `link`, or `nil` once it has been removed.
-    ///
-    /// Reads each entry in place: copying entries to compare them would retain and release three
+    /// Reads each entry in place: copying entries to compare them would retain and release
     /// references per section.
     ///
     /// - Complexity: O(*s*) for *s* sections.
@@ -394,45 +394,9 @@ extension SectionedCollection.State {
         }
     }
 
-    /// Reads the entry at `index` in place, without copying it.
-    func withEntry<Result>(_ index: Int, _ read: (borrowing SectionedCollection.Entry) -> Result) -> Result {
-        entries.withUnsafeBufferPointer { read($0[index]) }
-    }
-
-    /// The number of items in each section as recorded.
-    var recordedItemCounts: [Int] {
-        entries.withUnsafeBufferPointer { entries in entries.indices.map { entries[$0].recorded.count } }
-    }
-
-    /// Applies an event of the items collection of the section at `index`, and records it.
-    ///
-    /// Events already absorbed are ignored. The next event is applied as it is; after a gap (or
-    /// when a resync is due) the section's items are replaced wholesale, which is always valid.
-    ///
-    /// - Parameter resyncing: Whether a gap may be closed wholesale; when `false`, an event after a
-    ///   gap is left for later.
-    /// - Returns: Whether the caller must drain after unlocking.
-    mutating func absorb(_ change: CollectionChange<Item>, at index: Int, resyncing: Bool) -> Bool {
-        let (innerVersion, needsResync, old) = withEntry(index) { ($0.innerVersion, $0.needsResync, $0.recorded) }
-        guard !change.isInitial, change.version > innerVersion else { return false }
-        let next = change.version == innerVersion + 1 && !needsResync
-            && change.changeset.sourceCount == old.count
-        guard next || resyncing else { return false }
-        trash.append(old)
-        entries[index].recorded = change.snapshot
-        entries[index].innerVersion = change.version
-        if next { return recordItems(change.changeset, inSection: index) }
-        entries[index].needsResync = false
-        let wholesale = Changeset(
-            sourceCount: old.count, targetCount: change.snapshot.count,
-            deletes: Array(old.indices), inserts: Array(change.snapshot.indices))
-        return recordItems(wholesale, inSection: index)
-    }
-
-    /// Whether the section at `index` shows exactly what its items collection holds, so that an
-    /// item mutation can be applied to both at once.
-    func isInSync(_ index: Int, with inner: ObservableCollection<Item>.State) -> Bool {
-        inner.batch == nil && withEntry(index) { !$0.needsResync && $0.innerVersion == inner.version }
+    /// The number of items in each section now.
+    var itemCounts: [Int] {
+        entries.withUnsafeBufferPointer { entries in entries.indices.map { entries[$0].items.count } }
     }
 
     /// Records that the items of section `section` changed by `changes` (the entry already holds
@@ -440,13 +404,13 @@ extension SectionedCollection.State {
     ///
     /// - Returns: Whether the caller must drain after unlocking.
     mutating func recordItems(_ changes: Changeset, inSection section: Int) -> Bool {
+        guard !changes.isEmpty else { return false }
         mutations &+= 1
         if batch != nil {
             batch!.fold(changes, inSection: section)
             return false
         }
-        guard !changes.isEmpty else { return false }
-        var sourceCounts = recordedItemCounts
+        var sourceCounts = itemCounts
         sourceCounts[section] = changes.sourceCount
         let path = { (item: Int) in ElementPath(item: item, section: section) }
         let pair = { (pair: Changeset.OffsetPair) in
@@ -455,7 +419,7 @@ extension SectionedCollection.State {
         return publish(
             SectionedChangeset(
                 sections: .unchanged(count: entries.count), sourceItemCounts: sourceCounts,
-                targetItemCounts: recordedItemCounts, itemDeletes: changes.deletes.map(path),
+                targetItemCounts: itemCounts, itemDeletes: changes.deletes.map(path),
                 itemInserts: changes.inserts.map(path), itemMoves: changes.moves.map(pair),
                 itemUpdates: changes.updates.map(pair)))
     }
@@ -471,13 +435,13 @@ extension SectionedCollection.State {
             batch!.itemOrigins[target.section].insert(origin, at: target.item)
             return false
         }
-        var sourceCounts = recordedItemCounts
+        var sourceCounts = itemCounts
         sourceCounts[source.section] += 1
         sourceCounts[target.section] -= 1
         return publish(
             SectionedChangeset(
                 sections: .unchanged(count: entries.count), sourceItemCounts: sourceCounts,
-                targetItemCounts: recordedItemCounts,
+                targetItemCounts: itemCounts,
                 itemMoves: [SectionedChangeset.PathPair(source: source, target: target)]))
     }
 
@@ -487,7 +451,7 @@ extension SectionedCollection.State {
     mutating func publish(_ changeset: SectionedChangeset) -> Bool {
         guard batch == nil, !changeset.isEmpty else { return false }
         #if RIPPLE_INTERNAL_CHECKS
-        let shapes = (published.map(\.items.count), recorded.map(\.items.count))
+        let shapes = (published.map(\.items.count), itemCounts)
         if let failure = changeset.validationFailure()
             ?? (changeset.sourceItemCounts == shapes.0 && changeset.targetItemCounts == shapes.1
                 ? nil : "it goes \(changeset.sourceItemCounts) → \(changeset.targetItemCounts), the collection \(shapes.0) → \(shapes.1)")
@@ -496,23 +460,10 @@ extension SectionedCollection.State {
         }
         #endif
         version &+= 1
-        let snapshot = recorded
-        trash.append(published)
+        let snapshot = snapshot
+        released.append(published)
         published = snapshot
         return core.enqueue(SectionedCollectionChange(changeset: changeset, snapshot: snapshot, version: version))
-    }
-}
-
-extension ObservableCollection.State {
-    /// Records a change that a sectioned collection made to `elements`: folds it into the open
-    /// batch, or publishes it.
-    ///
-    /// - Returns: Whether the caller must drain after unlocking.
-    mutating func commitFromSections(_ changes: Changeset) -> Bool {
-        guard var open = batch else { return commit(changes) }
-        open.origins = SectionedBatchRecorder.fold(changes, into: open.origins, updated: &open.updated)
-        batch = open
-        return commit(nil)
     }
 }
 

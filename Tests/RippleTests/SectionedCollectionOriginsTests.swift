@@ -88,4 +88,39 @@ final class SectionedCollectionOriginsTests: XCTestCase {
             return nil
         }
     }
+
+    /// Long sections with many runs of consecutive items, shuffled: the moves stay minimal whether
+    /// the longest subsequence is found over a few runs or, past 256 runs, over the items.
+    func testLongSectionsWithManyRunsKeepMinimalMoves() {
+        forEachSeed(0..<6) { seed, random in
+            let count = 3_000
+            let runLength = seed < 3 ? 40 : 4  // about 75 runs, then about 750
+            var runs: [[Int]] = stride(from: 0, to: count, by: runLength).map { Array($0..<min($0 + runLength, count)) }
+            for _ in 0..<(seed < 3 ? 10 : 400) {
+                let from = random.int(below: runs.count)
+                let run = runs.remove(at: from)
+                runs.insert(run, at: random.int(in: 0...runs.count))
+            }
+            var origins = runs.flatMap { $0 }.filter { _ in !random.chance(1, in: 50) }
+            for _ in 0..<20 { origins.insert(-1, at: random.int(in: 0...origins.count)) }
+            let source: TestSectionedList = [SectionSnapshot(section: TestHeader(id: 0), items: [TestItem](ids: Array(0..<count)))]
+            var nextNew = 100_000
+            let target: TestSectionedList = [
+                SectionSnapshot(
+                    section: TestHeader(id: 0),
+                    items: origins.map { origin in
+                        if origin >= 0 { return TestItem(id: origin) }
+                        nextNew += 1
+                        return TestItem(id: nextNew)
+                    })
+            ]
+            let changes = SectionedChangeset(sourceItemCounts: [count], sectionOrigins: [0], itemOrigins: [origins])
+            if let failure = changes.validationFailure() { return "invalid: \(failure)" }
+            let replayed = changes.applied(
+                to: source, section: { target[$0].section }, item: { target[$0.section].items[$0.item] })
+            if replayed != target { return "the change-set does not replay to the target" }
+            let event = SectionedCollectionChange<TestHeader, TestItem>(changeset: changes, snapshot: target, version: 1)
+            return sectionedExactnessFailure(event, after: source)
+        }
+    }
 }

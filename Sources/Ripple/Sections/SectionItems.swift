@@ -63,6 +63,7 @@ public final class SectionItems<Item: Sendable>: Sendable {
     ///
     /// `body` returns the exact change-set of what it did (or `nil` for nothing) and what to hand
     /// back; anything it takes out of the items belongs in the result, released after unlocking.
+    @usableFromInline
     func mutate<Result>(_ body: (inout [Item]) -> (Changeset?, Result)) -> Result {
         while true {
             let host = state.withLock { state -> (SectionItemsHost<Item>, Int)? in
@@ -85,6 +86,7 @@ public final class SectionItems<Item: Sendable>: Sendable {
     }
 
     /// Reads the items where they live now.
+    @usableFromInline
     func read<Result>(_ body: ([Item]) -> Result) -> Result {
         while true {
             let host = state.withLock { state -> (SectionItemsHost<Item>, Int)? in
@@ -116,6 +118,7 @@ public final class SectionItems<Item: Sendable>: Sendable {
     ///
     /// - Parameter position: An offset in `0..<count`, checked when the call runs.
     /// - Complexity: O(1) to read; O(*s*) to replace in a collection of *s* sections.
+    @inlinable
     public subscript(position: Int) -> Item {
         get {
             read { items in
@@ -143,6 +146,7 @@ public final class SectionItems<Item: Sendable>: Sendable {
     ///
     /// - Parameter item: The item to add.
     /// - Complexity: Amortized O(1), plus O(*s*) for the event of a collection of *s* sections.
+    @inlinable
     public func append(_ item: Item) {
         append(contentsOf: CollectionOfOne(item))
     }
@@ -151,6 +155,7 @@ public final class SectionItems<Item: Sendable>: Sendable {
     ///
     /// - Parameter items: The items to add, in order.
     /// - Complexity: O(*k*) for *k* new items, plus O(*s*) for the event.
+    @inlinable
     public func append(contentsOf items: some Collection<Item>) {
         guard !items.isEmpty else { return }
         mutate { list -> (Changeset?, Void) in
@@ -166,6 +171,7 @@ public final class SectionItems<Item: Sendable>: Sendable {
     ///   - item: The item to insert.
     ///   - position: An offset in `0...count`, checked when the call runs.
     /// - Complexity: O(*m*) for *m* items, plus O(*s*) for the event.
+    @inlinable
     public func insert(_ item: Item, at position: Int) {
         mutate { items -> (Changeset?, Void) in
             let count = items.count
@@ -183,6 +189,7 @@ public final class SectionItems<Item: Sendable>: Sendable {
     /// - Returns: The removed item.
     /// - Complexity: O(*m*) for *m* items, plus O(*s*) for the event.
     @discardableResult
+    @inlinable
     public func remove(at position: Int) -> Item {
         mutate { items -> (Changeset?, Item) in
             let count = items.count
@@ -211,6 +218,7 @@ public final class SectionItems<Item: Sendable>: Sendable {
     /// - Parameter offsets: Offsets in `0..<count`, in any order; repeats count once. Checked when
     ///   the call runs.
     /// - Complexity: O(*m* + *k* log *k*) for *m* items and *k* offsets, plus O(*s*) for the event.
+    @inlinable
     public func remove(atOffsets offsets: some Sequence<Int>) {
         let sorted = Array(Set(offsets)).sorted()
         guard !sorted.isEmpty else { return }
@@ -261,6 +269,7 @@ public final class SectionItems<Item: Sendable>: Sendable {
     ///   - source: The item's offset now, in `0..<count`.
     ///   - destination: Its offset afterwards, in `0..<count`.
     /// - Complexity: O(*m*) for *m* items, plus O(*s*) for the event.
+    @inlinable
     public func move(from source: Int, to destination: Int) {
         mutate { items -> (Changeset?, Void) in
             let count = items.count
@@ -282,6 +291,7 @@ public final class SectionItems<Item: Sendable>: Sendable {
     ///   - offsets: Offsets in `0..<count`.
     ///   - destination: An offset in `0...count`, in the coordinates before the move.
     /// - Complexity: O(*m* + *k* log *k*) for *m* items and *k* moved ones, plus O(*s*) for the event.
+    @inlinable
     public func move(fromOffsets offsets: some Sequence<Int>, toOffset destination: Int) {
         let sorted = Array(Set(offsets)).sorted()
         mutate { items -> (Changeset?, Void) in
@@ -308,6 +318,7 @@ public final class SectionItems<Item: Sendable>: Sendable {
     ///   - items: The new items.
     ///   - identity: How items are told apart and compared, such as `.id` or `.value`.
     /// - Complexity: One diff of the old and new items.
+    @inlinable
     public func replace<Rule>(with items: [Item], identity: DiffIdentity<Item, Rule>) {
         let old = mutate { list -> (Changeset?, [Item]) in
             let changes = Changeset(from: list, to: items, identity: identity)
@@ -323,6 +334,7 @@ public final class SectionItems<Item: Sendable>: Sendable {
     ///
     /// - Parameter items: The new items.
     /// - Complexity: One diff of the old and new items.
+    @inlinable
     public func replace(with items: [Item]) where Item: Identifiable & Equatable {
         replace(with: items, identity: .id)
     }
@@ -364,6 +376,7 @@ public final class SectionItems<Item: Sendable>: Sendable {
         return try host.performBatchUpdates(body)
     }
 
+    @usableFromInline
     static func outOfRange(_ method: String, _ offset: Int, _ range: String) -> Never {
         preconditionFailure("SectionItems.\(method): offset \(offset) is out of range \(range)")
     }

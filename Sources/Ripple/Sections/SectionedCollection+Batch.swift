@@ -7,6 +7,7 @@ import RippleDiff
 /// section inserted during the batch. `itemOrigins[t][j]` is the flat number (counting items
 /// across the sections as they were when the batch began) of the item now at `(t, j)`, or -1 for
 /// an item inserted during the batch.
+@usableFromInline
 struct SectionedBatchRecorder {
     var depth = 1
     let sourceItemCounts: [Int]

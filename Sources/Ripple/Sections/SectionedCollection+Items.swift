@@ -7,6 +7,7 @@ extension SectionedCollection {
     /// `body` changes the section's items and returns the exact flat change-set (or `nil` for
     /// nothing) and what to hand back; anything it takes out of the items belongs in the result,
     /// released after unlocking.
+    @inlinable
     func mutateItems<Result>(
         _ method: String, section: Int, _ body: (inout [Item]) -> (Changeset?, Result)
     ) -> Result {
@@ -23,6 +24,7 @@ extension SectionedCollection {
     /// ``mutateItems(_:section:_:)`` with the lock held and the section checked.
     ///
     /// - Returns: Whether the caller must drain after unlocking, and `body`'s result.
+    @inlinable
     static func mutateItems<Result>(
         section: Int, in state: inout State, _ body: (inout [Item]) -> (Changeset?, Result)
     ) -> (Bool, Result) {
@@ -40,6 +42,7 @@ extension SectionedCollection {
     /// - Parameter path: A path to an item: a section in `0..<numberOfSections` and an item
     ///   offset inside that section.
     /// - Complexity: O(1) to read; O(*s*) to replace, for *s* sections.
+    @inlinable
     public subscript(path: ElementPath) -> Item {
         get {
             state.withLock { state in
@@ -78,6 +81,7 @@ extension SectionedCollection {
     ///   - item: The item to add.
     ///   - section: A section offset in `0..<numberOfSections`.
     /// - Complexity: Amortized O(*s*) for *s* sections.
+    @inlinable
     public func appendItem(_ item: Item, toSection section: Int) {
         mutateItems("appendItem(_:toSection:)", section: section) { items in
             let count = items.count
@@ -93,6 +97,7 @@ extension SectionedCollection {
     ///   - path: A section in `0..<numberOfSections` and an item offset in `0...count` of that
     ///     section.
     /// - Complexity: O(*s* + *m*) for *s* sections and *m* items in the section.
+    @inlinable
     public func insertItem(_ item: Item, at path: ElementPath) {
         mutateItems("insertItem(_:at:)", section: path.section) { items in
             let count = items.count
@@ -111,6 +116,7 @@ extension SectionedCollection {
     /// - Returns: The removed item.
     /// - Complexity: O(*s* + *m*) for *s* sections and *m* items in the section.
     @discardableResult
+    @inlinable
     public func removeItem(at path: ElementPath) -> Item {
         mutateItems("removeItem(at:)", section: path.section) { items in
             let count = items.count
@@ -130,6 +136,7 @@ extension SectionedCollection {
     ///   - destination: The item's path afterwards: inside the same section, an offset in
     ///     `0..<count`; in another section, an offset in `0...count` of that section as it is now.
     /// - Complexity: O(*s* + *m*) for *s* sections and *m* items in the sections involved.
+    @inlinable
     public func moveItem(from source: ElementPath, to destination: ElementPath) {
         let mustDrain = withState { state in
             Self.moveItem(from: source, to: destination, method: "moveItem(from:to:)", in: &state)
@@ -153,6 +160,7 @@ extension SectionedCollection {
     /// - Returns: `true` when the item moved (or `source == destination`); `false`, changing
     ///   nothing, when the version is another, a batch is open, or a path is out of range.
     /// - Complexity: O(*s* + *m*) for *s* sections and *m* items in the sections involved.
+    @inlinable
     public func moveItem(from source: ElementPath, to destination: ElementPath, ifVersion version: Int) -> Bool {
         let (moved, mustDrain) = withState { state -> (Bool, Bool) in
             guard state.version == version, state.batch == nil, Self.canMove(from: source, to: destination, in: state)
@@ -165,6 +173,7 @@ extension SectionedCollection {
     }
 
     /// Whether both paths are in range; called with the lock held.
+    @inlinable
     static func canMove(from source: ElementPath, to destination: ElementPath, in state: State) -> Bool {
         let sections = state.entries.count
         guard source.section >= 0, source.section < sections, destination.section >= 0,
@@ -179,6 +188,7 @@ extension SectionedCollection {
     /// ``moveItem(from:to:)`` with the lock held.
     ///
     /// - Returns: Whether the caller must drain after unlocking.
+    @inlinable
     static func moveItem(
         from source: ElementPath, to destination: ElementPath, method: String, in state: inout State
     ) -> Bool {

@@ -75,24 +75,26 @@ public final class SectionedCollection<Section: Sendable, Item: Sendable>: Senda
 
     /// One section in the collection: its data and its items, which live here while the section
     /// does (its ``SectionItems`` route every call here).
+    @usableFromInline
     struct Entry {
         var data: SectionData<Section, Item>
-        var items: [Item]
+        @usableFromInline var items: [Item]
         /// Tells this entry apart from every other entry the collection ever had: the items'
         /// route to it.
         let link: Int
     }
 
+    @usableFromInline
     struct State {
-        var entries: [Entry] = []
+        @usableFromInline var entries: [Entry] = []
         /// The sectioned list as of the last event.
         var published: Snapshot = []
         /// The version of the last event.
-        var version = 0
+        @usableFromInline var version = 0
         /// Grows with every change of `entries`; lets `replace(with:)` detect races.
         var mutations = 0
         /// The open batch, if any.
-        var batch: SectionedBatchRecorder?
+        @usableFromInline var batch: SectionedBatchRecorder?
         var nextLink = 0
         var core = EmitterCore<SectionedCollectionChange<Section, Item>>()
         /// Values dropped under the lock (old snapshots, removed items), released after unlocking
@@ -100,7 +102,7 @@ public final class SectionedCollection<Section: Sendable, Item: Sendable>: Senda
         var released: [Any] = []
     }
 
-    let state: LockedState<State>
+    @usableFromInline let state: LockedState<State>
 
     /// The route the sections' ``SectionItems`` take to this collection.
     let host: Host
@@ -263,6 +265,7 @@ public final class SectionedCollection<Section: Sendable, Item: Sendable>: Senda
 
     /// Runs `body` under the lock, then releases what it dropped (`State.released`) after
     /// unlocking.
+    @usableFromInline
     func withState<Result>(_ body: (inout State) -> Result) -> Result {
         let (result, released) = state.withLock { state -> (Result, [Any]) in
             let result = body(&state)
@@ -276,6 +279,7 @@ public final class SectionedCollection<Section: Sendable, Item: Sendable>: Senda
     }
 
     /// Delivers queued events; called after the lock is released.
+    @usableFromInline
     func drain() {
         drainDeliveries { state.withLock { $0.core.next() } }
     }
@@ -403,6 +407,7 @@ extension SectionedCollection.State {
     /// the new items): folds it into the open batch, or publishes it.
     ///
     /// - Returns: Whether the caller must drain after unlocking.
+    @usableFromInline
     mutating func recordItems(_ changes: Changeset, inSection section: Int) -> Bool {
         guard !changes.isEmpty else { return false }
         mutations &+= 1
@@ -428,6 +433,7 @@ extension SectionedCollection.State {
     /// hold the new items).
     ///
     /// - Returns: Whether the caller must drain after unlocking.
+    @usableFromInline
     mutating func recordMove(from source: ElementPath, to target: ElementPath) -> Bool {
         mutations &+= 1
         if batch != nil {
@@ -469,12 +475,14 @@ extension SectionedCollection.State {
 
 extension SectionedCollection {
     /// Traps for a section offset out of range, naming the method, the offset and the valid range.
+    @usableFromInline
     static func sectionOutOfRange(_ method: String, _ section: Int, _ count: Int, endInclusive: Bool = false) -> Never {
         let range = endInclusive ? "0...\(count)" : "0..<\(count)"
         preconditionFailure("SectionedCollection.\(method): section \(section) is out of range \(range)")
     }
 
     /// Traps for an item path out of range, naming the method, the path and the valid range.
+    @usableFromInline
     static func itemOutOfRange(
         _ method: String, _ path: ElementPath, _ count: Int, endInclusive: Bool = false
     ) -> Never {

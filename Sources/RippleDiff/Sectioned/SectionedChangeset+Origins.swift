@@ -46,12 +46,27 @@ extension SectionedChangeset {
         updatedSourceSections: some Sequence<Int> = [],
         updatedSourceItems: some Sequence<Int> = []
     ) {
+        self.init(
+            sourceItemCounts: sourceItemCounts, sectionOrigins: sectionOrigins, itemOrigins: itemOrigins,
+            updatedSections: Array(updatedSourceSections), updatedItems: Array(updatedSourceItems))
+    }
+
+    /// ``init(sourceItemCounts:sectionOrigins:itemOrigins:updatedSourceSections:updatedSourceItems:)``
+    /// with arrays: one body compiled for them, not a generic one run through witness tables from
+    /// other modules.
+    init(
+        sourceItemCounts: [Int],
+        sectionOrigins: [Int],
+        itemOrigins: [[Int]],
+        updatedSections: [Int],
+        updatedItems: [Int]
+    ) {
         let method = "SectionedChangeset(sourceItemCounts:sectionOrigins:itemOrigins:)"
         precondition(
             itemOrigins.count == sectionOrigins.count,
             "\(method): \(itemOrigins.count) item origin lists for \(sectionOrigins.count) target sections")
         let sections = Changeset(
-            sourceCount: sourceItemCounts.count, origins: sectionOrigins, updatedSources: updatedSourceSections)
+            sourceCount: sourceItemCounts.count, origins: sectionOrigins, updatedSources: updatedSections)
         let sourceStarts = _itemStarts(sourceItemCounts)
         let total = sourceStarts[sourceItemCounts.count]
         let targetItemCounts = itemOrigins.map(\.count)
@@ -63,70 +78,68 @@ extension SectionedChangeset {
         var landing = [Int](repeating: -1, count: total)
         var inserts: [ElementPath] = []
         var moves: [PathPair] = []
-        var kept: [Int32] = []
-        var keptTargets: [Int] = []
+        // Scratch, reused across sections: the kept items (those that stayed in their section) in
+        // target order, as runs of consecutive source offsets.
+        let runs = _KeptRuns(capacity: itemOrigins.reduce(0) { Swift.max($0, $1.count) })
+        defer { runs.deallocate() }
         var sectionMoves: [PathPair] = []
-        for (target, origins) in itemOrigins.enumerated() {
-            let source = sectionOrigins[target]
-            let low = source >= 0 ? sourceStarts[source] : 0
-            let high = source >= 0 ? sourceStarts[source + 1] : 0
-            kept.removeAll(keepingCapacity: true)
-            keptTargets.removeAll(keepingCapacity: true)
-            sectionMoves.removeAll(keepingCapacity: true)
-            var inOrder = true
-            var last: Int32 = -1
-            for (item, origin) in origins.enumerated() {
-                if origin < 0 {
-                    if source >= 0 { inserts.append(ElementPath(item: item, section: target)) }
-                    continue
-                }
-                precondition(
-                    origin < total,
-                    "\(method): item origin \(origin) at (\(target) - \(item)) is out of range 0..<\(total)")
-                precondition(
-                    landing[origin] < 0,
-                    "\(method): source item \(origin) appears twice, the second time at (\(target) - \(item))")
-                landing[origin] = targetStarts[target] + item
-                if origin >= low && origin < high {
-                    let offset = Int32(truncatingIfNeeded: origin - low)
-                    if offset < last { inOrder = false }
-                    last = offset
-                    kept.append(offset)
-                    keptTargets.append(item)
-                } else {
-                    sectionMoves.append(
-                        PathPair(
-                            source: _path(ofFlat: origin, starts: sourceStarts),
-                            target: ElementPath(item: item, section: target)))
-                }
-            }
-            if !inOrder {
-                var keep = [Bool](repeating: false, count: kept.count)
-                kept.withUnsafeBufferPointer { values in
-                    keep.withUnsafeMutableBufferPointer { keep in
-                        _ = _markLongestIncreasingSubsequence(values, keep: keep)
+        landing.withUnsafeMutableBufferPointer { landing in
+            for target in itemOrigins.indices {
+                let source = sectionOrigins[target]
+                let low = source >= 0 ? sourceStarts[source] : 0
+                let high = source >= 0 ? sourceStarts[source + 1] : 0
+                let targetStart = targetStarts[target]
+                runs.removeAll()
+                sectionMoves.removeAll(keepingCapacity: true)
+                itemOrigins[target].withUnsafeBufferPointer { origins in
+                    for item in origins.indices {
+                        let origin = origins[item]
+                        if origin < 0 {
+                            if source >= 0 { inserts.append(ElementPath(item: item, section: target)) }
+                            continue
+                        }
+                        precondition(
+                            origin < total,
+                            "\(method): item origin \(origin) at (\(target) - \(item)) is out of range 0..<\(total)")
+                        precondition(
+                            landing[origin] < 0,
+                            "\(method): source item \(origin) appears twice, the second time at (\(target) - \(item))")
+                        landing[origin] = targetStart &+ item
+                        if origin >= low && origin < high {
+                            runs.append(offset: origin &- low, target: item)
+                        } else {
+                            sectionMoves.append(
+                                PathPair(
+                                    source: _path(ofFlat: origin, starts: sourceStarts),
+                                    target: ElementPath(item: item, section: target)))
+                        }
                     }
                 }
-                for index in kept.indices where !keep[index] {
-                    sectionMoves.append(
-                        PathPair(
-                            source: ElementPath(item: Int(kept[index]), section: source),
-                            target: ElementPath(item: keptTargets[index], section: target)))
+                if !runs.isInOrder {
+                    runs.forEachMoved { offset, item in
+                        sectionMoves.append(
+                            PathPair(
+                                source: ElementPath(item: offset, section: source),
+                                target: ElementPath(item: item, section: target)))
+                    }
+                    sectionMoves.sort { $0.target.item < $1.target.item }
                 }
-                sectionMoves.sort { $0.target.item < $1.target.item }
+                moves.append(contentsOf: sectionMoves)
             }
-            moves.append(contentsOf: sectionMoves)
         }
 
         var deletes: [ElementPath] = []
-        for section in sourceItemCounts.indices where survives[section] {
-            for flat in sourceStarts[section]..<sourceStarts[section + 1] where landing[flat] < 0 {
-                deletes.append(ElementPath(item: flat - sourceStarts[section], section: section))
+        landing.withUnsafeBufferPointer { landing in
+            for section in sourceItemCounts.indices where survives[section] {
+                let start = sourceStarts[section]
+                for flat in start..<sourceStarts[section + 1] where landing[flat] < 0 {
+                    deletes.append(ElementPath(item: flat &- start, section: section))
+                }
             }
         }
 
         var updates: [PathPair] = []
-        for flat in updatedSourceItems {
+        for flat in updatedItems {
             precondition(
                 flat >= 0 && flat < total, "\(method): updated source item \(flat) is out of range 0..<\(total)")
             guard landing[flat] >= 0 else { continue }
@@ -144,5 +157,121 @@ extension SectionedChangeset {
         self.init(
             sections: sections, sourceItemCounts: sourceItemCounts, targetItemCounts: targetItemCounts,
             itemDeletes: deletes, itemInserts: inserts, itemMoves: moves, itemUpdates: updates)
+    }
+}
+
+/// The items that stayed in their section, in target order, kept as runs of consecutive source
+/// offsets; chooses which of them move.
+///
+/// A batch leaves most of a section in place, so its kept items form a few long runs: the longest
+/// increasing subsequence is found over the runs, each weighted by its length, instead of over the
+/// items. A longest subsequence never takes part of a run (a run's source offsets are consecutive,
+/// so any item that could follow part of it could follow all of it), so this is as minimal as the
+/// item-level one.
+struct _KeptRuns {
+    /// Per run: its first source offset and its length.
+    private let starts: UnsafeMutablePointer<Int>
+    private let lengths: UnsafeMutablePointer<Int>
+    /// The target offset of every kept item, in order.
+    private let targets: UnsafeMutablePointer<Int>
+    /// The state, in one box so that the scratch buffers are allocated once per change-set.
+    private let counts: UnsafeMutablePointer<(runs: Int, items: Int, isInOrder: Bool)>
+
+    /// Allocates scratch for sections of up to `capacity` items; call ``deallocate()`` after.
+    init(capacity: Int) {
+        let capacity = Swift.max(capacity, 1)
+        starts = .allocate(capacity: capacity)
+        lengths = .allocate(capacity: capacity)
+        targets = .allocate(capacity: capacity)
+        counts = .allocate(capacity: 1)
+        counts.initialize(to: (0, 0, true))
+    }
+
+    func deallocate() {
+        starts.deallocate()
+        lengths.deallocate()
+        targets.deallocate()
+        counts.deallocate()
+    }
+
+    /// Whether the runs' offsets increase: then nothing moves.
+    var isInOrder: Bool { counts.pointee.isInOrder }
+
+    func removeAll() {
+        counts.pointee = (0, 0, true)
+    }
+
+    /// Adds the next kept item: the source offset it came from, and its target offset.
+    func append(offset: Int, target: Int) {
+        let (runs, items, _) = counts.pointee
+        targets[items] = target
+        counts.pointee.items = items &+ 1
+        if runs > 0 {
+            let last = runs &- 1
+            if starts[last] &+ lengths[last] == offset {
+                lengths[last] &+= 1
+                return
+            }
+            if offset < starts[last] { counts.pointee.isInOrder = false }
+        }
+        starts[runs] = offset
+        lengths[runs] = 1
+        counts.pointee.runs = runs &+ 1
+    }
+
+    /// Calls `body` with the source and target offsets of every kept item outside a longest
+    /// increasing subsequence: the fewest items that must move.
+    ///
+    /// - Complexity: O(*r*²) for *r* runs up to 256; above that, O(*k* log *k*) over the *k*
+    ///   items.
+    func forEachMoved(_ body: (_ offset: Int, _ target: Int) -> Void) {
+        let count = counts.pointee.runs
+        var keep = [Bool](repeating: false, count: count)
+        if count <= 256 {
+            // best[i]: the most items a subsequence of runs ending with run i keeps.
+            var best = [Int](repeating: 0, count: count)
+            var previous = [Int](repeating: -1, count: count)
+            var end = 0
+            for i in 0..<count {
+                best[i] = lengths[i]
+                for j in 0..<i where starts[j] < starts[i] && best[j] &+ lengths[i] > best[i] {
+                    best[i] = best[j] &+ lengths[i]
+                    previous[i] = j
+                }
+                if best[i] > best[end] { end = i }
+            }
+            var run = end
+            while run >= 0 {
+                keep[run] = true
+                run = previous[run]
+            }
+        } else {
+            // Many runs: the item-level subsequence, with each run's items in it together.
+            var values: [Int32] = []
+            var runOf: [Int] = []
+            values.reserveCapacity(counts.pointee.items)
+            runOf.reserveCapacity(counts.pointee.items)
+            for run in 0..<count {
+                for index in 0..<lengths[run] {
+                    values.append(Int32(truncatingIfNeeded: starts[run] &+ index))
+                    runOf.append(run)
+                }
+            }
+            var keptItems = [Bool](repeating: false, count: values.count)
+            values.withUnsafeBufferPointer { values in
+                keptItems.withUnsafeMutableBufferPointer { keptItems in
+                    _ = _markLongestIncreasingSubsequence(values, keep: keptItems)
+                }
+            }
+            // A longest subsequence keeps whole runs (see the type's note), so one item says it.
+            for index in keptItems.indices where keptItems[index] { keep[runOf[index]] = true }
+        }
+        var item = 0
+        for run in 0..<count {
+            if !keep[run] {
+                for index in 0..<lengths[run] { body(starts[run] &+ index, targets[item &+ index]) }
+            }
+            item &+= lengths[run]
+        }
     }
 }

@@ -96,8 +96,12 @@ final class LiveAndObserveSuiteTests: XCTestCase {
     @MainActor
     func testTheGroupsOfAQuickRun() {
         let observe = ObserveBenchmarks.groups(.quick)
-        XCTAssertEqual(observe.flatMap { $0.tasks.map { "\($0.scenario) \($0.engine)" } }, ["10k-append array", "10k-append ripple"])
+        XCTAssertEqual(observe.map { $0.tasks.map { "\($0.scenario) \($0.engine)" } }, [["10k-append array", "10k-append ripple"]])
         XCTAssertEqual(observe.flatMap { $0.tasks.map(\.iterations) }, [1_000, 1_000])
+        XCTAssertEqual(
+            ObserveBenchmarks.groups(.standard).map { $0.tasks.map { "\($0.scenario) \($0.engine)" } },
+            [["10k-append array", "10k-append ripple", "100k-append array", "100k-append ripple"]],
+            "both sizes in one group, measured round-robin")
         let live = LiveBenchmarks.groups(.quick, nil)
         XCTAssertEqual(live.map { $0.tasks.map(\.engine) }, Array(repeating: ["ripple"], count: 6))
         XCTAssertEqual(live.flatMap(\.notes), [], "the memory note needs the 1m scenarios")
@@ -136,10 +140,10 @@ final class LiveAndObserveSuiteTests: XCTestCase {
         fixture.reset()
         for _ in 0..<3 { _ = fixture.append() }
         let list = try XCTUnwrap(fixture.list)
-        XCTAssertEqual(list.elements.map(\.id), Array(0..<14))
+        XCTAssertEqual(list.elements.map(\.id), Array(0..<15), "two appends of the reset, then three")
         XCTAssertEqual(list.version, fixture.collection.version)
         fixture.reset()
-        XCTAssertEqual(fixture.list?.elements.count, 11)
+        XCTAssertEqual(fixture.list?.elements.count, 12)
     }
 
     func testThousandsSeparators() {

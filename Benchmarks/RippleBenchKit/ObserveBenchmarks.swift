@@ -4,9 +4,9 @@ import Ripple
 /// list a SwiftUI view reads (issue 24, item 7), at two sizes of the list.
 ///
 /// Engines, side by side at the same size:
-/// - `ripple`: `ObservableCollection.append`, then the main queue drained until the
-///   `ObservedList` has applied the event (its only subscriber, delivered on the main actor as in
-///   an app), before the next append;
+/// - `ripple`: `ObservableCollection.append`, then the main queue drained (``MainQueue/drain()``),
+///   which delivers the event to the `ObservedList` (its only subscriber, on the main actor as in
+///   an app) and applies it, before the next append;
 /// - `array`: `Array.append` plus one closure call, the `publish` suite's baseline.
 ///
 /// Each timed run appends ``appendsPerRun`` elements to a list of the scenario's size, built

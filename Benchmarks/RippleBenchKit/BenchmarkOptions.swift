@@ -2,10 +2,10 @@
 enum BenchmarkMode: String, Sendable {
     /// Small sizes, in seconds: CI's smoke run.
     case quick
-    /// Every suite at the sizes of the targets, in under 3 minutes on 2 cores; `stdlib` only
-    /// where it takes milliseconds.
+    /// Every suite but `live` at the sizes of the targets, in under 3 minutes on 2 cores; `stdlib`
+    /// only where it takes milliseconds.
     case standard = "default"
-    /// Everything, `stdlib` up to 100,000 elements included.
+    /// Everything, `stdlib` up to 100,000 elements and the `live` suite included.
     case full
 }
 
@@ -108,11 +108,12 @@ struct BenchmarkOptions: Equatable {
         """
         usage: ripple-bench [--quick | --full] [--suite NAME] [--json PATH] [--chart PATH] [--compare BASELINE.json [--tolerance 10%]] [--quiet] …
                ripple-bench --lists OLD.json NEW.json | --lists FOLDER  [--json PATH] [--compare …] …
-          (none)        the default run: every suite at the targets' sizes, about 1½ minutes on 2 cores;
-                        `stdlib` only up to 10,000 elements
-          --quick       small sizes, in seconds: a smoke test (CI)
-          --full        everything, `stdlib` up to 100,000 elements: about 5 minutes on 2 cores
-          --suite NAME  run one suite: \(suiteNames.joined(separator: ", "))
+          (none)        the default run: every suite but `live` at the targets' sizes, about 1½ minutes
+                        on 2 cores; `stdlib` only up to 10,000 elements
+          --quick       small sizes, in seconds: a smoke test (CI); every suite but `live`
+          --full        everything, `stdlib` up to 100,000 elements and the `live` suite: about
+                        5 minutes on 2 cores
+          --suite NAME  run one suite, in any mode: \(suiteNames.joined(separator: ", "))
           --lists OLD NEW
                         diff your own lists instead: two JSON files, each an array of rows
                         [identifier, content] or {"id": identifier, "content": content}; identifiers are

@@ -45,10 +45,14 @@ struct BenchmarkSuite: Sendable {
     /// What the suite measures, printed above its table.
     var summary: String
     /// Builds the groups for a mode (quick, default or full); only those of `scenarios` when
-    /// given, where a suite can tell before building (the others are filtered afterwards).
-    var makeGroups: @Sendable (_ mode: BenchmarkMode, _ scenarios: Set<String>?) -> [BenchmarkGroup]
+    /// given, where a suite can tell before building (the others are filtered afterwards). Called
+    /// on the main actor, where the suites whose subscribers are main-actor ones build them.
+    var makeGroups: @MainActor @Sendable (_ mode: BenchmarkMode, _ scenarios: Set<String>?) -> [BenchmarkGroup]
     /// Lines computed from the whole suite's results, printed under its table.
     var summarize: @Sendable (_ results: [BenchmarkResult]) -> [String] = { _ in [] }
+    /// The modes whose run includes the suite when no `--suite` names it; `--suite NAME` runs it
+    /// in any mode.
+    var defaultModes: Set<BenchmarkMode> = [.quick, .standard, .full]
 }
 
 /// The measured result of one task.

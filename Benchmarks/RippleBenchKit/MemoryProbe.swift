@@ -28,6 +28,25 @@ enum MemoryProbe {
         #endif
     }
 
+    /// The bytes by which the resident set grew across `work`, with what `work` made still alive
+    /// (free heap memory returned to the system before and after), or `nil` where the platform
+    /// does not tell (`work` still runs).
+    static func heldGrowth(_ work: () -> Void) -> Int? {
+        #if os(Linux)
+        trimHeap()
+        guard let before = statusBytes("VmRSS") else {
+            work()
+            return nil
+        }
+        work()
+        trimHeap()
+        return statusBytes("VmRSS").map { $0 - before }
+        #else
+        work()
+        return nil
+        #endif
+    }
+
     /// Calls glibc's `malloc_trim(0)`, which the `Glibc` module does not export.
     private static func trimHeap() {
         #if canImport(Glibc)

@@ -4,7 +4,8 @@ import Foundation
 ///
 ///     swift run -c release ripple-bench                 the default run, about 1½ minutes on 2 cores
 ///     swift run -c release ripple-bench --quick         small sizes, in seconds (CI)
-///     swift run -c release ripple-bench --full          everything, `stdlib` at 100,000 included
+///     swift run -c release ripple-bench --full          everything, `stdlib` at 100,000 and `live` included
+///     swift run -c release ripple-bench --suite live    one suite (`live` runs only so or in --full)
 ///     swift run -c release ripple-bench --lists OLD NEW your own lists
 ///     swift run -c release ripple-bench --json out.json also write JSON
 ///     swift run -c release ripple-bench --compare base.json --tolerance 10%
@@ -17,15 +18,17 @@ package enum RippleBench {
         SectionsBenchmarks.suite,
         SectionsLiveBenchmarks.suite,
         PublishBenchmarks.suite,
+        ObserveBenchmarks.suite,
         CommandBenchmarks.suite,
+        LiveBenchmarks.suite,
     ]
 
     /// Roughly how many seconds each suite takes on the project's 2-core machine, per mode, for
     /// the estimate printed at the start.
     static let estimatedSeconds: [BenchmarkMode: [String: Int]] = [
-        .quick: ["diff": 8, "sections": 1, "sections-live": 2, "publish": 2, "command": 2],
-        .standard: ["diff": 62, "sections": 6, "sections-live": 8, "publish": 4, "command": 6],
-        .full: ["diff": 275, "sections": 6, "sections-live": 8, "publish": 4, "command": 6],
+        .quick: ["diff": 8, "sections": 1, "sections-live": 2, "publish": 2, "observe": 1, "command": 2, "live": 2],
+        .standard: ["diff": 62, "sections": 6, "sections-live": 8, "publish": 4, "observe": 2, "command": 6, "live": 12],
+        .full: ["diff": 275, "sections": 6, "sections-live": 8, "publish": 4, "observe": 2, "command": 6, "live": 12],
     ]
 
     /// Runs ripple-bench with `arguments` (without the program's name) and returns the exit
@@ -58,7 +61,7 @@ package enum RippleBench {
         }
 
         // Inputs are read before anything is measured, so that a bad file fails at once.
-        var runSuites = suites.filter { options.suite == nil || options.suite == $0.name }
+        var runSuites = selectedSuites(options)
         var listRows = 0
         if let paths = options.lists {
             do {
@@ -167,6 +170,12 @@ package enum RippleBench {
             }
         }
         return status
+    }
+
+    /// The suites a run measures: the one `--suite` names, in any mode, or else every suite whose
+    /// ``BenchmarkSuite/defaultModes`` include the mode (`live` runs only in `--full` or by name).
+    static func selectedSuites(_ options: BenchmarkOptions) -> [BenchmarkSuite] {
+        suites.filter { suite in options.suite.map { $0 == suite.name } ?? suite.defaultModes.contains(options.mode) }
     }
 
     /// Reads `--lists`: a folder of pairs, or one pair.

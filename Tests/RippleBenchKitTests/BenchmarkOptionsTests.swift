@@ -56,7 +56,8 @@ final class BenchmarkOptionsTests: XCTestCase {
 
     func testTheEstimateIsSaidUpFront() throws {
         func estimate(_ arguments: String) throws -> String {
-            RippleBench.estimate(options: try parse(arguments), suites: RippleBench.suites, listRows: 0)
+            let options = try parse(arguments)
+            return RippleBench.estimate(options: options, suites: RippleBench.selectedSuites(options), listRows: 0)
         }
         XCTAssertEqual(
             try estimate(""),

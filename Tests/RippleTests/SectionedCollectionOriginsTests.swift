@@ -123,4 +123,39 @@ final class SectionedCollectionOriginsTests: XCTestCase {
             return sectionedExactnessFailure(event, after: source)
         }
     }
+
+    /// A batch leaves the sections it did not touch without origins: `nil` stands for the items of
+    /// the section's source, in order, and gives the same change-set as writing them out.
+    func testUntouchedSectionsWithoutOriginsGiveTheSameChangeset() {
+        forEachSeed(0..<500) { seed, random in
+            let sourceCounts = (0..<random.int(in: 1...6)).map { _ in random.int(in: 0...6) }
+            var starts = [0]
+            for count in sourceCounts { starts.append(starts[starts.count - 1] + count) }
+            var sectionOrigins = Array(sourceCounts.indices).filter { _ in !random.chance(1, in: 5) }
+            random.shuffle(&sectionOrigins)
+            if random.chance(1, in: 3) { sectionOrigins.insert(-1, at: random.int(in: 0...sectionOrigins.count)) }
+            var dense: [[Int]] = sectionOrigins.map { $0 >= 0 ? Array(starts[$0]..<starts[$0 + 1]) : [-1] }
+            var sparse: [[Int]?] = dense.map { $0 }
+            var updated: [Int] = []
+            for t in dense.indices where sectionOrigins[t] >= 0 {
+                if random.chance(1, in: 2) {
+                    sparse[t] = nil  // untouched
+                    continue
+                }
+                // Touched: drop, reorder or add some items, and update one.
+                dense[t] = dense[t].filter { _ in !random.chance(1, in: 4) }
+                if dense[t].count > 1 { dense[t].swapAt(0, dense[t].count - 1) }
+                dense[t].insert(-1, at: random.int(in: 0...dense[t].count))
+                if let kept = dense[t].first(where: { $0 >= 0 }) { updated.append(kept) }
+                sparse[t] = dense[t]
+            }
+            let expected = SectionedChangeset(
+                sourceItemCounts: sourceCounts, sectionOrigins: sectionOrigins, itemOrigins: dense,
+                updatedSourceItems: updated)
+            let changes = SectionedChangeset(
+                sourceItemCounts: sourceCounts, sectionOrigins: sectionOrigins, sparseItemOrigins: sparse,
+                updatedSections: [], updatedItems: updated)
+            return changes == expected ? nil : "sparse \(changes) differs from dense \(expected)"
+        }
+    }
 }

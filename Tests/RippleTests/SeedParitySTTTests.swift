@@ -21,9 +21,15 @@ private protocol BookRepository: Sendable {
 
 private struct FakeBookRepository: BookRepository {
     var books: [Book]
+    /// When set, the load answers only once the test signals it: a test can look at the screen
+    /// while the load runs, however slow the machine.
+    var gate: DispatchSemaphore?
     func loadBooks(completion: @escaping @Sendable ([Book]) -> Void) {
-        let books = books
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(2)) { completion(books) }
+        let (books, gate) = (books, gate)
+        DispatchQueue.global().async {
+            gate?.wait()
+            completion(books)
+        }
     }
 }
 
@@ -301,7 +307,8 @@ final class SeedParitySTTTests: XCTestCase {
     /// one `performBatchUpdates`, show in one animated batch; a tap opens the book; a cell reports
     /// to its parent.
     func test_bookList_loadsInOneBatch_opensTheTappedBook_andCellsReportToTheirParent() async {
-        let presenter = BookListPresenter(repository: FakeBookRepository(books: library))
+        let gate = DispatchSemaphore(value: 0)
+        let presenter = BookListPresenter(repository: FakeBookRepository(books: library, gate: gate))
         let view = BookListScreenView()
         presenter.injectView(view)
         let screen = HeadlessTableScreen(collection: presenter.books, selectItem: presenter.openBook, visibleRowCount: 4)
@@ -309,6 +316,7 @@ final class SeedParitySTTTests: XCTestCase {
 
         presenter.receive(.created)  // viewDidLoad: the load starts
         XCTAssertTrue(presenter.load.isExecuting)
+        gate.signal()  // the repository answers
         await screen.settle(awaiting: presenter.load)
 
         XCTAssertFalse(presenter.load.isExecuting)

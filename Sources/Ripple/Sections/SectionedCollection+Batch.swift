@@ -7,12 +7,18 @@ import RippleDiff
 /// section inserted during the batch. `itemOrigins[t][j]` is the flat number (counting items
 /// across the sections as they were when the batch began) of the item now at `(t, j)`, or -1 for
 /// an item inserted during the batch.
+///
+/// A section whose items the batch has not touched has `nil` origins: its items are those of its
+/// source section, in order. Origins are written out on the first change to a section's items, so
+/// opening and folding a batch costs O(*s*) plus the items of the sections it touched, not O(*n*).
 @usableFromInline
 struct SectionedBatchRecorder {
     var depth = 1
     let sourceItemCounts: [Int]
+    /// The flat number of each source section's first item, and the total at the end.
+    let sourceStarts: [Int]
     var sectionOrigins: [Int]
-    var itemOrigins: [[Int]]
+    var itemOrigins: [[Int]?]
     /// Source sections whose value was replaced during the batch.
     var updatedSections: [Int] = []
     /// Flat source numbers of items replaced during the batch.
@@ -20,12 +26,27 @@ struct SectionedBatchRecorder {
 
     init(itemCounts: [Int]) {
         sourceItemCounts = itemCounts
+        var starts = [0]
+        starts.reserveCapacity(itemCounts.count + 1)
+        for count in itemCounts { starts.append(starts[starts.count - 1] + count) }
+        sourceStarts = starts
         sectionOrigins = Array(itemCounts.indices)
-        var start = 0
-        itemOrigins = itemCounts.map { count in
-            defer { start += count }
-            return Array(start..<(start + count))
-        }
+        itemOrigins = [[Int]?](repeating: nil, count: itemCounts.count)
+    }
+
+    /// Writes out the origins of the section now at `section` if the batch has not touched its
+    /// items yet.
+    ///
+    /// - Complexity: O(*m*) for *m* items in the section, the first time.
+    mutating func touch(_ section: Int) {
+        guard itemOrigins[section] == nil else { return }
+        let source = sectionOrigins[section]
+        itemOrigins[section] = Array(sourceStarts[source]..<sourceStarts[source + 1])
+    }
+
+    /// Every section's origins, written out.
+    mutating func touchAll() {
+        for section in itemOrigins.indices { touch(section) }
     }
 
     /// Folds a flat change of the items of the section now at `section`.
@@ -34,26 +55,27 @@ struct SectionedBatchRecorder {
     ///   the origins in place.
     mutating func fold(_ changes: Changeset, inSection section: Int) {
         if changes.isEmpty { return }
+        touch(section)
         if changes.deletes.isEmpty && changes.moves.isEmpty && changes.updates.isEmpty {
-            for offset in changes.inserts { itemOrigins[section].insert(-1, at: offset) }
+            for offset in changes.inserts { itemOrigins[section]!.insert(-1, at: offset) }
             return
         }
         if changes.deletes.count == 1 && changes.inserts.isEmpty && changes.moves.isEmpty && changes.updates.isEmpty {
-            itemOrigins[section].remove(at: changes.deletes[0])
+            itemOrigins[section]!.remove(at: changes.deletes[0])
             return
         }
         if changes.moves.count == 1 && changes.deletes.isEmpty && changes.inserts.isEmpty && changes.updates.isEmpty {
             let move = changes.moves[0]
-            itemOrigins[section].insert(itemOrigins[section].remove(at: move.source), at: move.target)
+            itemOrigins[section]!.insert(itemOrigins[section]!.remove(at: move.source), at: move.target)
             return
         }
         if changes.deletes.isEmpty && changes.inserts.isEmpty && changes.moves.isEmpty {
-            for update in changes.updates where itemOrigins[section][update.source] >= 0 {
-                updatedItems.append(itemOrigins[section][update.source])
+            for update in changes.updates where itemOrigins[section]![update.source] >= 0 {
+                updatedItems.append(itemOrigins[section]![update.source])
             }
             return
         }
-        itemOrigins[section] = Self.fold(changes, into: itemOrigins[section], updated: &updatedItems)
+        itemOrigins[section] = Self.fold(changes, into: itemOrigins[section]!, updated: &updatedItems)
     }
 
     /// The origins after `changes`: inserted items get -1, the others keep theirs, and the origins
@@ -82,10 +104,12 @@ struct SectionedBatchRecorder {
     }
 
     /// The net change-set of the batch, with minimal moves inside each section.
+    ///
+    /// - Complexity: O(*s* + *k* log *k*) plus the items of the sections the batch touched.
     func changeset() -> SectionedChangeset {
         SectionedChangeset(
-            sourceItemCounts: sourceItemCounts, sectionOrigins: sectionOrigins, itemOrigins: itemOrigins,
-            updatedSourceSections: updatedSections, updatedSourceItems: updatedItems)
+            sourceItemCounts: sourceItemCounts, sectionOrigins: sectionOrigins, sparseItemOrigins: itemOrigins,
+            updatedSections: updatedSections, updatedItems: updatedItems)
     }
 }
 

@@ -193,20 +193,21 @@ extension SectionedCollection {
     func record(_ changes: SectionedChangeset, _ plan: ReplacePlan, in state: inout State) -> Bool {
         state.mutations &+= 1
         guard var batch = state.batch else { return state.publish(changes) }
+        batch.touchAll()  // A replace is O(n) already.
         let oldSections = batch.sectionOrigins
-        let oldItems = batch.itemOrigins
+        let oldItems = batch.itemOrigins.map { $0! }
         batch.sectionOrigins = plan.sourceOf.map { $0 >= 0 ? oldSections[$0] : -1 }
         for update in changes.sections.updates where oldSections[update.source] >= 0 {
             batch.updatedSections.append(oldSections[update.source])
         }
-        batch.itemOrigins = plan.flats.indices.map { t in
+        batch.itemOrigins = plan.flats.indices.map { t -> [Int]? in
             guard let flat = plan.flats[t] else {
                 return [Int](repeating: -1, count: changes.targetItemCounts[t])
             }
             return SectionedBatchRecorder.fold(flat, into: oldItems[plan.sourceOf[t]], updated: &batch.updatedItems)
         }
         for move in plan.crossMoves {
-            batch.itemOrigins[move.target.section][move.target.item] = oldItems[move.source.section][move.source.item]
+            batch.itemOrigins[move.target.section]![move.target.item] = oldItems[move.source.section][move.source.item]
         }
         for update in changes.itemUpdates where plan.sourceOf[update.target.section] != update.source.section {
             let origin = oldItems[update.source.section][update.source.item]

@@ -437,8 +437,10 @@ extension SectionedCollection.State {
     mutating func recordMove(from source: ElementPath, to target: ElementPath) -> Bool {
         mutations &+= 1
         if batch != nil {
-            let origin = batch!.itemOrigins[source.section].remove(at: source.item)
-            batch!.itemOrigins[target.section].insert(origin, at: target.item)
+            batch!.touch(source.section)
+            batch!.touch(target.section)
+            let origin = batch!.itemOrigins[source.section]!.remove(at: source.item)
+            batch!.itemOrigins[target.section]!.insert(origin, at: target.item)
             return false
         }
         var sourceCounts = itemCounts

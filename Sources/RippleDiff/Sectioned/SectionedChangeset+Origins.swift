@@ -47,17 +47,25 @@ extension SectionedChangeset {
         updatedSourceItems: some Sequence<Int> = []
     ) {
         self.init(
-            sourceItemCounts: sourceItemCounts, sectionOrigins: sectionOrigins, itemOrigins: itemOrigins,
+            sourceItemCounts: sourceItemCounts, sectionOrigins: sectionOrigins,
+            sparseItemOrigins: itemOrigins.map { $0 },
             updatedSections: Array(updatedSourceSections), updatedItems: Array(updatedSourceItems))
     }
 
     /// ``init(sourceItemCounts:sectionOrigins:itemOrigins:updatedSourceSections:updatedSourceItems:)``
-    /// with arrays: one body compiled for them, not a generic one run through witness tables from
-    /// other modules.
-    init(
+    /// with arrays, where `nil` origins stand for a section whose items are those of its source
+    /// section, untouched and in order: a batch that touched a few sections pays for those.
+    ///
+    /// One body compiled for arrays, not a generic one run through witness tables from other
+    /// modules. `package`: Ripple's sectioned collection folds its batches with it.
+    ///
+    /// - Precondition: A section with `nil` origins came from a source section.
+    /// - Complexity: O(*s* + *t* + *u* log *u*) plus the items of the sections with origins, and an
+    ///   O(*n*) zero-filled table of where each source item lands.
+    package init(
         sourceItemCounts: [Int],
         sectionOrigins: [Int],
-        itemOrigins: [[Int]],
+        sparseItemOrigins itemOrigins: [[Int]?],
         updatedSections: [Int],
         updatedItems: [Int]
     ) {
@@ -69,10 +77,21 @@ extension SectionedChangeset {
             sourceCount: sourceItemCounts.count, origins: sectionOrigins, updatedSources: updatedSections)
         let sourceStarts = _itemStarts(sourceItemCounts)
         let total = sourceStarts[sourceItemCounts.count]
-        let targetItemCounts = itemOrigins.map(\.count)
+        let targetItemCounts = itemOrigins.indices.map { target in
+            if let origins = itemOrigins[target] { return origins.count }
+            let source = sectionOrigins[target]
+            precondition(
+                source >= 0, "\(method): the new section \(target) has no item origins; give it one per item")
+            return sourceItemCounts[source]
+        }
         let targetStarts = _itemStarts(targetItemCounts)
         var survives = [Bool](repeating: false, count: sourceItemCounts.count)
         for origin in sectionOrigins where origin >= 0 { survives[origin] = true }
+        // For each source section whose items the target section `t` took untouched: `t`.
+        var untouchedTarget = [Int](repeating: -1, count: sourceItemCounts.count)
+        for target in itemOrigins.indices where itemOrigins[target] == nil {
+            untouchedTarget[sectionOrigins[target]] = target
+        }
 
         // The flat target number of each source item that stays somewhere, or -1.
         var landing = [Int](repeating: -1, count: total)
@@ -80,7 +99,7 @@ extension SectionedChangeset {
         var moves: [PathPair] = []
         // Scratch, reused across sections: the kept items (those that stayed in their section) in
         // target order, as runs of consecutive source offsets.
-        let runs = _KeptRuns(capacity: itemOrigins.reduce(0) { Swift.max($0, $1.count) })
+        let runs = _KeptRuns(capacity: itemOrigins.reduce(0) { Swift.max($0, $1?.count ?? 0) })
         defer { runs.deallocate() }
         var sectionMoves: [PathPair] = []
         landing.withUnsafeMutableBufferPointer { landing in
@@ -89,9 +108,10 @@ extension SectionedChangeset {
                 let low = source >= 0 ? sourceStarts[source] : 0
                 let high = source >= 0 ? sourceStarts[source + 1] : 0
                 let targetStart = targetStarts[target]
+                guard let touched = itemOrigins[target] else { continue }  // Untouched: nothing to list.
                 runs.removeAll()
                 sectionMoves.removeAll(keepingCapacity: true)
-                itemOrigins[target].withUnsafeBufferPointer { origins in
+                touched.withUnsafeBufferPointer { origins in
                     for item in origins.indices {
                         let origin = origins[item]
                         if origin < 0 {
@@ -130,7 +150,7 @@ extension SectionedChangeset {
 
         var deletes: [ElementPath] = []
         landing.withUnsafeBufferPointer { landing in
-            for section in sourceItemCounts.indices where survives[section] {
+            for section in sourceItemCounts.indices where survives[section] && untouchedTarget[section] < 0 {
                 let start = sourceStarts[section]
                 for flat in start..<sourceStarts[section + 1] where landing[flat] < 0 {
                     deletes.append(ElementPath(item: flat &- start, section: section))
@@ -142,11 +162,13 @@ extension SectionedChangeset {
         for flat in updatedItems {
             precondition(
                 flat >= 0 && flat < total, "\(method): updated source item \(flat) is out of range 0..<\(total)")
-            guard landing[flat] >= 0 else { continue }
-            updates.append(
-                PathPair(
-                    source: _path(ofFlat: flat, starts: sourceStarts),
-                    target: _path(ofFlat: landing[flat], starts: targetStarts)))
+            let source = _path(ofFlat: flat, starts: sourceStarts)
+            if landing[flat] >= 0 {
+                updates.append(PathPair(source: source, target: _path(ofFlat: landing[flat], starts: targetStarts)))
+            } else if untouchedTarget[source.section] >= 0 {
+                updates.append(
+                    PathPair(source: source, target: ElementPath(item: source.item, section: untouchedTarget[source.section])))
+            }
         }
         if updates.count > 1 {
             updates.sort()

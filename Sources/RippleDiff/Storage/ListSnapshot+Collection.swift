@@ -52,7 +52,7 @@ extension ListSnapshot: RandomAccessCollection, MutableCollection {
     @inlinable
     public subscript(position: Int) -> Element {
         get {
-            _checkIndex(position, "subscript(_:)")
+            _checkIndex(position, "subscript")
             var node = _root.unsafelyUnwrapped
             var offset = position
             while node.height > 0 {
@@ -63,11 +63,38 @@ extension ListSnapshot: RandomAccessCollection, MutableCollection {
             return node.elements[offset]
         }
         set {
-            _checkIndex(position, "subscript(_:)")
+            _checkIndex(position, "subscript")
             _uniqueRoot()._set(newValue, at: position)
 #if RIPPLE_INTERNAL_CHECKS
             _checkInvariants()
 #endif
+        }
+    }
+
+    /// Accesses the elements at `bounds` as a slice of the list.
+    ///
+    /// The slice shares the list's storage. Writing a slice back replaces the elements one by
+    /// one, and must not change their number (use `replaceSubrange(_:with:)` for that).
+    ///
+    /// - Parameter bounds: A range of offsets within `0...count`.
+    /// - Complexity: Reading: O(1). Writing: O(*k* log *n*) for *k* elements in `bounds` and *n*
+    ///   in the list.
+    @inlinable
+    public subscript(bounds: Range<Int>) -> Slice<ListSnapshot<Element>> {
+        get {
+            if bounds.lowerBound < 0 || bounds.upperBound > count { Self._outOfRange("subscript(bounds:)", bounds, count) }
+            return Slice(base: self, bounds: bounds)
+        }
+        set {
+            if bounds.lowerBound < 0 || bounds.upperBound > count { Self._outOfRange("subscript(bounds:)", bounds, count) }
+            precondition(
+                newValue.count == bounds.count,
+                "ListSnapshot.subscript(bounds:): a slice of \(newValue.count) elements cannot replace the \(bounds.count) at \(bounds); use replaceSubrange(_:with:)")
+            var offset = bounds.lowerBound
+            for element in newValue {
+                self[offset] = element
+                offset += 1
+            }
         }
     }
 

@@ -18,38 +18,42 @@ extension ListSnapshot {
         precondition(
             root.height == 0 || root.children.count >= 2,
             "ListSnapshot._checkInvariants(): an inner root has \(root.children.count) child")
-        Self._checkNode(root, onRightEdge: true, isRoot: true, path: [])
+        var path: [Int] = []
+        Self._checkNode(root, onRightEdge: true, isRoot: true, path: &path)
     }
 
     /// Checks one subtree; `path` (the child slots from the root) names the node in a failure.
     @usableFromInline
-    internal static func _checkNode(_ node: _Node, onRightEdge: Bool, isRoot: Bool, path: [Int]) {
-        let place = path.isEmpty ? "the root" : "the node at \(path)"
+    internal static func _checkNode(_ node: _Node, onRightEdge: Bool, isRoot: Bool, path: inout [Int]) {
+        // Only the failure messages read `place`: they are built lazily.
+        func place() -> String { path.isEmpty ? "the root" : "the node at child slots \(path)" }
         let width = node.width
         precondition(
             width >= 1 && width <= node.capacity,
-            "ListSnapshot._checkInvariants(): \(place) has \(width) entries, out of range 1...\(node.capacity)")
+            "ListSnapshot._checkInvariants(): \(place()) has \(width) entries, out of range 1...\(node.capacity)")
         precondition(
             onRightEdge || isRoot || width >= node.minimumWidth,
-            "ListSnapshot._checkInvariants(): \(place) has \(width) entries, fewer than \(node.minimumWidth) off the right edge")
+            "ListSnapshot._checkInvariants(): \(place()) has \(width) entries, fewer than \(node.minimumWidth) off the right edge")
         if node.height == 0 {
-            precondition(node.children.isEmpty, "ListSnapshot._checkInvariants(): the leaf at \(path) has children")
+            precondition(node.children.isEmpty, "ListSnapshot._checkInvariants(): \(place()) is a leaf with children")
             precondition(
                 node.count == node.elements.count,
-                "ListSnapshot._checkInvariants(): \(place) counts \(node.count) but holds \(node.elements.count) elements")
+                "ListSnapshot._checkInvariants(): \(place()) counts \(node.count) but holds \(node.elements.count) elements")
             return
         }
-        precondition(node.elements.isEmpty, "ListSnapshot._checkInvariants(): the inner node at \(path) holds elements")
+        precondition(node.elements.isEmpty, "ListSnapshot._checkInvariants(): \(place()) is an inner node that holds elements")
         var sum = 0
         for (slot, child) in node.children.enumerated() {
             precondition(
                 child.height == node.height - 1,
-                "ListSnapshot._checkInvariants(): child \(slot) of \(place) has height \(child.height), expected \(node.height - 1)")
+                "ListSnapshot._checkInvariants(): child \(slot) of \(place()) has height \(child.height), expected \(node.height - 1)")
             sum += child.count
-            _checkNode(child, onRightEdge: onRightEdge && slot == width - 1, isRoot: false, path: path + [slot])
+            path.append(slot)
+            _checkNode(child, onRightEdge: onRightEdge && slot == width - 1, isRoot: false, path: &path)
+            path.removeLast()
         }
         precondition(
             node.count == sum,
-            "ListSnapshot._checkInvariants(): \(place) counts \(node.count) but its children hold \(sum) elements")
+            "ListSnapshot._checkInvariants(): \(place()) counts \(node.count) but its children hold \(sum) elements")
     }
 }

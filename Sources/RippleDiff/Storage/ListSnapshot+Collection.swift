@@ -129,9 +129,22 @@ extension ListSnapshot {
         @usableFromInline
         internal var _position: Int
 
+        /// `_chunk.count`, kept here so that a step reads no array header.
+        @usableFromInline
+        internal var _chunkEnd: Int
+
         /// The list offset of the first element after `_chunk`.
         @usableFromInline
         internal var _nextChunkStart: Int
+
+        /// The node just above the current leaf (`nil` while the root is a leaf or before the
+        /// first step), so that the next leaf is usually its next child, found without a search.
+        @usableFromInline
+        internal var _parent: _Node?
+
+        /// The current leaf's slot in `_parent`.
+        @usableFromInline
+        internal var _slot: Int
 
         /// Creates an iterator that starts at `offset` (in `0...count`).
         @inlinable
@@ -139,30 +152,76 @@ extension ListSnapshot {
             _root = root
             _chunk = []
             _position = 0
+            _chunkEnd = 0
             _nextChunkStart = offset
+            _parent = nil
+            _slot = 0
         }
 
         /// Returns the next element, or `nil` after the last one.
         ///
-        /// - Complexity: O(1) amortized: O(log *n*) once per leaf of up to 64 elements.
+        /// - Complexity: O(1) amortized: one array read per element, one step to the next leaf
+        ///   per 64 elements, and one O(log *n*) search per 16 to 32 leaves.
         @inlinable
         public mutating func next() -> Element? {
-            if _position < _chunk.count {
-                defer { _position += 1 }
-                return _chunk[_position]
+            let position = _position
+            if position < _chunkEnd {
+                // In bounds: `position < _chunkEnd == _chunk.count`, so the buffer's unchecked
+                // subscript is safe, and the step costs one comparison.
+                _position = position + 1
+                return _chunk.withUnsafeBufferPointer { $0[position] }
             }
-            return _nextFromNextChunk()
+            guard let root = _root, _nextChunkStart < root.count else { return nil }
+            // The search gets values and returns values: passed the iterator itself, it would take
+            // its address, and a `for` loop would then keep `_position` in memory rather than in a
+            // register (a store and a load per element, twice as slow).
+            let step = Self._nextChunk(root: root, offset: _nextChunkStart, parent: _parent, slot: _slot)
+            _chunk = step.chunk
+            _chunkEnd = step.chunk.count
+            _parent = step.parent
+            _slot = step.slot
+            _position = step.local + 1
+            _nextChunkStart += _chunkEnd - step.local
+            return _chunk[step.local]
         }
 
-        /// Moves to the leaf that holds `_nextChunkStart`, and returns its first element due.
-        @inlinable
-        internal mutating func _nextFromNextChunk() -> Element? {
-            guard let root = _root, _nextChunkStart < root.count else { return nil }
-            let (leaf, start) = root._leaf(containing: _nextChunkStart)
-            _chunk = leaf.elements
-            _position = _nextChunkStart - start + 1
-            _nextChunkStart = start + leaf.count
-            return _chunk[_position - 1]
+        /// Where the iteration goes on: the leaf that holds `offset`, the offset in it, its parent
+        /// and its slot there.
+        @usableFromInline
+        internal struct _Step {
+            @usableFromInline internal var chunk: [Element]
+            @usableFromInline internal var local: Int
+            @usableFromInline internal var parent: _Node?
+            @usableFromInline internal var slot: Int
+
+            @inlinable
+            internal init(chunk: [Element], local: Int, parent: _Node?, slot: Int) {
+                self.chunk = chunk
+                self.local = local
+                self.parent = parent
+                self.slot = slot
+            }
+        }
+
+        /// Finds the leaf that holds `offset` (in `0..<root.count`), the first element after the
+        /// leaf at `slot` of `parent`: usually that leaf's next sibling, found without a search.
+        @inlinable @inline(never)
+        internal static func _nextChunk(root: _Node, offset: Int, parent: _Node?, slot: Int) -> _Step {
+            if let parent, slot + 1 < parent.children.count {
+                return _Step(chunk: parent.children[slot + 1].elements, local: 0, parent: parent, slot: slot + 1)
+            }
+            if root.height == 0 {
+                return _Step(chunk: root.elements, local: offset, parent: nil, slot: 0)
+            }
+            var node = root
+            var local = offset
+            while node.height > 1 {
+                let (slot, offset) = node._childSlot(for: local, inserting: false)
+                node = node.children[slot]
+                local = offset
+            }
+            let (slot, offset) = node._childSlot(for: local, inserting: false)
+            return _Step(chunk: node.children[slot].elements, local: offset, parent: node, slot: slot)
         }
     }
 
@@ -187,8 +246,28 @@ extension ListSnapshot {
     /// - Complexity: O(*n*) for *n* elements.
     @inlinable
     public func forEach(_ body: (Element) throws -> Void) rethrows {
-        try forEachChunk { chunk in
-            for element in chunk { try body(element) }
+        // Element by element from each leaf's buffer: borrowed, not copied out as an iterator
+        // must, and in a loop that `body` is inlined into.
+        try _forEachLeafBuffer { buffer in
+            for element in buffer { try body(element) }
+        }
+    }
+
+    /// Calls `body` with each leaf's elements, in order, from a loop rather than a recursion, so
+    /// that `body` can be inlined into it.
+    @inlinable
+    internal func _forEachLeafBuffer(_ body: (UnsafeBufferPointer<Element>) throws -> Void) rethrows {
+        guard let root = _root else { return }
+        let count = root.count
+        var offset = 0
+        var parent: _Node? = nil
+        var slot = 0
+        while offset < count {
+            let step = Iterator._nextChunk(root: root, offset: offset, parent: parent, slot: slot)
+            try step.chunk.withUnsafeBufferPointer(body)
+            offset += step.chunk.count
+            parent = step.parent
+            slot = step.slot
         }
     }
 
@@ -212,8 +291,7 @@ extension ListSnapshot {
     /// - Complexity: O(*n*) for *n* elements; O(*n* / 64) calls of `body`.
     @inlinable
     public func forEachChunk(_ body: (UnsafeBufferPointer<Element>) throws -> Void) rethrows {
-        guard let root = _root else { return }
-        try root._forEachChunk(base: 0, in: 0..<root.count, body)
+        try _forEachLeafBuffer(body)
     }
 
     /// Calls `body` with the list's elements in one contiguous buffer when the list fits in one

@@ -112,8 +112,14 @@ extension ListSnapshot: RandomAccessCollection, MutableCollection {
 // MARK: - Iteration
 
 extension ListSnapshot {
-    /// Iterates a list's elements in order, leaf by leaf: each step reads from the current
-    /// chunk, and only moving to the next chunk descends the tree.
+    /// Iterates a list's elements in order, leaf by leaf: a step reads the current leaf, moving
+    /// to the next leaf usually takes its parent's next child, and only moving to the next parent
+    /// searches the tree.
+    ///
+    /// Each step returns a copy of the element, as `IteratorProtocol` requires; for elements that
+    /// are reference counted (classes, large strings) that costs a retain and a release each,
+    /// which `Array`'s iteration often avoids. ``ListSnapshot/forEach(_:)`` and
+    /// ``ListSnapshot/forEachChunk(_:)`` lend the elements instead, at `Array`'s speed.
     ///
     /// The iterator keeps the nodes it reads alive, so it sees the list as it was when the
     /// iteration started, whatever happens to the list afterwards.

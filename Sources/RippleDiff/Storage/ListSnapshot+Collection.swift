@@ -13,7 +13,7 @@ extension ListSnapshot: RandomAccessCollection, MutableCollection {
     @inlinable
     public var startIndex: Int { 0 }
 
-    /// The position one past the last element: ``count``.
+    /// The position one past the last element: `count`.
     ///
     /// - Complexity: O(1).
     @inlinable
@@ -44,7 +44,7 @@ extension ListSnapshot: RandomAccessCollection, MutableCollection {
     /// Accesses the element at `position`.
     ///
     /// Reading or writing one element descends from the root to its leaf. To visit many elements
-    /// in order, iterate (or use ``forEach(_:)`` or ``forEachChunk(_:)``), which walks leaf by
+    /// in order, iterate (or use `forEach(_:)` or ``forEachChunk(_:)``), which walks leaf by
     /// leaf instead. Writing copies the nodes on the element's path that another list still holds.
     ///
     /// - Parameter position: An offset in `0..<count`.
@@ -118,7 +118,7 @@ extension ListSnapshot {
     ///
     /// Each step returns a copy of the element, as `IteratorProtocol` requires; for elements that
     /// are reference counted (classes, large strings) that costs a retain and a release each,
-    /// which `Array`'s iteration often avoids. ``ListSnapshot/forEach(_:)`` and
+    /// which `Array`'s iteration often avoids. `forEach(_:)` and
     /// ``ListSnapshot/forEachChunk(_:)`` lend the elements instead, at `Array`'s speed.
     ///
     /// The iterator keeps the nodes it reads alive, so it sees the list as it was when the
@@ -239,7 +239,7 @@ extension ListSnapshot {
         Iterator(_root: _root, from: 0)
     }
 
-    /// The number of elements: the same as ``count``.
+    /// The number of elements: the same as `count`.
     ///
     /// - Complexity: O(1).
     @inlinable

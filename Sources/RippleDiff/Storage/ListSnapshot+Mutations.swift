@@ -104,7 +104,7 @@ extension ListSnapshot: RangeReplaceableCollection {
     ///
     /// - Parameter keepCapacity: Ignored: the list's storage is a tree of nodes that other copies
     ///   may share, so nothing is kept.
-    /// - Complexity: O(1) (the nodes that no other copy holds are freed).
+    /// - Complexity: O(1), plus freeing the nodes that no other copy holds.
     @inlinable
     public mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
         _root = nil

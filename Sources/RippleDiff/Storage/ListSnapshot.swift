@@ -22,8 +22,8 @@
 /// - `count`: O(1).
 /// - Reading or writing one element by index: O(log *n*).
 /// - Insertion, removal and ``move(fromOffset:toOffset:)``: O(log *n*), copying at most one
-///   path of nodes. ``append(_:)`` touches only the right edge of the tree.
-/// - Iteration (`for … in`, ``forEach(_:)``, ``forEachChunk(_:)``): O(*n*), leaf by leaf, not
+///   path of nodes. `append(_:)` touches only the right edge of the tree.
+/// - Iteration (`for … in`, `forEach(_:)`, ``forEachChunk(_:)``): O(*n*), leaf by leaf, not
 ///   O(log *n*) per element. ``forEachChunk(_:)`` hands out each leaf's contiguous storage, so a
 ///   bulk copy runs at memory-copy speed.
 /// - Building from a sequence (`ListSnapshot(elements)`) and `Array(snapshot)`: O(*n*).

@@ -1,0 +1,345 @@
+// Reading: the collection conformances, the leaf-by-leaf iterator and the chunk visitor.
+
+extension ListSnapshot: RandomAccessCollection, MutableCollection {
+    /// The list's indices: the offsets `0..<count`.
+    public typealias Index = Int
+
+    /// The range of valid indices, `0..<count`.
+    public typealias Indices = Range<Int>
+
+    /// The position of the first element: always 0.
+    ///
+    /// - Complexity: O(1).
+    @inlinable
+    public var startIndex: Int { 0 }
+
+    /// The position one past the last element: `count`.
+    ///
+    /// - Complexity: O(1).
+    @inlinable
+    public var endIndex: Int { count }
+
+    /// The valid indices, `0..<count`.
+    ///
+    /// - Complexity: O(1).
+    @inlinable
+    public var indices: Range<Int> { 0..<count }
+
+    /// The position after `index`.
+    ///
+    /// - Parameter index: A valid index other than `endIndex`.
+    /// - Returns: `index + 1`.
+    /// - Complexity: O(1).
+    @inlinable
+    public func index(after index: Int) -> Int { index + 1 }
+
+    /// The position before `index`.
+    ///
+    /// - Parameter index: A valid index other than `startIndex`.
+    /// - Returns: `index - 1`.
+    /// - Complexity: O(1).
+    @inlinable
+    public func index(before index: Int) -> Int { index - 1 }
+
+    /// Accesses the element at `position`.
+    ///
+    /// Reading or writing one element descends from the root to its leaf. To visit many elements
+    /// in order, iterate (or use `forEach(_:)` or ``forEachChunk(_:)``), which walks leaf by
+    /// leaf instead. Writing copies the nodes on the element's path that another list still holds.
+    ///
+    /// - Parameter position: An offset in `0..<count`.
+    /// - Complexity: O(log *n*) for *n* elements.
+    @inlinable
+    public subscript(position: Int) -> Element {
+        get {
+            _checkIndex(position, "subscript")
+            var node = _root.unsafelyUnwrapped
+            var offset = position
+            while node.height > 0 {
+                let (slot, local) = node._childSlot(for: offset, inserting: false)
+                node = node.children[slot]
+                offset = local
+            }
+            return node.elements[offset]
+        }
+        set {
+            _checkIndex(position, "subscript")
+            _uniqueRoot()._set(newValue, at: position)
+#if RIPPLE_INTERNAL_CHECKS
+            _checkInvariants()
+#endif
+        }
+    }
+
+    /// Accesses the elements at `bounds` as a slice of the list.
+    ///
+    /// The slice shares the list's storage. Writing a slice back replaces the elements one by
+    /// one, and must not change their number (use `replaceSubrange(_:with:)` for that).
+    ///
+    /// - Parameter bounds: A range of offsets within `0...count`.
+    /// - Complexity: Reading: O(1). Writing: O(*k* log *n*) for *k* elements in `bounds` and *n*
+    ///   in the list.
+    @inlinable
+    public subscript(bounds: Range<Int>) -> Slice<ListSnapshot<Element>> {
+        get {
+            if bounds.lowerBound < 0 || bounds.upperBound > count { Self._outOfRange("subscript(bounds:)", bounds, count) }
+            return Slice(base: self, bounds: bounds)
+        }
+        set {
+            if bounds.lowerBound < 0 || bounds.upperBound > count { Self._outOfRange("subscript(bounds:)", bounds, count) }
+            precondition(
+                newValue.count == bounds.count,
+                "ListSnapshot.subscript(bounds:): a slice of \(newValue.count) elements cannot replace the \(bounds.count) at \(bounds); use replaceSubrange(_:with:)")
+            var offset = bounds.lowerBound
+            for element in newValue {
+                self[offset] = element
+                offset += 1
+            }
+        }
+    }
+
+    /// Makes the root unique (copying it when another list still holds it) and returns it.
+    /// The list must not be empty.
+    @inlinable
+    internal mutating func _uniqueRoot() -> _Node {
+        if !isKnownUniquelyReferenced(&_root) {
+            _root = _Node(copying: _root.unsafelyUnwrapped)
+        }
+        return _root.unsafelyUnwrapped
+    }
+}
+
+// MARK: - Iteration
+
+extension ListSnapshot {
+    /// Iterates a list's elements in order, leaf by leaf: a step reads the current leaf, moving
+    /// to the next leaf usually takes its parent's next child, and only moving to the next parent
+    /// searches the tree.
+    ///
+    /// Each step returns a copy of the element, as `IteratorProtocol` requires; for elements that
+    /// are reference counted (classes, large strings) that costs a retain and a release each,
+    /// which `Array`'s iteration often avoids. `forEach(_:)` and
+    /// ``ListSnapshot/forEachChunk(_:)`` lend the elements instead, at `Array`'s speed.
+    ///
+    /// The iterator keeps the nodes it reads alive, so it sees the list as it was when the
+    /// iteration started, whatever happens to the list afterwards.
+    public struct Iterator: IteratorProtocol {
+        @usableFromInline
+        internal let _root: _Node?
+
+        /// The elements of the current leaf.
+        @usableFromInline
+        internal var _chunk: [Element]
+
+        /// The offset of the next element in `_chunk`.
+        @usableFromInline
+        internal var _position: Int
+
+        /// `_chunk.count`, kept here so that a step reads no array header.
+        @usableFromInline
+        internal var _chunkEnd: Int
+
+        /// The list offset of the first element after `_chunk`.
+        @usableFromInline
+        internal var _nextChunkStart: Int
+
+        /// The node just above the current leaf (`nil` while the root is a leaf or before the
+        /// first step), so that the next leaf is usually its next child, found without a search.
+        @usableFromInline
+        internal var _parent: _Node?
+
+        /// The current leaf's slot in `_parent`.
+        @usableFromInline
+        internal var _slot: Int
+
+        /// Creates an iterator that starts at `offset` (in `0...count`).
+        @inlinable
+        internal init(_root root: _Node?, from offset: Int) {
+            _root = root
+            _chunk = []
+            _position = 0
+            _chunkEnd = 0
+            _nextChunkStart = offset
+            _parent = nil
+            _slot = 0
+        }
+
+        /// Returns the next element, or `nil` after the last one.
+        ///
+        /// - Complexity: O(1) amortized: one array read per element, one step to the next leaf
+        ///   per 64 elements, and one O(log *n*) search per 16 to 32 leaves.
+        @inlinable
+        public mutating func next() -> Element? {
+            let position = _position
+            if position < _chunkEnd {
+                // In bounds: `position < _chunkEnd == _chunk.count`, so the buffer's unchecked
+                // subscript is safe, and the step costs one comparison.
+                _position = position + 1
+                return _chunk.withUnsafeBufferPointer { $0[position] }
+            }
+            guard let root = _root, _nextChunkStart < root.count else { return nil }
+            // The search gets values and returns values: passed the iterator itself, it would take
+            // its address, and a `for` loop would then keep `_position` in memory rather than in a
+            // register (a store and a load per element, twice as slow).
+            let step = Self._nextChunk(root: root, offset: _nextChunkStart, parent: _parent, slot: _slot)
+            _chunk = step.chunk
+            _chunkEnd = step.chunk.count
+            _parent = step.parent
+            _slot = step.slot
+            _position = step.local + 1
+            _nextChunkStart += _chunkEnd - step.local
+            return _chunk[step.local]
+        }
+
+        /// Where the iteration goes on: the leaf that holds `offset`, the offset in it, its parent
+        /// and its slot there.
+        @usableFromInline
+        internal struct _Step {
+            @usableFromInline internal var chunk: [Element]
+            @usableFromInline internal var local: Int
+            @usableFromInline internal var parent: _Node?
+            @usableFromInline internal var slot: Int
+
+            @inlinable
+            internal init(chunk: [Element], local: Int, parent: _Node?, slot: Int) {
+                self.chunk = chunk
+                self.local = local
+                self.parent = parent
+                self.slot = slot
+            }
+        }
+
+        /// Finds the leaf that holds `offset` (in `0..<root.count`), the first element after the
+        /// leaf at `slot` of `parent`: usually that leaf's next sibling, found without a search.
+        @inlinable @inline(never)
+        internal static func _nextChunk(root: _Node, offset: Int, parent: _Node?, slot: Int) -> _Step {
+            if let parent, slot + 1 < parent.children.count {
+                return _Step(chunk: parent.children[slot + 1].elements, local: 0, parent: parent, slot: slot + 1)
+            }
+            if root.height == 0 {
+                return _Step(chunk: root.elements, local: offset, parent: nil, slot: 0)
+            }
+            var node = root
+            var local = offset
+            while node.height > 1 {
+                let (slot, offset) = node._childSlot(for: local, inserting: false)
+                node = node.children[slot]
+                local = offset
+            }
+            let (slot, offset) = node._childSlot(for: local, inserting: false)
+            return _Step(chunk: node.children[slot].elements, local: offset, parent: node, slot: slot)
+        }
+    }
+
+    /// Returns an iterator over the list's elements, in order.
+    ///
+    /// - Complexity: O(1); each step is O(1) amortized.
+    @inlinable
+    public func makeIterator() -> Iterator {
+        Iterator(_root: _root, from: 0)
+    }
+
+    /// The number of elements: the same as `count`.
+    ///
+    /// - Complexity: O(1).
+    @inlinable
+    public var underestimatedCount: Int { count }
+
+    /// Calls `body` with each element, in order, walking the tree leaf by leaf.
+    ///
+    /// - Parameter body: Called with each element. An error it throws stops the walk and is
+    ///   rethrown.
+    /// - Complexity: O(*n*) for *n* elements.
+    @inlinable
+    public func forEach(_ body: (Element) throws -> Void) rethrows {
+        // Element by element from each leaf's buffer: borrowed, not copied out as an iterator
+        // must, and in a loop that `body` is inlined into.
+        try _forEachLeafBuffer { buffer in
+            for element in buffer { try body(element) }
+        }
+    }
+
+    /// Calls `body` with each leaf's elements, in order, from a loop rather than a recursion, so
+    /// that `body` can be inlined into it.
+    @inlinable
+    internal func _forEachLeafBuffer(_ body: (UnsafeBufferPointer<Element>) throws -> Void) rethrows {
+        guard let root = _root else { return }
+        let count = root.count
+        var offset = 0
+        var parent: _Node? = nil
+        var slot = 0
+        while offset < count {
+            let step = Iterator._nextChunk(root: root, offset: offset, parent: parent, slot: slot)
+            try step.chunk.withUnsafeBufferPointer(body)
+            offset += step.chunk.count
+            parent = step.parent
+            slot = step.slot
+        }
+    }
+
+    /// Calls `body` with each leaf's elements as one contiguous buffer, in order: the fastest way
+    /// to copy the list, or to scan it in bulk.
+    ///
+    /// Each buffer is valid only during the call that receives it. The buffers are never empty,
+    /// hold at most 64 elements each, and together hold every element once, in list order.
+    ///
+    /// ```swift
+    /// let list = ListSnapshot(0..<100)
+    /// var scratch: [Int] = []
+    /// scratch.reserveCapacity(list.count)
+    /// list.forEachChunk { scratch.append(contentsOf: $0) }
+    /// print(scratch == Array(0..<100))
+    /// // true
+    /// ```
+    ///
+    /// - Parameter body: Called with each leaf's elements. An error it throws stops the walk and
+    ///   is rethrown.
+    /// - Complexity: O(*n*) for *n* elements; O(*n* / 64) calls of `body`.
+    @inlinable
+    public func forEachChunk(_ body: (UnsafeBufferPointer<Element>) throws -> Void) rethrows {
+        try _forEachLeafBuffer(body)
+    }
+
+    /// Calls `body` with the list's elements in one contiguous buffer when the list fits in one
+    /// leaf (an empty list gives an empty buffer); returns `nil` otherwise, without calling it.
+    ///
+    /// The storage of a longer list is a tree of chunks: use ``forEachChunk(_:)`` to read it in
+    /// bulk.
+    ///
+    /// - Parameter body: Called with the elements, when they are contiguous.
+    /// - Returns: What `body` returns, or `nil` when the elements are not contiguous.
+    /// - Complexity: O(1), plus `body`.
+    @inlinable
+    public func withContiguousStorageIfAvailable<R>(
+        _ body: (UnsafeBufferPointer<Element>) throws -> R
+    ) rethrows -> R? {
+        guard let root = _root else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        guard root.height == 0 else { return nil }
+        return try root.elements.withUnsafeBufferPointer(body)
+    }
+
+    /// Copies the list's first elements into `buffer`, chunk by chunk (the standard library calls
+    /// this to build an `Array` from the list), and returns an iterator over the rest.
+    ///
+    /// - Parameter buffer: Uninitialized memory; its first `min(buffer.count, count)` slots are
+    ///   initialized.
+    /// - Returns: An iterator over the elements that did not fit, and the number copied.
+    /// - Complexity: O(*m* + log *n*) for *m* copied of *n* elements.
+    @inlinable
+    public func _copyContents(
+        initializing buffer: UnsafeMutableBufferPointer<Element>
+    ) -> (Iterator, Int) {
+        let copied = Swift.min(buffer.count, count)
+        guard copied > 0, let root = _root, var destination = buffer.baseAddress else {
+            return (Iterator(_root: _root, from: 0), 0)
+        }
+        root._forEachChunk(base: 0, in: 0..<copied) { chunk in
+            destination.initialize(from: chunk.baseAddress.unsafelyUnwrapped, count: chunk.count)
+            destination += chunk.count
+        }
+        return (Iterator(_root: _root, from: copied), copied)
+    }
+}
+
+@available(*, unavailable)
+extension ListSnapshot.Iterator: Sendable {}

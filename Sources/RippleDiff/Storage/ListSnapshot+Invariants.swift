@@ -1,0 +1,59 @@
+// The tree's shape, checked by one function: tests call it directly, and every mutation calls it
+// when the package is compiled with `-D RIPPLE_INTERNAL_CHECKS`.
+
+extension ListSnapshot {
+    /// Traps unless the tree is well formed:
+    /// - an empty list has no root; a root is never empty, and an inner root has at least two
+    ///   children;
+    /// - every node's `count` is the sum of its children's (a leaf's, its element count), and
+    ///   every child is one level below its parent, so all leaves have the same depth;
+    /// - every leaf holds 1 to 64 elements and every inner node 1 to 32 children, and a node
+    ///   off the right edge of the tree is at least half full.
+    ///
+    /// - Complexity: O(*n* / 64) for *n* elements: it visits nodes, not elements.
+    @usableFromInline
+    internal func _checkInvariants() {
+        guard let root = _root else { return }
+        precondition(root.count > 0, "ListSnapshot._checkInvariants(): the root is empty")
+        precondition(
+            root.height == 0 || root.children.count >= 2,
+            "ListSnapshot._checkInvariants(): an inner root has \(root.children.count) child")
+        var path: [Int] = []
+        Self._checkNode(root, onRightEdge: true, isRoot: true, path: &path)
+    }
+
+    /// Checks one subtree; `path` (the child slots from the root) names the node in a failure.
+    @usableFromInline
+    internal static func _checkNode(_ node: _Node, onRightEdge: Bool, isRoot: Bool, path: inout [Int]) {
+        // Only the failure messages read `place`: they are built lazily.
+        func place() -> String { path.isEmpty ? "the root" : "the node at child slots \(path)" }
+        let width = node.width
+        precondition(
+            width >= 1 && width <= node.capacity,
+            "ListSnapshot._checkInvariants(): \(place()) has \(width) entries, out of range 1...\(node.capacity)")
+        precondition(
+            onRightEdge || isRoot || width >= node.minimumWidth,
+            "ListSnapshot._checkInvariants(): \(place()) has \(width) entries, fewer than \(node.minimumWidth) off the right edge")
+        if node.height == 0 {
+            precondition(node.children.isEmpty, "ListSnapshot._checkInvariants(): \(place()) is a leaf with children")
+            precondition(
+                node.count == node.elements.count,
+                "ListSnapshot._checkInvariants(): \(place()) counts \(node.count) but holds \(node.elements.count) elements")
+            return
+        }
+        precondition(node.elements.isEmpty, "ListSnapshot._checkInvariants(): \(place()) is an inner node that holds elements")
+        var sum = 0
+        for (slot, child) in node.children.enumerated() {
+            precondition(
+                child.height == node.height - 1,
+                "ListSnapshot._checkInvariants(): child \(slot) of \(place()) has height \(child.height), expected \(node.height - 1)")
+            sum += child.count
+            path.append(slot)
+            _checkNode(child, onRightEdge: onRightEdge && slot == width - 1, isRoot: false, path: &path)
+            path.removeLast()
+        }
+        precondition(
+            node.count == sum,
+            "ListSnapshot._checkInvariants(): \(place()) counts \(node.count) but its children hold \(sum) elements")
+    }
+}

@@ -1,0 +1,139 @@
+/// A list whose copies share their structure: copying is O(1), a held copy never changes, and a
+/// change to one copy costs O(log *n*) whatever other copies are alive.
+///
+/// `ListSnapshot` is a random-access, mutable, range-replaceable collection with `Int` indices
+/// `0..<count`, like `Array`. Its elements live in a counted B-tree: the leaves are chunks of up
+/// to 64 elements and every inner node keeps the element count of its subtree, so an offset
+/// finds its leaf in O(log *n*). A mutation copies only the nodes on its path that another copy
+/// still holds (every node on the path is checked, not only the root), so that
+///
+/// ```swift
+/// var books: ListSnapshot = ["Dune", "Emma", "Ulysses"]
+/// let rendered = books              // O(1): the two share every node
+/// books.insert("Walden", at: 1)     // copies one leaf, not the list
+/// print(rendered)
+/// // ["Dune", "Emma", "Ulysses"]
+/// print(books)
+/// // ["Dune", "Walden", "Emma", "Ulysses"]
+/// ```
+///
+/// # Performance
+/// - Copying and ``isIdentical(to:)``: O(1).
+/// - `count`: O(1).
+/// - Reading or writing one element by index: O(log *n*).
+/// - Insertion, removal and ``move(fromOffset:toOffset:)``: O(log *n*), copying at most one
+///   path of nodes. `append(_:)` touches only the right edge of the tree.
+/// - Iteration (`for … in`, `forEach(_:)`, ``forEachChunk(_:)``): O(*n*), leaf by leaf, not
+///   O(log *n*) per element. ``forEachChunk(_:)`` hands out each leaf's contiguous storage, so a
+///   bulk copy runs at memory-copy speed.
+/// - Building from a sequence (`ListSnapshot(elements)`) and `Array(snapshot)`: O(*n*).
+///
+/// The storage is not contiguous: `withContiguousStorageIfAvailable(_:)` answers only while the
+/// list fits in one leaf. Code that needs one buffer copies into scratch once, with
+/// ``forEachChunk(_:)``.
+///
+/// # Thread Safety
+/// `ListSnapshot` is a value type and is `Sendable` when its elements are. A node is mutated in
+/// place only while exactly one list value refers to it, so a snapshot handed to another thread
+/// stays unchanged while its owner keeps mutating its own copy.
+public struct ListSnapshot<Element> {
+    /// The tree's root: `nil` when the list is empty, a leaf while it fits in one chunk.
+    @usableFromInline
+    internal var _root: _Node?
+
+    /// Creates a list from its root.
+    @inlinable
+    internal init(_root: _Node?) {
+        self._root = _root
+    }
+
+    /// Creates an empty list.
+    ///
+    /// - Complexity: O(1).
+    @inlinable
+    public init() {
+        _root = nil
+    }
+
+    /// The number of elements in the list.
+    ///
+    /// - Complexity: O(1).
+    @inlinable
+    public var count: Int { _root?.count ?? 0 }
+
+    /// Whether the list has no elements.
+    ///
+    /// - Complexity: O(1).
+    @inlinable
+    public var isEmpty: Bool { _root == nil }
+
+    /// Whether this list and `other` share their whole storage, so that they are certainly equal.
+    ///
+    /// A copy is identical to its original until either one is mutated. Lists that are not
+    /// identical may still be equal (use `==` to compare their elements).
+    ///
+    /// - Parameter other: Another list.
+    /// - Returns: `true` when both lists have the same root node (or are both empty).
+    /// - Complexity: O(1).
+    @inlinable
+    public func isIdentical(to other: Self) -> Bool {
+        _root === other._root
+    }
+}
+
+// MARK: - Sendable
+
+/// Checked by the compiler: the root is Sendable when the elements are (see
+/// ListSnapshot+Sendable.swift for why the nodes are).
+extension ListSnapshot: Sendable where Element: Sendable {}
+
+// MARK: - Literals
+
+extension ListSnapshot: ExpressibleByArrayLiteral {
+    /// Creates a list of the given elements.
+    ///
+    /// - Parameter elements: The elements, in order.
+    /// - Complexity: O(*n*) for *n* elements.
+    @inlinable
+    public init(arrayLiteral elements: Element...) {
+        self.init(elements)
+    }
+}
+
+// MARK: - Shape
+
+extension ListSnapshot {
+    /// The most elements a leaf holds. A leaf other than the last one holds at least half as many.
+    @inlinable
+    internal static var _leafCapacity: Int { 64 }
+
+    /// The most children an inner node has. An inner node off the right edge of the tree has at
+    /// least half as many; the root has at least two.
+    @inlinable
+    internal static var _innerCapacity: Int { 32 }
+}
+
+// MARK: - Programmer errors
+
+extension ListSnapshot {
+    /// Traps for an index outside `0..<count` (or `0...count` when `endInclusive`), naming the
+    /// method, the index and the valid range.
+    @usableFromInline
+    internal static func _outOfRange(_ method: StaticString, _ index: Int, _ count: Int, endInclusive: Bool = false) -> Never {
+        let range = endInclusive ? "0...\(count)" : "0..<\(count)"
+        preconditionFailure("ListSnapshot.\(method): index \(index) is out of range \(range)")
+    }
+
+    /// Traps for a range of offsets that does not fit `0...count`, naming the method, the range and
+    /// the valid range.
+    @usableFromInline
+    internal static func _outOfRange(_ method: StaticString, _ bounds: Range<Int>, _ count: Int) -> Never {
+        preconditionFailure("ListSnapshot.\(method): range \(bounds) is out of range 0...\(count)")
+    }
+
+    /// Checks that `index` is in `0..<count`.
+    @inlinable @inline(__always)
+    internal func _checkIndex(_ index: Int, _ method: StaticString) {
+        if index < 0 || index >= count { Self._outOfRange(method, index, count) }
+    }
+}

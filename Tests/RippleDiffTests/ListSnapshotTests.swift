@@ -1,0 +1,600 @@
+import Foundation
+@testable import RippleDiff
+import RippleTestSupport
+import XCTest
+
+/// `ListSnapshot` against `Array`: seeded random operations with snapshots taken at random moments
+/// (each must keep equalling the array copy taken with it), the tree's invariants after every
+/// operation, structural sharing, the edge cases around leaf boundaries, a million appends, threads,
+/// and the trap messages.
+final class ListSnapshotTests: XCTestCase {
+    private typealias List = ListSnapshot<Int>
+
+    private var leafCapacity: Int { List._leafCapacity }
+
+    // MARK: - Edge cases
+
+    func test_empty() {
+        var list = List()
+        list._checkInvariants()
+        XCTAssertTrue(list.isEmpty)
+        XCTAssertEqual(list.count, 0)
+        XCTAssertEqual(Array(list), [])
+        var iterator = list.makeIterator()
+        XCTAssertNil(iterator.next())
+        XCTAssertEqual(list.description, "[]")
+        XCTAssertEqual(list.debugDescription, "ListSnapshot([])")
+        XCTAssertEqual(list, List([]))
+        XCTAssertTrue(list.isIdentical(to: List()))
+        XCTAssertEqual(list.withContiguousStorageIfAvailable { $0.count }, 0)
+        var chunks = 0
+        list.forEachChunk { _ in chunks += 1 }
+        XCTAssertEqual(chunks, 0)
+        list.removeAll()
+        list.replaceSubrange(0..<0, with: [])
+        list.append(contentsOf: [Int]())
+        XCTAssertTrue(list.isEmpty)
+        list._checkInvariants()
+    }
+
+    func test_oneElement() {
+        var list: List = [7]
+        list._checkInvariants()
+        XCTAssertEqual(list.count, 1)
+        XCTAssertEqual(list[0], 7)
+        XCTAssertEqual(Array(list), [7])
+        XCTAssertEqual(list.description, "[7]")
+        list[0] = 8
+        XCTAssertEqual(list.first, 8)
+        XCTAssertEqual(list.remove(at: 0), 8)
+        XCTAssertTrue(list.isEmpty)
+        list._checkInvariants()
+        list.insert(9, at: 0)
+        XCTAssertEqual(Array(list), [9])
+        list._checkInvariants()
+    }
+
+    func test_exactlyOneLeaf_isContiguous_andOneMoreIsNot() {
+        var list = List(0..<leafCapacity)
+        list._checkInvariants()
+        XCTAssertEqual(list._root?.height, 0)
+        XCTAssertEqual(list.withContiguousStorageIfAvailable { Array($0) }, Array(0..<leafCapacity))
+        var chunks: [[Int]] = []
+        list.forEachChunk { chunks.append(Array($0)) }
+        XCTAssertEqual(chunks, [Array(0..<leafCapacity)])
+
+        list.append(leafCapacity)
+        list._checkInvariants()
+        XCTAssertEqual(list._root?.height, 1)
+        XCTAssertNil(list.withContiguousStorageIfAvailable { $0.count })
+        chunks = []
+        list.forEachChunk { chunks.append(Array($0)) }
+        XCTAssertEqual(chunks, [Array(0..<leafCapacity), [leafCapacity]], "appends leave full leaves behind")
+
+        XCTAssertEqual(list.removeLast(), leafCapacity)
+        list._checkInvariants()
+        XCTAssertEqual(list._root?.height, 0, "the root collapses back to one leaf")
+    }
+
+    /// Every insertion and removal offset of every size up to three leaves and a bit, built both
+    /// ways (bottom-up and by appends), around every leaf boundary.
+    func test_leafBoundaries_everyOffset() {
+        for size in 0...(3 * leafCapacity + 2) {
+            let model = Array(0..<size)
+            var appended = List()
+            for value in model { appended.append(value) }
+            for base in [List(model), appended] {
+                base._checkInvariants()
+                XCTAssertEqual(Array(base), model, "size \(size)")
+                for offset in 0...size {
+                    var list = base
+                    list.insert(-1, at: offset)
+                    list._checkInvariants()
+                    var expected = model
+                    expected.insert(-1, at: offset)
+                    XCTAssertEqual(Array(list), expected, "size \(size), insert at \(offset)")
+                    XCTAssertEqual(Array(base), model, "size \(size): the original changed")
+                }
+                for offset in 0..<size {
+                    var list = base
+                    XCTAssertEqual(list.remove(at: offset), offset)
+                    list._checkInvariants()
+                    var expected = model
+                    expected.remove(at: offset)
+                    XCTAssertEqual(Array(list), expected, "size \(size), remove at \(offset)")
+                    for index in Swift.stride(from: 0, to: expected.count, by: 7) {
+                        XCTAssertEqual(list[index], expected[index])
+                    }
+                }
+            }
+        }
+    }
+
+    func test_removingDownToEmpty_thenReusing() {
+        var list = List(0..<5_000)
+        var model = Array(0..<5_000)
+        var random = SplitMix64(seed: 23)
+        while !list.isEmpty {
+            let offset = random.int(below: list.count)
+            XCTAssertEqual(list.remove(at: offset), model.remove(at: offset))
+            if list.count % 97 == 0 { list._checkInvariants() }
+        }
+        list._checkInvariants()
+        XCTAssertNil(list._root)
+        XCTAssertEqual(list, List())
+        for value in 0..<300 { list.insert(value, at: list.count / 2) }
+        for value in 0..<300 { model.insert(value, at: model.count / 2) }
+        list._checkInvariants()
+        XCTAssertEqual(Array(list), model)
+
+        list.removeAll()
+        XCTAssertTrue(list.isEmpty)
+        list.append(contentsOf: 0..<200)
+        list._checkInvariants()
+        XCTAssertEqual(Array(list), Array(0..<200))
+    }
+
+    /// A million appends, one at a time: the count, a few reads, the tree's shape. (With
+    /// `RIPPLE_INTERNAL_CHECKS` every append checks the whole tree, so that build appends 20,000.)
+    func test_large_aMillionAppends() {
+#if RIPPLE_INTERNAL_CHECKS
+        let total = 20_000
+#else
+        let total = 1_000_000
+#endif
+        var list = List()
+        for value in 0..<total { list.append(value) }
+        list._checkInvariants()
+        XCTAssertEqual(list.count, total)
+        for offset in [0, 1, 63, 64, 65, total / 3, total / 2, total - 65, total - 1] {
+            XCTAssertEqual(list[offset], offset)
+        }
+        XCTAssertEqual(list.first, 0)
+        XCTAssertEqual(list.last, total - 1)
+        var sum = 0
+        for value in list { sum &+= value }
+        XCTAssertEqual(sum, total * (total - 1) / 2)
+        XCTAssertEqual(Array(list), Array(0..<total))
+        XCTAssertEqual(list, List(0..<total))
+    }
+
+    func test_descriptions_areArrays() {
+        let words: ListSnapshot = ["a", "b"]
+        XCTAssertEqual(words.description, ["a", "b"].description)
+        XCTAssertEqual(words.debugDescription, #"ListSnapshot(["a", "b"])"#)
+        let numbers = ListSnapshot(0..<200)
+        XCTAssertEqual(numbers.description, Array(0..<200).description)
+    }
+
+    func test_equalityAndHashing_byElements() {
+        let built = List(0..<1_000)
+        var appended = List()
+        for value in 0..<1_000 { appended.append(value) }
+        XCTAssertFalse(built.isIdentical(to: appended))
+        XCTAssertEqual(built, appended)
+        XCTAssertEqual(built.hashValue, appended.hashValue)
+        XCTAssertEqual(built.hashValue, Array(0..<1_000).hashValue, "hashes like an Array")
+        var changed = appended
+        changed[999] = 0
+        XCTAssertNotEqual(built, changed)
+        XCTAssertNotEqual(built, List(0..<999))
+        XCTAssertEqual(Set([built, appended, changed]).count, 2)
+    }
+
+    func test_bulkCopies_chunksCopyContentsAndSlices() {
+        let list = List(0..<10_000)
+        var chunks = 0
+        var copied: [Int] = []
+        list.forEachChunk { chunk in
+            XCTAssertFalse(chunk.isEmpty)
+            XCTAssertLessThanOrEqual(chunk.count, leafCapacity)
+            copied.append(contentsOf: chunk)
+            chunks += 1
+        }
+        XCTAssertEqual(copied, Array(0..<10_000))
+        XCTAssertEqual(chunks, (10_000 + leafCapacity - 1) / leafCapacity)
+
+        let buffer = UnsafeMutableBufferPointer<Int>.allocate(capacity: 150)
+        defer { buffer.deallocate() }
+        let (iterator, count) = list._copyContents(initializing: buffer)
+        var rest = iterator
+        XCTAssertEqual(count, 150)
+        XCTAssertEqual(Array(buffer), Array(0..<150))
+        XCTAssertEqual(rest.next(), 150, "the iterator continues after the copied elements")
+        XCTAssertEqual(Array(IteratorSequence(rest)).count, 10_000 - 151)
+
+        XCTAssertEqual(Array(list[100..<300]), Array(100..<300))
+        var sliced = list
+        sliced[100..<103] = List([7, 8, 9])[...]
+        XCTAssertEqual(Array(sliced[99..<104]), [99, 7, 8, 9, 103])
+        XCTAssertEqual(list[100], 100)
+        XCTAssertEqual(list.reduce(0, +), 10_000 * 9_999 / 2)
+        var visited = 0
+        list.forEach { visited += $0 }
+        XCTAssertEqual(visited, 10_000 * 9_999 / 2)
+    }
+
+    /// An iteration sees the list as it was when it started, whatever the loop does to the list.
+    func test_iteration_seesTheListAsItWas() {
+        var list = List(0..<1_000)
+        var seen: [Int] = []
+        for value in list {
+            if value == 10 { list.removeAll() }
+            if value == 500 { list.append(-1) }
+            seen.append(value)
+        }
+        XCTAssertEqual(seen, Array(0..<1_000))
+        XCTAssertEqual(Array(list), [-1])
+        var iterator = List(0..<300).makeIterator()
+        for expected in 0..<300 { XCTAssertEqual(iterator.next(), expected) }
+        XCTAssertNil(iterator.next())
+        XCTAssertNil(iterator.next(), "stays finished")
+    }
+
+    func test_replaceSubrange_smallAndLarge() {
+        var list = List(0..<3_000)
+        var model = Array(0..<3_000)
+        list.replaceSubrange(10..<20, with: [-1, -2])
+        model.replaceSubrange(10..<20, with: [-1, -2])
+        list._checkInvariants()
+        XCTAssertEqual(Array(list), model)
+        list.replaceSubrange(100..<2_000, with: repeatElement(5, count: 10))
+        model.replaceSubrange(100..<2_000, with: repeatElement(5, count: 10))
+        list._checkInvariants()
+        XCTAssertEqual(Array(list), model)
+        list.replaceSubrange(0..<list.count, with: [])
+        XCTAssertTrue(list.isEmpty)
+        list._checkInvariants()
+    }
+
+    func test_move_bothDirections() {
+        var list: ListSnapshot = ["a", "b", "c", "d"]
+        list.move(fromOffset: 0, toOffset: 2)
+        XCTAssertEqual(Array(list), ["b", "c", "a", "d"])
+        list.move(fromOffset: 3, toOffset: 0)
+        XCTAssertEqual(Array(list), ["d", "b", "c", "a"])
+        list.move(fromOffset: 1, toOffset: 1)
+        XCTAssertEqual(Array(list), ["d", "b", "c", "a"])
+    }
+
+    // MARK: - Structural sharing
+
+    /// A mutation of a list that nobody else holds happens in place: the root stays the same node.
+    func test_uniqueList_mutatesInPlace() {
+        var list = List(0..<10_000)
+        let root = ObjectIdentifier(list._root!)
+        list[5_000] = -1
+        list.append(1)
+        list.insert(2, at: 3_000)
+        list.remove(at: 7_000)
+        XCTAssertEqual(ObjectIdentifier(list._root!), root)
+    }
+
+    /// A copy shares every node; a change copies one path (one node per level), and a later
+    /// change behind the now unique root still copies the shared leaf it reaches.
+    func test_copy_sharesAllButOnePath() {
+        var list = List(0..<100_000)
+        let height = list._root!.height
+        XCTAssertEqual(height, 3, "1,563 leaves, 49 nodes above them, 2 above those, the root")
+        let snapshot = list
+        XCTAssertTrue(list.isIdentical(to: snapshot))
+        list[50_000] = -1
+        XCTAssertFalse(list.isIdentical(to: snapshot))
+        XCTAssertEqual(nodes(of: list).subtracting(nodes(of: snapshot)).count, height + 1)
+        XCTAssertEqual(snapshot[50_000], 50_000)
+
+        // The root is unique now, but the path to offset 80,000 (below the root, another one than
+        // 50,000's) is still the snapshot's.
+        list[80_000] = -2
+        XCTAssertEqual(snapshot[80_000], 80_000)
+        XCTAssertEqual(nodes(of: list).subtracting(nodes(of: snapshot)).count, 2 * height + 1)
+        list.append(-3)
+        list.insert(-4, at: 20_000)
+        list.remove(at: 90_000)
+        list.move(fromOffset: 10, toOffset: 99_000)
+        XCTAssertEqual(Array(snapshot), Array(0..<100_000))
+        XCTAssertLessThanOrEqual(
+            nodes(of: list).subtracting(nodes(of: snapshot)).count, 6 * (height + 1) + 2,
+            "each change copies at most a path and a neighbour")
+        list._checkInvariants()
+        snapshot._checkInvariants()
+    }
+
+    /// The identities of every node of `list`.
+    private func nodes(of list: List) -> Set<ObjectIdentifier> {
+        var result: Set<ObjectIdentifier> = []
+        var pending = list._root.map { [$0] } ?? []
+        while let node = pending.popLast() {
+            result.insert(ObjectIdentifier(node))
+            pending.append(contentsOf: node.children)
+        }
+        return result
+    }
+
+    // MARK: - Seeded property test against Array
+
+    /// 120,000 random operations over six seeds, each with its own size regime (small lists that
+    /// stay in one or two leaves, and lists of thousands, two levels deep). Snapshots (copies) are
+    /// taken at random moments with the array copy of the same moment; every one must still equal
+    /// its array periodically and at the end. Invariants are checked after every operation.
+    func test_random_againstArray_withHeldSnapshots() {
+        let regimes: [(seed: UInt64, target: Int)] = [
+            (1, 40), (2, 150), (3, 1_000), (4, 3_000), (5, 6_000), (6, 400),
+        ]
+        forEachSeed(regimes.map(\.seed)) { seed, random in
+            let target = regimes.first { $0.seed == seed }!.target
+            return Self.randomRun(operations: 20_000, target: target, using: &random)
+        }
+    }
+
+    /// A bigger tree (three levels) under fewer operations.
+    func test_random_againstArray_threeLevels() {
+        forEachSeed([101]) { _, random in
+            Self.randomRun(operations: 3_000, target: 70_000, initial: 70_000, checkEvery: 50, using: &random)
+        }
+    }
+
+    /// Runs `operations` random operations; returns the first failure, naming the operation.
+    private static func randomRun(
+        operations: Int, target: Int, initial: Int = 0, checkEvery: Int = 1, using random: inout SplitMix64
+    ) -> String? {
+        var list = ListSnapshot(0..<initial)
+        var model = Array(0..<initial)
+        var held: [(list: ListSnapshot<Int>, model: [Int], step: Int)] = []
+        var next = initial
+
+        func fresh() -> Int {
+            next += 1
+            return next
+        }
+        func verifyHeld(_ step: Int) -> String? {
+            for snapshot in held {
+                snapshot.list._checkInvariants()
+                if let mismatch = firstMismatch(snapshot.list, snapshot.model, by: ==) {
+                    return "step \(step): the snapshot taken at step \(snapshot.step) changed: \(mismatch)"
+                }
+            }
+            return nil
+        }
+
+        for step in 0..<operations {
+            let grow = list.count < target ? 6 : 4
+            let operation: String
+            switch random.int(below: 100) {
+            case 0..<(grow * 3):
+                let value = fresh()
+                list.append(value)
+                model.append(value)
+                operation = "append(\(value))"
+            case 20..<(20 + grow * 3):
+                let offset = random.int(in: 0...list.count)
+                let value = fresh()
+                list.insert(value, at: offset)
+                model.insert(value, at: offset)
+                operation = "insert(\(value), at: \(offset))"
+            case 40..<56 where !list.isEmpty:
+                let offset = random.int(below: list.count)
+                let removed = list.remove(at: offset)
+                let expected = model.remove(at: offset)
+                if removed != expected { return "step \(step): remove(at: \(offset)) returned \(removed), expected \(expected)" }
+                operation = "remove(at: \(offset))"
+            case 56..<64 where !list.isEmpty:
+                let source = random.int(below: list.count), destination = random.int(below: list.count)
+                list.move(fromOffset: source, toOffset: destination)
+                model.insert(model.remove(at: source), at: destination)
+                operation = "move(fromOffset: \(source), toOffset: \(destination))"
+            case 64..<72 where !list.isEmpty:
+                let offset = random.int(below: list.count)
+                let value = fresh()
+                list[offset] = value
+                model[offset] = value
+                operation = "[\(offset)] = \(value)"
+            case 72..<80:
+                let lower = random.int(in: 0...list.count)
+                let length = random.chance(1, in: 10)
+                    ? random.int(in: 0...(list.count - lower)) : random.int(in: 0...Swift.min(8, list.count - lower))
+                let inserted = (0..<random.int(in: 0...(random.chance(1, in: 10) ? 300 : 8))).map { _ in fresh() }
+                list.replaceSubrange(lower..<(lower + length), with: inserted)
+                model.replaceSubrange(lower..<(lower + length), with: inserted)
+                operation = "replaceSubrange(\(lower)..<\(lower + length), with: \(inserted.count) elements)"
+            case 80..<84:
+                // A batch: a run of edits at neighbouring offsets, as a batch update makes.
+                var offset = random.int(in: 0...list.count)
+                let edits = random.int(in: 1...100)
+                for _ in 0..<edits {
+                    if random.chance(1, in: 3), offset < list.count {
+                        list.remove(at: offset)
+                        model.remove(at: offset)
+                    } else {
+                        let value = fresh()
+                        list.insert(value, at: offset)
+                        model.insert(value, at: offset)
+                        offset += 1
+                    }
+                    offset = Swift.min(offset, list.count)
+                }
+                operation = "a batch of \(edits) edits"
+            case 84..<86:
+                let values = (0..<random.int(in: 0...200)).map { _ in fresh() }
+                list.append(contentsOf: values)
+                model.append(contentsOf: values)
+                operation = "append(contentsOf: \(values.count) elements)"
+            case 86:
+                if random.chance(1, in: 4) {
+                    list.removeAll()
+                    model.removeAll()
+                    operation = "removeAll()"
+                } else {
+                    list = ListSnapshot(model)
+                    operation = "ListSnapshot(model)"
+                }
+            case 87..<95:
+                if held.count >= 40 { held.remove(at: random.int(below: held.count)) }
+                held.append((list, model, step))
+                operation = "snapshot"
+            default:
+                guard !list.isEmpty else { continue }
+                let offset = random.int(below: list.count)
+                if list[offset] != model[offset] { return "step \(step): [\(offset)] is \(list[offset]), expected \(model[offset])" }
+                operation = "read [\(offset)]"
+            }
+            if list.count != model.count {
+                return "step \(step) (\(operation)): count \(list.count), expected \(model.count)"
+            }
+            if step % checkEvery == 0 { list._checkInvariants() }
+            if step % 1_000 == 999 || list.count < 20 {
+                if let mismatch = firstMismatch(list, model, by: ==) { return "step \(step) (\(operation)): \(mismatch)" }
+            }
+            if step % 2_000 == 1_999, let failure = verifyHeld(step) { return failure }
+        }
+        list._checkInvariants()
+        if let mismatch = firstMismatch(list, model, by: ==) { return "at the end: \(mismatch)" }
+        if Array(list) != model { return "at the end: Array(list) differs" }
+        return verifyHeld(operations)
+    }
+
+    // MARK: - Threads
+
+    /// Four threads each mutate their own copy of one shared list, while two others iterate the
+    /// shared list and the snapshots the mutators publish. Every snapshot must stay what it was
+    /// when published (its sum and count are published with it). Run it under ThreadSanitizer.
+    func test_threads_mutateOwnCopies_whileOthersReadSnapshots() {
+        let shared = ListSnapshot(0..<20_000)
+        let expectedSum = 20_000 * 19_999 / 2
+        let board = SnapshotBoard()
+        let stop = StopFlag()
+        let failures = FailureLog()
+        runOnThreads(6) { thread in
+            if thread < 4 {
+                var random = SplitMix64(seed: UInt64(thread) &+ 500)
+                var mine = shared
+                var model = Array(0..<20_000)
+                for step in 0..<4_000 {
+                    let offset = random.int(below: mine.count)
+                    switch random.int(below: 4) {
+                    case 0:
+                        mine.insert(step, at: offset)
+                        model.insert(step, at: offset)
+                    case 1:
+                        mine.remove(at: offset)
+                        model.remove(at: offset)
+                    case 2:
+                        mine[offset] = -step
+                        model[offset] = -step
+                    default:
+                        mine.append(step)
+                        model.append(step)
+                    }
+                    if step % 200 == 0 {
+                        board.publish(mine, sum: model.reduce(0, &+))
+                    }
+                }
+                if Array(mine) != model { failures.record("thread \(thread): its copy differs from its array") }
+                mine._checkInvariants()
+            } else {
+                var held: [(ListSnapshot<Int>, Int)] = []
+                while !stop.isRaised || held.count < 3 {
+                    var sum = 0
+                    for value in shared { sum &+= value }
+                    if sum != expectedSum { failures.record("thread \(thread): the shared list's sum changed") }
+                    if let (snapshot, expected) = board.latest() {
+                        var total = 0
+                        snapshot.forEach { total &+= $0 }
+                        if total != expected { failures.record("thread \(thread): a published snapshot changed") }
+                        held.append((snapshot, expected))
+                    }
+                    if board.count >= 80 { stop.raise() }
+                }
+                for (snapshot, expected) in held where snapshot.reduce(0, &+) != expected {
+                    failures.record("thread \(thread): a held snapshot changed")
+                }
+            }
+        }
+        XCTAssertEqual(failures.all, [])
+        XCTAssertEqual(Array(shared), Array(0..<20_000))
+        shared._checkInvariants()
+    }
+
+    // MARK: - Traps
+
+    func test_childProcessEntry() {
+        guard let name = childCase else { return }
+        var list = ListSnapshot(0..<10)
+        switch name {
+        case "subscriptGet": _ = list[10]
+        case "subscriptSet": list[-1] = 0
+        case "subscriptBounds": _ = list[5..<11]
+        case "insert": list.insert(0, at: 11)
+        case "removeAt": list.remove(at: 12)
+        case "removeAtEmpty":
+            var empty = ListSnapshot<Int>()
+            empty.remove(at: 0)
+        case "replaceSubrange": list.replaceSubrange(-1..<2, with: [])
+        case "moveSource": list.move(fromOffset: 10, toOffset: 0)
+        case "moveDestination": list.move(fromOffset: 0, toOffset: 10)
+        default: return
+        }
+        print("the case did not trap")
+    }
+
+    func test_outOfRange_trapsWithAMessageNamingTheMethodTheIndexAndTheRange() throws {
+        let expected: [String: String] = [
+            "subscriptGet": "ListSnapshot.subscript: index 10 is out of range 0..<10",
+            "subscriptSet": "ListSnapshot.subscript: index -1 is out of range 0..<10",
+            "subscriptBounds": "ListSnapshot.subscript(bounds:): range 5..<11 is out of range 0...10",
+            "insert": "ListSnapshot.insert(_:at:): index 11 is out of range 0...10",
+            "removeAt": "ListSnapshot.remove(at:): index 12 is out of range 0..<10",
+            "removeAtEmpty": "ListSnapshot.remove(at:): index 0 is out of range 0..<0",
+            "replaceSubrange": "ListSnapshot.replaceSubrange(_:with:): range -1..<2 is out of range 0...10",
+            "moveSource": "ListSnapshot.move(fromOffset:toOffset:): index 10 is out of range 0..<10",
+            "moveDestination": "ListSnapshot.move(fromOffset:toOffset:): index 10 is out of range 0..<10",
+        ]
+        try assertChildCasesTrap("RippleDiffTests.ListSnapshotTests/test_childProcessEntry", expected: expected)
+    }
+}
+
+/// The latest snapshot a mutator thread published, with the sum it had then.
+private final class SnapshotBoard: @unchecked Sendable {
+    // @unchecked: `snapshot` and `published` are only touched with `lock` held.
+    private let lock = NSLock()
+    private var snapshot: (ListSnapshot<Int>, Int)?
+    private var published = 0
+
+    func publish(_ list: ListSnapshot<Int>, sum: Int) {
+        lock.lock()
+        snapshot = (list, sum)
+        published += 1
+        lock.unlock()
+    }
+
+    func latest() -> (ListSnapshot<Int>, Int)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return snapshot
+    }
+
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return published
+    }
+}
+
+/// Failures recorded by any thread, read after they all finished.
+private final class FailureLog: @unchecked Sendable {
+    // @unchecked: `failures` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var failures: [String] = []
+
+    func record(_ failure: String) {
+        lock.lock()
+        if failures.count < 20 { failures.append(failure) }
+        lock.unlock()
+    }
+
+    var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return failures
+    }
+}

@@ -12,11 +12,7 @@ final class SectionItemsTests: XCTestCase {
     private func path(_ section: Int, _ item: Int) -> ElementPath { ElementPath(item: item, section: section) }
 
     private func make(_ sections: [(Int, [Int])]) -> (TestSections, SectionedChangeChecker, SubscriptionToken) {
-        let list = makeSectionedList(sections)
-        let collection = TestSections(list)
-        let checker = SectionedChangeChecker(initial: list)
-        let token = collection.subscribe(on: .synchronous, checker.handler)
-        return (collection, checker, token)
+        makeCheckedSections(sections)
     }
 
     // MARK: - On their own

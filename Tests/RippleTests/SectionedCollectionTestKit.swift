@@ -25,6 +25,15 @@ extension Array where Element == SectionSnapshot<TestHeader, TestItem> {
 }
 
 /// Builds a list from `(section id, item ids)` pairs.
+/// A collection with sections `(id, items)` and a synchronous checker subscribed to it.
+func makeCheckedSections(_ sections: [(Int, [Int])]) -> (TestSections, SectionedChangeChecker, SubscriptionToken) {
+    let list = makeSectionedList(sections)
+    let collection = TestSections(list)
+    let checker = SectionedChangeChecker(initial: list)
+    let token = collection.subscribe(on: .synchronous, checker.handler)
+    return (collection, checker, token)
+}
+
 func makeSectionedList(_ sections: [(Int, [Int])]) -> TestSectionedList {
     sections.map { SectionSnapshot(section: TestHeader(id: $0.0), items: [TestItem](ids: $0.1)) }
 }

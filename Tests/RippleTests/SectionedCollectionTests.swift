@@ -12,13 +12,8 @@ final class SectionedCollectionTests: XCTestCase {
 
     private func path(_ section: Int, _ item: Int) -> ElementPath { ElementPath(item: item, section: section) }
 
-    /// A collection with sections `(id, items)` and a synchronous checker subscribed to it.
     private func make(_ sections: [(Int, [Int])]) -> (TestSections, SectionedChangeChecker, SubscriptionToken) {
-        let list = makeSectionedList(sections)
-        let collection = TestSections(list)
-        let checker = SectionedChangeChecker(initial: list)
-        let token = collection.subscribe(on: .synchronous, checker.handler)
-        return (collection, checker, token)
+        makeCheckedSections(sections)
     }
 
     private func events(_ collection: TestSections, _ body: () -> Void) -> [SectionedCollectionChange<TestHeader, TestItem>] {

@@ -16,13 +16,13 @@ struct SectionedBatchRecorder {
     var depth = 1
     let sourceItemCounts: [Int]
     /// The flat number of each source section's first item, and the total at the end.
-    let sourceStarts: [Int]
-    var sectionOrigins: [Int]
-    var itemOrigins: [[Int]?]
+    @usableFromInline let sourceStarts: [Int]
+    @usableFromInline var sectionOrigins: [Int]
+    @usableFromInline var itemOrigins: [[Int]?]
     /// Source sections whose value was replaced during the batch.
     var updatedSections: [Int] = []
     /// Flat source numbers of items replaced during the batch.
-    var updatedItems: [Int] = []
+    @usableFromInline var updatedItems: [Int] = []
 
     init(itemCounts: [Int]) {
         sourceItemCounts = itemCounts
@@ -38,6 +38,7 @@ struct SectionedBatchRecorder {
     /// items yet.
     ///
     /// - Complexity: O(*m*) for *m* items in the section, the first time.
+    @inlinable
     mutating func touch(_ section: Int) {
         guard itemOrigins[section] == nil else { return }
         let source = sectionOrigins[section]
@@ -53,6 +54,7 @@ struct SectionedBatchRecorder {
     ///
     /// - Complexity: O(*m*) for *m* items in the section; a single insert, delete or move edits
     ///   the origins in place.
+    @inlinable
     mutating func fold(_ changes: Changeset, inSection section: Int) {
         if changes.isEmpty { return }
         touch(section)
@@ -83,6 +85,7 @@ struct SectionedBatchRecorder {
     ///
     /// - Precondition: `changes` is a valid change-set from `old.count` elements.
     /// - Complexity: O(*n* + *m*) for the change-set's source and target counts.
+    @usableFromInline
     static func fold(_ changes: Changeset, into old: [Int], updated: inout [Int]) -> [Int] {
         let unset = Int.min
         var new = [Int](repeating: unset, count: changes.targetCount)

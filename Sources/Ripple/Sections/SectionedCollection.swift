@@ -92,14 +92,14 @@ public final class SectionedCollection<Section: Sendable, Item: Sendable>: Senda
         /// The version of the last event.
         @usableFromInline var version = 0
         /// Grows with every change of `entries`; lets `replace(with:)` detect races.
-        var mutations = 0
+        @usableFromInline var mutations = 0
         /// The open batch, if any.
         @usableFromInline var batch: SectionedBatchRecorder?
         var nextLink = 0
         var core = EmitterCore<SectionedCollectionChange<Section, Item>>()
         /// Values dropped under the lock (old snapshots, removed items), released after unlocking
         /// by ``SectionedCollection/withState(_:)``: a `deinit` they trigger may use this collection.
-        var released: [Any] = []
+        @usableFromInline var released: [Any] = []
     }
 
     @usableFromInline let state: LockedState<State>
@@ -265,7 +265,7 @@ public final class SectionedCollection<Section: Sendable, Item: Sendable>: Senda
 
     /// Runs `body` under the lock, then releases what it dropped (`State.released`) after
     /// unlocking.
-    @usableFromInline
+    @inlinable
     func withState<Result>(_ body: (inout State) -> Result) -> Result {
         let (result, released) = state.withLock { state -> (Result, [Any]) in
             let result = body(&state)
@@ -399,6 +399,7 @@ extension SectionedCollection.State {
     }
 
     /// The number of items in each section now.
+    @usableFromInline
     var itemCounts: [Int] {
         entries.withUnsafeBufferPointer { entries in entries.indices.map { entries[$0].items.count } }
     }
@@ -407,7 +408,7 @@ extension SectionedCollection.State {
     /// the new items): folds it into the open batch, or publishes it.
     ///
     /// - Returns: Whether the caller must drain after unlocking.
-    @usableFromInline
+    @inlinable
     mutating func recordItems(_ changes: Changeset, inSection section: Int) -> Bool {
         guard !changes.isEmpty else { return false }
         mutations &+= 1
@@ -433,7 +434,7 @@ extension SectionedCollection.State {
     /// hold the new items).
     ///
     /// - Returns: Whether the caller must drain after unlocking.
-    @usableFromInline
+    @inlinable
     mutating func recordMove(from source: ElementPath, to target: ElementPath) -> Bool {
         mutations &+= 1
         if batch != nil {
@@ -456,6 +457,7 @@ extension SectionedCollection.State {
     /// Publishes `changeset` as a new version, unless it is empty or a batch is open.
     ///
     /// - Returns: Whether the caller must drain after unlocking.
+    @usableFromInline
     mutating func publish(_ changeset: SectionedChangeset) -> Bool {
         guard batch == nil, !changeset.isEmpty else { return false }
         #if RIPPLE_INTERNAL_CHECKS

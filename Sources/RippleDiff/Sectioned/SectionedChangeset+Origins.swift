@@ -60,8 +60,9 @@ extension SectionedChangeset {
     /// modules. `package`: Ripple's sectioned collection folds its batches with it.
     ///
     /// - Precondition: A section with `nil` origins came from a source section.
-    /// - Complexity: O(*s* + *t* + *u* log *u*) plus the items of the sections with origins, and an
-    ///   O(*n*) zero-filled table of where each source item lands.
+    /// - Complexity: O(*s* + *t* + *u* log *u*) for *u* updates, plus one pass over the origins given
+    ///   and O(*r* log *r* + *c* log *c*) for the *r* runs of items they keep in place and the *c*
+    ///   items that change section; O(*r*²) more in a section with up to 256 runs out of order.
     package init(
         sourceItemCounts: [Int],
         sectionOrigins: [Int],
@@ -93,69 +94,112 @@ extension SectionedChangeset {
             untouchedTarget[sectionOrigins[target]] = target
         }
 
-        // The flat target number of each source item that stays somewhere, or -1.
-        var landing = [Int](repeating: -1, count: total)
+        var targetOfSource = [Int](repeating: -1, count: sourceItemCounts.count)
+        for (target, origin) in sectionOrigins.enumerated() where origin >= 0 { targetOfSource[origin] = target }
+
+        // Per source section, the runs of its items that stayed in it (in the section it became),
+        // sorted by source offset; and where each item that changed section landed, as flat numbers.
+        var keptRuns = [[_KeptRun]](repeating: [], count: sourceItemCounts.count)
+        var crossLanding: [Int: Int] = [:]
         var inserts: [ElementPath] = []
         var moves: [PathPair] = []
-        // Scratch, reused across sections: the kept items (those that stayed in their section) in
-        // target order, as runs of consecutive source offsets.
-        let runs = _KeptRuns(capacity: itemOrigins.reduce(0) { Swift.max($0, $1?.count ?? 0) })
-        defer { runs.deallocate() }
+        var sectionRuns: [_KeptRun] = []
         var sectionMoves: [PathPair] = []
-        landing.withUnsafeMutableBufferPointer { landing in
-            for target in itemOrigins.indices {
-                let source = sectionOrigins[target]
-                let low = source >= 0 ? sourceStarts[source] : 0
-                let high = source >= 0 ? sourceStarts[source + 1] : 0
-                let targetStart = targetStarts[target]
-                guard let touched = itemOrigins[target] else { continue }  // Untouched: nothing to list.
-                runs.removeAll()
-                sectionMoves.removeAll(keepingCapacity: true)
-                touched.withUnsafeBufferPointer { origins in
-                    for item in origins.indices {
-                        let origin = origins[item]
-                        if origin < 0 {
-                            if source >= 0 { inserts.append(ElementPath(item: item, section: target)) }
-                            continue
-                        }
-                        precondition(
-                            origin < total,
-                            "\(method): item origin \(origin) at (\(target) - \(item)) is out of range 0..<\(total)")
-                        precondition(
-                            landing[origin] < 0,
-                            "\(method): source item \(origin) appears twice, the second time at (\(target) - \(item))")
-                        landing[origin] = targetStart &+ item
-                        if origin >= low && origin < high {
-                            runs.append(offset: origin &- low, target: item)
-                        } else {
-                            sectionMoves.append(
-                                PathPair(
-                                    source: _path(ofFlat: origin, starts: sourceStarts),
-                                    target: ElementPath(item: item, section: target)))
-                        }
+        for target in itemOrigins.indices {
+            guard let touched = itemOrigins[target] else { continue }  // Untouched: nothing to list.
+            let source = sectionOrigins[target]
+            let low = source >= 0 ? sourceStarts[source] : 0
+            let high = source >= 0 ? sourceStarts[source + 1] : 0
+            sectionRuns.removeAll(keepingCapacity: true)
+            sectionMoves.removeAll(keepingCapacity: true)
+            var inOrder = true
+            touched.withUnsafeBufferPointer { origins in
+                let count = origins.count
+                var item = 0
+                while item < count {
+                    let origin = origins[item]
+                    if origin < 0 {
+                        if source >= 0 { inserts.append(ElementPath(item: item, section: target)) }
+                        item &+= 1
+                        continue
                     }
-                }
-                if !runs.isInOrder {
-                    runs.forEachMoved { offset, item in
+                    precondition(
+                        origin < total,
+                        "\(method): item origin \(origin) at (\(target) - \(item)) is out of range 0..<\(total)")
+                    if origin >= low && origin < high {
+                        // A run: consecutive in the source and in the target.
+                        var end = item &+ 1
+                        while end < count && origins[end] == origins[end &- 1] &+ 1 && origins[end] < high { end &+= 1 }
+                        let run = _KeptRun(start: origin &- low, length: end &- item, target: item)
+                        if let last = sectionRuns.last, run.start < last.start { inOrder = false }
+                        sectionRuns.append(run)
+                        item = end
+                    } else {
+                        precondition(
+                            crossLanding.updateValue(targetStarts[target] &+ item, forKey: origin) == nil,
+                            "\(method): source item \(origin) appears twice, the second time at (\(target) - \(item))")
                         sectionMoves.append(
                             PathPair(
-                                source: ElementPath(item: offset, section: source),
+                                source: _path(ofFlat: origin, starts: sourceStarts),
                                 target: ElementPath(item: item, section: target)))
+                        item &+= 1
                     }
-                    sectionMoves.sort { $0.target.item < $1.target.item }
                 }
-                moves.append(contentsOf: sectionMoves)
             }
+            if !inOrder {
+                let keep = _KeptRun.longestIncreasing(sectionRuns)
+                for (index, run) in sectionRuns.enumerated() where !keep[index] {
+                    for offset in 0..<run.length {
+                        sectionMoves.append(
+                            PathPair(
+                                source: ElementPath(item: run.start &+ offset, section: source),
+                                target: ElementPath(item: run.target &+ offset, section: target)))
+                    }
+                }
+                sectionMoves.sort { $0.target.item < $1.target.item }
+            }
+            moves.append(contentsOf: sectionMoves)
+            if source >= 0 { keptRuns[source] = inOrder ? sectionRuns : sectionRuns.sorted { $0.start < $1.start } }
         }
 
+        // The items of each source section that left it, by offset.
+        var leftFor = [[Int]](repeating: [], count: sourceItemCounts.count)
+        for flat in crossLanding.keys {
+            let path = _path(ofFlat: flat, starts: sourceStarts)
+            leftFor[path.section].append(path.item)
+        }
         var deletes: [ElementPath] = []
-        landing.withUnsafeBufferPointer { landing in
-            for section in sourceItemCounts.indices where survives[section] && untouchedTarget[section] < 0 {
-                let start = sourceStarts[section]
-                for flat in start..<sourceStarts[section + 1] where landing[flat] < 0 {
-                    deletes.append(ElementPath(item: flat &- start, section: section))
+        for section in sourceItemCounts.indices where survives[section] {
+            var left = leftFor[section]
+            left.sort()
+            func twice(_ offset: Int) -> Never {
+                preconditionFailure("\(method): source item \(sourceStarts[section] + offset) appears twice")
+            }
+            if untouchedTarget[section] >= 0 {
+                // All its items stayed, so none can also be elsewhere.
+                if let offset = left.first { twice(offset) }
+                continue
+            }
+            // The gaps between the kept runs are deletes, except the items that left.
+            var next = 0
+            var leftIndex = 0
+            func gap(upTo end: Int) {
+                while next < end {
+                    if leftIndex < left.count && left[leftIndex] == next {
+                        leftIndex &+= 1
+                    } else {
+                        deletes.append(ElementPath(item: next, section: section))
+                    }
+                    next &+= 1
                 }
             }
+            for run in keptRuns[section] {
+                if run.start < next { twice(run.start) }
+                gap(upTo: run.start)
+                next = run.start &+ run.length
+                if leftIndex < left.count && left[leftIndex] < next { twice(left[leftIndex]) }
+            }
+            gap(upTo: sourceItemCounts[section])
         }
 
         var updates: [PathPair] = []
@@ -163,11 +207,19 @@ extension SectionedChangeset {
             precondition(
                 flat >= 0 && flat < total, "\(method): updated source item \(flat) is out of range 0..<\(total)")
             let source = _path(ofFlat: flat, starts: sourceStarts)
-            if landing[flat] >= 0 {
-                updates.append(PathPair(source: source, target: _path(ofFlat: landing[flat], starts: targetStarts)))
+            if let landed = crossLanding[flat] {
+                updates.append(PathPair(source: source, target: _path(ofFlat: landed, starts: targetStarts)))
             } else if untouchedTarget[source.section] >= 0 {
                 updates.append(
                     PathPair(source: source, target: ElementPath(item: source.item, section: untouchedTarget[source.section])))
+            } else if targetOfSource[source.section] >= 0,
+                let run = _KeptRun.containing(source.item, in: keptRuns[source.section])
+            {
+                updates.append(
+                    PathPair(
+                        source: source,
+                        target: ElementPath(
+                            item: run.target &+ (source.item &- run.start), section: targetOfSource[source.section])))
             }
         }
         if updates.count > 1 {
@@ -182,82 +234,38 @@ extension SectionedChangeset {
     }
 }
 
-/// The items that stayed in their section, in target order, kept as runs of consecutive source
-/// offsets; chooses which of them move.
+/// A run of items that stayed in their section: consecutive in the source and in the target.
 ///
 /// A batch leaves most of a section in place, so its kept items form a few long runs: the longest
 /// increasing subsequence is found over the runs, each weighted by its length, instead of over the
 /// items. A longest subsequence never takes part of a run (a run's source offsets are consecutive,
 /// so any item that could follow part of it could follow all of it), so this is as minimal as the
 /// item-level one.
-struct _KeptRuns {
-    /// Per run: its first source offset and its length.
-    private let starts: UnsafeMutablePointer<Int>
-    private let lengths: UnsafeMutablePointer<Int>
-    /// The target offset of every kept item, in order.
-    private let targets: UnsafeMutablePointer<Int>
-    /// The state, in one box so that the scratch buffers are allocated once per change-set.
-    private let counts: UnsafeMutablePointer<(runs: Int, items: Int, isInOrder: Bool)>
+struct _KeptRun {
+    /// The source offset of its first item, inside the section.
+    var start: Int
+    var length: Int
+    /// The target offset of its first item, inside the section.
+    var target: Int
 
-    /// Allocates scratch for sections of up to `capacity` items; call ``deallocate()`` after.
-    init(capacity: Int) {
-        let capacity = Swift.max(capacity, 1)
-        starts = .allocate(capacity: capacity)
-        lengths = .allocate(capacity: capacity)
-        targets = .allocate(capacity: capacity)
-        counts = .allocate(capacity: 1)
-        counts.initialize(to: (0, 0, true))
-    }
-
-    func deallocate() {
-        starts.deallocate()
-        lengths.deallocate()
-        targets.deallocate()
-        counts.deallocate()
-    }
-
-    /// Whether the runs' offsets increase: then nothing moves.
-    var isInOrder: Bool { counts.pointee.isInOrder }
-
-    func removeAll() {
-        counts.pointee = (0, 0, true)
-    }
-
-    /// Adds the next kept item: the source offset it came from, and its target offset.
-    func append(offset: Int, target: Int) {
-        let (runs, items, _) = counts.pointee
-        targets[items] = target
-        counts.pointee.items = items &+ 1
-        if runs > 0 {
-            let last = runs &- 1
-            if starts[last] &+ lengths[last] == offset {
-                lengths[last] &+= 1
-                return
-            }
-            if offset < starts[last] { counts.pointee.isInOrder = false }
-        }
-        starts[runs] = offset
-        lengths[runs] = 1
-        counts.pointee.runs = runs &+ 1
-    }
-
-    /// Calls `body` with the source and target offsets of every kept item outside a longest
-    /// increasing subsequence: the fewest items that must move.
+    /// Which of `runs` (in target order) stay in place: a longest increasing subsequence of their
+    /// source offsets, weighted by length; every item of the others moves.
     ///
-    /// - Complexity: O(*r*²) for *r* runs up to 256; above that, O(*k* log *k*) over the *k*
+    /// - Complexity: O(*r*²) for *r* runs up to 256; above that, O(*k* log *k*) over their *k*
     ///   items.
-    func forEachMoved(_ body: (_ offset: Int, _ target: Int) -> Void) {
-        let count = counts.pointee.runs
+    static func longestIncreasing(_ runs: [_KeptRun]) -> [Bool] {
+        let count = runs.count
         var keep = [Bool](repeating: false, count: count)
+        guard count > 0 else { return keep }
         if count <= 256 {
             // best[i]: the most items a subsequence of runs ending with run i keeps.
             var best = [Int](repeating: 0, count: count)
             var previous = [Int](repeating: -1, count: count)
             var end = 0
             for i in 0..<count {
-                best[i] = lengths[i]
-                for j in 0..<i where starts[j] < starts[i] && best[j] &+ lengths[i] > best[i] {
-                    best[i] = best[j] &+ lengths[i]
+                best[i] = runs[i].length
+                for j in 0..<i where runs[j].start < runs[i].start && best[j] &+ runs[i].length > best[i] {
+                    best[i] = best[j] &+ runs[i].length
                     previous[i] = j
                 }
                 if best[i] > best[end] { end = i }
@@ -267,33 +275,38 @@ struct _KeptRuns {
                 keep[run] = true
                 run = previous[run]
             }
-        } else {
-            // Many runs: the item-level subsequence, with each run's items in it together.
-            var values: [Int32] = []
-            var runOf: [Int] = []
-            values.reserveCapacity(counts.pointee.items)
-            runOf.reserveCapacity(counts.pointee.items)
-            for run in 0..<count {
-                for index in 0..<lengths[run] {
-                    values.append(Int32(truncatingIfNeeded: starts[run] &+ index))
-                    runOf.append(run)
-                }
-            }
-            var keptItems = [Bool](repeating: false, count: values.count)
-            values.withUnsafeBufferPointer { values in
-                keptItems.withUnsafeMutableBufferPointer { keptItems in
-                    _ = _markLongestIncreasingSubsequence(values, keep: keptItems)
-                }
-            }
-            // A longest subsequence keeps whole runs (see the type's note), so one item says it.
-            for index in keptItems.indices where keptItems[index] { keep[runOf[index]] = true }
+            return keep
         }
-        var item = 0
-        for run in 0..<count {
-            if !keep[run] {
-                for index in 0..<lengths[run] { body(starts[run] &+ index, targets[item &+ index]) }
+        // Many runs: the item-level subsequence; it keeps whole runs (see the type's note), so one
+        // item of a run says whether the run stays.
+        var values: [Int32] = []
+        var runOf: [Int] = []
+        for (index, run) in runs.enumerated() {
+            for offset in 0..<run.length {
+                values.append(Int32(truncatingIfNeeded: run.start &+ offset))
+                runOf.append(index)
             }
-            item &+= lengths[run]
         }
+        var keptItems = [Bool](repeating: false, count: values.count)
+        values.withUnsafeBufferPointer { values in
+            keptItems.withUnsafeMutableBufferPointer { keptItems in
+                _ = _markLongestIncreasingSubsequence(values, keep: keptItems)
+            }
+        }
+        for index in keptItems.indices where keptItems[index] { keep[runOf[index]] = true }
+        return keep
+    }
+
+    /// The run of `sorted` (by `start`, not overlapping) that holds source offset `offset`.
+    ///
+    /// - Complexity: O(log *r*).
+    static func containing(_ offset: Int, in sorted: [_KeptRun]) -> _KeptRun? {
+        var (low, high) = (0, sorted.count)
+        while low < high {
+            let middle = (low &+ high) / 2
+            if sorted[middle].start &+ sorted[middle].length <= offset { low = middle &+ 1 } else { high = middle }
+        }
+        guard low < sorted.count, sorted[low].start <= offset else { return nil }
+        return sorted[low]
     }
 }

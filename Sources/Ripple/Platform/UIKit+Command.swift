@@ -8,7 +8,9 @@ import UIKit
 
 extension UIControl: CommandControl {}
 extension UIActivityIndicatorView: ActivityIndicating {}
+#if !os(tvOS)  // UIRefreshControl is unavailable on tvOS.
 extension UIRefreshControl: RefreshIndicating {}
+#endif
 
 extension CommandType {
     /// Binds `control`: enabled while the command can execute; `event` executes it.
@@ -41,6 +43,7 @@ extension CommandType {
         CommandBinding(command: self, parameter: parameter).indicate(with: indicator)
     }
 
+    #if !os(tvOS)  // UIRefreshControl is unavailable on tvOS.
     /// Executes the command on pull to refresh and ends the spinner when it stops (STT's
     /// `useRefresh`).
     ///
@@ -56,6 +59,7 @@ extension CommandType {
         CommandTrigger.attach(to: refreshControl, for: .valueChanged) { [weak binding] in _ = binding?.trigger() }
         return binding
     }
+    #endif
 }
 
 extension CommandType where Parameter == Void {

@@ -2,7 +2,7 @@ import RippleDiff
 import RippleTestSupport
 import XCTest
 
-/// Seeded random diffs, 100,000 per run, each checked in both directions against every rule:
+/// Seeded random diffs, 100,000 per run (a `TestScale` fraction of them in CI's sanitizer steps), each checked in both directions against every rule:
 /// validity, the independent replay oracle, `applied(to:element:)`, the brute-force pairing,
 /// minimal moves, exact updates, duplicates (reported only between the common prefix and suffix),
 /// and staging. A failure names its seed; replay it with `forEachSeed([seed])`, and keep the input
@@ -21,7 +21,7 @@ final class FlatDiffRandomTests: XCTestCase {
     /// change-set of the one-at-a-time path.
     func test_random_blockedTable_givesTheSameChangesetAsOneAtATime() {
         for shape in DiffInputShape.allCases {
-            forEachSeed(8_000_000..<8_003_000) { _, random in
+            forEachSeed(TestScale.seeds(8_000_000..<8_003_000)) { _, random in
                 let count = random.chance(1, in: 50) ? random.int(in: 41...700) : random.int(in: 0...40)
                 let input = DiffInput.random(shape, count: count, using: &random)
                 let source = input.source.map(\.id), target = input.target.map(\.id)
@@ -35,7 +35,7 @@ final class FlatDiffRandomTests: XCTestCase {
     /// Checks `cases` inputs of one shape: sizes 0–40, and one case in 500 of 41–500 (the
     /// brute-force reference is quadratic, so large cases cost hundreds of small ones).
     private func check(_ shape: DiffInputShape, cases: UInt64, firstSeed: UInt64, file: StaticString = #filePath, line: UInt = #line) {
-        forEachSeed(firstSeed..<(firstSeed + cases), file: file, line: line) { _, random in
+        forEachSeed(TestScale.seeds(firstSeed..<(firstSeed + cases)), file: file, line: line) { _, random in
             let count = random.chance(1, in: 500) ? random.int(in: 41...500) : random.int(in: 0...40)
             let input = DiffInput.random(shape, count: count, using: &random)
             guard

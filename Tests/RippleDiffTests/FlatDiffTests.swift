@@ -180,7 +180,7 @@ final class FlatDiffTests: XCTestCase {
     }
 
     func test_duplicates_manyRepeatsOfManyIdentifiers_neverCrash() {
-        forEachSeed(0..<200) { _, random in
+        forEachSeed(TestScale.seeds(0..<200, minimum: 20)) { _, random in
             let distinct = random.int(in: 1...20)
             let source = DiffInput.duplicatedItems(count: random.int(in: 0...300), distinct: distinct, using: &random)
             let target = DiffInput.duplicatedItems(count: random.int(in: 0...300), distinct: distinct, using: &random)
@@ -204,7 +204,7 @@ final class FlatDiffTests: XCTestCase {
     }
 
     func test_collidingHashes_pairAsWithoutCollisions() {
-        forEachSeed(0..<3_000) { seed, random in
+        forEachSeed(TestScale.seeds(0..<3_000, minimum: 300)) { seed, random in
             let buckets = [1, 2, 5][Int(seed % 3)]
             let shape = DiffInputShape.allCases[Int(seed / 3) % DiffInputShape.allCases.count]
             let input = DiffInput.random(shape, count: random.int(in: 0...30), using: &random)

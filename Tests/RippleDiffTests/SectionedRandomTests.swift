@@ -8,21 +8,22 @@ final class SectionedRandomTests: XCTestCase {
     /// 10,000 seeds × 2 directions = 20,000 small pairs with unique identifiers.
     func testRandomSmallPairs() {
         var coverage = SectionedCoverage()
-        forEachSeed(0..<10_000) { seed, random in
+        forEachSeed(TestScale.seeds(0..<10_000)) { seed, random in
             let (source, target) = sectionedRandomPair(SxShape(), &random)
             return sectionedCheck(source, target, uniqueIDs: true, coverage: &coverage)
                 ?? sectionedCheck(target, source, uniqueIDs: true, coverage: &coverage).map { "inverse: \($0)" }
         }
         // The generator must reach every case the staging treats specially.
         print("sectioned random coverage:", coverage)
-        for (name, count) in coverage.tallies where count < 100 {
+        // (A scaled run, with a fraction of the seeds, needs only that fraction of the cases.)
+        for (name, count) in coverage.tallies where count < TestScale.count(100) {
             XCTFail("only \(count) random pairs with \(name)")
         }
     }
 
     /// Heavy churn: most sections and items change, so section moves meet item changes often.
     func testRandomHeavyChurn() {
-        forEachSeed(100_000..<102_000) { seed, random in
+        forEachSeed(TestScale.seeds(100_000..<102_000)) { seed, random in
             let shape = SxShape(maxSections: 6, maxItems: 5, sectionChurn: 45, itemChurn: 35)
             let (source, target) = sectionedRandomPair(shape, &random)
             return sectionedCheck(source, target, uniqueIDs: true)
@@ -32,7 +33,7 @@ final class SectionedRandomTests: XCTestCase {
 
     /// Repeated section and item identifiers: never a crash, always a valid, replayable result.
     func testRandomDuplicates() {
-        forEachSeed(200_000..<202_000) { seed, random in
+        forEachSeed(TestScale.seeds(200_000..<202_000)) { seed, random in
             let (source, target) = sectionedRandomPair(SxShape(duplicates: true), &random)
             return sectionedCheck(source, target, uniqueIDs: false)
                 ?? sectionedCheck(target, source, uniqueIDs: false).map { "inverse: \($0)" }
@@ -41,7 +42,7 @@ final class SectionedRandomTests: XCTestCase {
 
     /// Larger lists, where longest-increasing-run choices and cross-section moves pile up.
     func testRandomMediumPairs() {
-        forEachSeed(300_000..<300_150) { seed, random in
+        forEachSeed(TestScale.seeds(300_000..<300_150, minimum: 20)) { seed, random in
             let shape = SxShape(maxSections: 14, maxItems: 30, sectionChurn: 15, itemChurn: 12)
             let (source, target) = sectionedRandomPair(shape, &random)
             return sectionedCheck(source, target, uniqueIDs: true)

@@ -13,8 +13,9 @@ import XCTest
 /// identifiers are never reused, so a list that holds one twice was never a real state.
 final class ConcurrentReadTests: XCTestCase {
     /// Reads of the flat test and of the sectioned one: 100,000 together. A flat read costs more
-    /// (its list is longer), and both tests also run under ThreadSanitizer.
-    private static let (flatReads, sectionedReads) = (40_000, 60_000)
+    /// (its list is longer), and both tests also run under ThreadSanitizer (there, a `TestScale`
+    /// fraction of the reads).
+    private static let (flatReads, sectionedReads) = (TestScale.count(40_000, minimum: 2_000), TestScale.count(60_000, minimum: 3_000))
     private static let seed: UInt64 = 0x5EED_0011
 
     /// Runs `read` on one thread while four others each run the step that `mutator` makes for them,

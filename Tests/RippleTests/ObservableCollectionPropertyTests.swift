@@ -317,13 +317,13 @@ final class ObservableCollectionPropertyTests: XCTestCase {
     }
 
     func test_randomOperations_matchTheShadow_andEveryEventIsExactAndReplays() {
-        forEachSeed(0..<3_000) { seed, random in
+        forEachSeed(TestScale.seeds(0..<3_000)) { seed, random in
             run(seed: seed, random: random, operations: 30)
         }
     }
 
     func test_longRandomRuns_matchTheShadow() {
-        forEachSeed(10_000..<10_020) { seed, random in
+        forEachSeed(TestScale.seeds(10_000..<10_020, minimum: 4)) { seed, random in
             run(seed: seed, random: random, operations: 400)
         }
     }

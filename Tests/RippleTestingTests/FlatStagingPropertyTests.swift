@@ -14,7 +14,8 @@ final class FlatStagingPropertyTests: XCTestCase {
     }
 
     /// The number of seeds per test. Keep the whole target under a minute in debug.
-    private let seedCount: UInt64 = 20_000
+    /// 20,000 in a full run; fewer under the sanitizers (`RIPPLE_TEST_SCALE`).
+    private let seedCount = UInt64(TestScale.count(20_000, minimum: 500))
 
     func testStagesOfUniqueIdentifiersPassBothViews() {
         forEachSeed(0..<seedCount) { _, random in

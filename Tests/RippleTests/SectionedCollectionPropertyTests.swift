@@ -380,10 +380,10 @@ final class SectionedCollectionPropertyTests: XCTestCase {
     }
 
     func testRandomOperationsMatchTheShadowAndEveryEventReplaysAndStages() {
-        runSeeds(0..<200, operations: 60)
+        runSeeds(TestScale.seeds(0..<200, minimum: 40), operations: 60)
     }
 
     func testLongRuns() {
-        runSeeds(10_000..<10_008, operations: 600)
+        runSeeds(TestScale.seeds(10_000..<10_008, minimum: 2), operations: 600)
     }
 }

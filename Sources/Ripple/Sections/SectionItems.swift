@@ -58,6 +58,31 @@ public final class SectionItems<Item: Sendable>: Sendable {
         state = LockedState(State(items: items))
     }
 
+    /// Where the items are at one moment: here (and what `here` returned, run under this lock), or
+    /// in the collection `host` holds, as its entry `link`.
+    enum Place<Result> {
+        case here(Result)
+        case held(SectionItemsHost<Item>, link: Int)
+    }
+
+    /// Runs `here` on this list's state if no collection holds the items, under this lock, or else
+    /// `held` with the collection that does, after unlocking. `held` returns `nil` when the section
+    /// left that collection meanwhile; then the items are looked for again.
+    func withItems<Result>(
+        here: (inout State) -> Result, held: (SectionItemsHost<Item>, Int) -> Result?
+    ) -> Result {
+        while true {
+            let place = state.withLock { state -> Place<Result> in
+                guard let host = state.host else { return .here(here(&state)) }
+                return .held(host, link: state.link)
+            }
+            switch place {
+            case .here(let result): return result
+            case .held(let host, let link): if let result = held(host, link) { return result }
+            }
+        }
+    }
+
     /// Runs `body` on the items where they live now: in the collection holding them (under its
     /// lock, which publishes the change-set `body` returns), or here.
     ///
@@ -65,42 +90,19 @@ public final class SectionItems<Item: Sendable>: Sendable {
     /// back; anything it takes out of the items belongs in the result, released after unlocking.
     @usableFromInline
     func mutate<Result>(_ body: (inout [Item]) -> (Changeset?, Result)) -> Result {
-        while true {
-            let host = state.withLock { state -> (SectionItemsHost<Item>, Int)? in
-                guard let host = state.host else { return nil }
-                return (host, state.link)
-            }
-            guard let (host, link) = host else {
-                let result = state.withLock { state -> Result? in
-                    guard state.host == nil else { return nil }
-                    let (changes, result) = body(&state.items)
-                    if let changes, !changes.isEmpty { state.changes &+= 1 }
-                    return result
-                }
-                if let result { return result }
-                continue  // Attached meanwhile.
-            }
-            // `nil`: the section left that collection meanwhile; look again where the items are.
-            if let result = host.mutateItems(link: link, body) { return result }
-        }
+        withItems(
+            here: { state in
+                let (changes, result) = body(&state.items)
+                if let changes, !changes.isEmpty { state.changes &+= 1 }
+                return result
+            },
+            held: { host, link in host.mutateItems(link: link, body) })
     }
 
     /// Reads the items where they live now.
     @usableFromInline
     func read<Result>(_ body: ([Item]) -> Result) -> Result {
-        while true {
-            let host = state.withLock { state -> (SectionItemsHost<Item>, Int)? in
-                guard let host = state.host else { return nil }
-                return (host, state.link)
-            }
-            guard let (host, link) = host else {
-                if let result = state.withLock({ state in state.host == nil ? body(state.items) : nil }) {
-                    return result
-                }
-                continue
-            }
-            if let result = host.readItems(link: link, body) { return result }
-        }
+        withItems(here: { body($0.items) }, held: { host, link in host.readItems(link: link, body) })
     }
 
     /// The items now.

@@ -86,16 +86,13 @@ extension SectionedChangeset {
             return sourceItemCounts[source]
         }
         let targetStarts = _itemStarts(targetItemCounts)
-        var survives = [Bool](repeating: false, count: sourceItemCounts.count)
-        for origin in sectionOrigins where origin >= 0 { survives[origin] = true }
-        // For each source section whose items the target section `t` took untouched: `t`.
-        var untouchedTarget = [Int](repeating: -1, count: sourceItemCounts.count)
-        for target in itemOrigins.indices where itemOrigins[target] == nil {
-            untouchedTarget[sectionOrigins[target]] = target
-        }
-
+        // The target section each source section became, or -1 for a deleted one.
         var targetOfSource = [Int](repeating: -1, count: sourceItemCounts.count)
         for (target, origin) in sectionOrigins.enumerated() where origin >= 0 { targetOfSource[origin] = target }
+        /// Whether source section `section` survives with its items untouched (no origins given).
+        func isUntouched(_ section: Int) -> Bool {
+            targetOfSource[section] >= 0 && itemOrigins[targetOfSource[section]] == nil
+        }
 
         // Per source section, the runs of its items that stayed in it (in the section it became),
         // sorted by source offset; and where each item that changed section landed, as flat numbers.
@@ -169,13 +166,13 @@ extension SectionedChangeset {
             leftFor[path.section].append(path.item)
         }
         var deletes: [ElementPath] = []
-        for section in sourceItemCounts.indices where survives[section] {
+        for section in sourceItemCounts.indices where targetOfSource[section] >= 0 {
             var left = leftFor[section]
             left.sort()
             func twice(_ offset: Int) -> Never {
                 preconditionFailure("\(method): source item \(sourceStarts[section] + offset) appears twice")
             }
-            if untouchedTarget[section] >= 0 {
+            if isUntouched(section) {
                 // All its items stayed, so none can also be elsewhere.
                 if let offset = left.first { twice(offset) }
                 continue
@@ -209,9 +206,9 @@ extension SectionedChangeset {
             let source = _path(ofFlat: flat, starts: sourceStarts)
             if let landed = crossLanding[flat] {
                 updates.append(PathPair(source: source, target: _path(ofFlat: landed, starts: targetStarts)))
-            } else if untouchedTarget[source.section] >= 0 {
+            } else if isUntouched(source.section) {
                 updates.append(
-                    PathPair(source: source, target: ElementPath(item: source.item, section: untouchedTarget[source.section])))
+                    PathPair(source: source, target: ElementPath(item: source.item, section: targetOfSource[source.section])))
             } else if targetOfSource[source.section] >= 0,
                 let run = _KeptRun.containing(source.item, in: keptRuns[source.section])
             {

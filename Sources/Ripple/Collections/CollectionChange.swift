@@ -11,8 +11,10 @@ public final class CollectionChange<Element: Sendable>: Sendable {
     /// The changes, in UIKit's before/after coordinates.
     public let changeset: Changeset
 
-    /// The list after the change. Copy-on-write: carrying it costs O(1).
-    public let snapshot: [Element]
+    /// The list after the change. It shares its storage with the collection and with every other
+    /// event's snapshot, all but the parts that changed in between: carrying or keeping it costs
+    /// O(1), and it never changes.
+    public let snapshot: ListSnapshot<Element>
 
     /// The collection's version after the change: 1 for the first change, then one more per event.
     public let version: Int
@@ -31,7 +33,7 @@ public final class CollectionChange<Element: Sendable>: Sendable {
     ///   - version: The version after the change.
     ///   - isInitial: Whether the event hands the current state to a new subscriber.
     @inlinable
-    public init(changeset: Changeset, snapshot: [Element], version: Int, isInitial: Bool = false) {
+    public init(changeset: Changeset, snapshot: ListSnapshot<Element>, version: Int, isInitial: Bool = false) {
         self.changeset = changeset
         self.snapshot = snapshot
         self.version = version
@@ -44,9 +46,10 @@ public final class CollectionChange<Element: Sendable>: Sendable {
     /// - Returns: The stages to apply in order.
     /// - Precondition: `rendered` has as many elements as the change starts from; otherwise the call
     ///   traps with a message naming both counts (the view missed an event, or shows other data).
-    /// - Complexity: O(*n* + *m*) at most; see ``StagedChangeset/init(changeset:source:target:)``.
+    /// - Complexity: O(*u* log *n*) for *u* updates and *n* elements at most (only when the
+    ///   updates need a stage of their own); see ``StagedChangeset/init(changeset:source:target:)``.
     @inlinable
-    public func staged(from rendered: [Element]) -> StagedChangeset<Element> {
+    public func staged(from rendered: ListSnapshot<Element>) -> StagedChangeset<ListSnapshot<Element>> {
         precondition(
             rendered.count == changeset.sourceCount,
             "CollectionChange.staged(from:): the rendered list's count is \(rendered.count), but the change "

@@ -99,7 +99,7 @@ extension ObservableCollection {
     /// - Complexity: O(*n* + *k* log *k*) for the outermost call, O(1) for nested ones.
     @inlinable
     public func endUpdates() {
-        let (handoff, _) = state.withLock { state -> (Handoff?, [Element]?) in
+        let (handoff, _) = state.withLock { state -> (Handoff?, ListSnapshot<Element>?) in
             guard var batch = state.batch else {
                 preconditionFailure("ObservableCollection.endUpdates(): called without a matching beginUpdates()")
             }
@@ -111,7 +111,7 @@ extension ObservableCollection {
             state.batch = nil
             // The elements as of the batch's start may hold the last reference to elements removed
             // during the batch: hand them out, to be released after unlocking.
-            var published: [Element]? = nil
+            var published: ListSnapshot<Element>? = nil
             swap(&published, &state.publishedDuringBatch)
             return (state.publishTakingDelivery(batch.changeset()), published)
         }

@@ -24,7 +24,8 @@ extension ObservableCollection {
     /// Adds an element at the end.
     ///
     /// - Parameter element: The element to add.
-    /// - Complexity: Amortized O(1).
+    /// - Complexity: O(log *n*) for *n* elements, whoever holds snapshots: the storage copies at
+    ///   most the nodes on its right edge that a snapshot shares.
     @inlinable
     public func append(_ element: Element) {
         mutate { state in
@@ -41,7 +42,7 @@ extension ObservableCollection {
     /// Adds elements at the end.
     ///
     /// - Parameter elements: The elements to add, in order.
-    /// - Complexity: O(*k*) for *k* new elements.
+    /// - Complexity: O(*k* log *n*) for *k* new elements and *n* in the collection.
     @inlinable
     public func append(contentsOf elements: some Sequence<Element>) {
         let added = Array(elements)
@@ -67,7 +68,7 @@ extension ObservableCollection {
     /// - Parameters:
     ///   - element: The element to insert.
     ///   - position: An offset in `0...count`.
-    /// - Complexity: O(*n*).
+    /// - Complexity: O(log *n*) for *n* elements, whoever holds snapshots.
     @inlinable
     public func insert(_ element: Element, at position: Int) {
         insert(contentsOf: CollectionOfOne(element), at: position, method: "insert(_:at:)")
@@ -78,7 +79,7 @@ extension ObservableCollection {
     /// - Parameters:
     ///   - elements: The elements to insert, in order.
     ///   - position: An offset in `0...count`.
-    /// - Complexity: O(*n* + *k*) for *k* new elements.
+    /// - Complexity: O(*k* log *n*) for *k* new elements and *n* in the collection.
     @inlinable
     public func insert(contentsOf elements: some Collection<Element>, at position: Int) {
         insert(contentsOf: elements, at: position, method: "insert(contentsOf:at:)")
@@ -111,7 +112,7 @@ extension ObservableCollection {
     ///
     /// - Parameter position: An offset in `0..<count`.
     /// - Returns: The removed element.
-    /// - Complexity: O(*n*).
+    /// - Complexity: O(log *n*) for *n* elements, whoever holds snapshots.
     @inlinable
     @discardableResult
     public func remove(at position: Int) -> Element {
@@ -132,7 +133,7 @@ extension ObservableCollection {
     /// Removes the elements at `offsets`.
     ///
     /// - Parameter offsets: Offsets in `0..<count`, in any order; repeats count once.
-    /// - Complexity: O(*n* + *k* log *k*) for *k* offsets.
+    /// - Complexity: O(*k* log *n*) for *k* offsets and *n* elements, and at most O(*n* + *k* log *k*).
     @inlinable
     public func remove(atOffsets offsets: some Sequence<Int>) {
         let sorted = Array(Set(offsets)).sorted()
@@ -192,10 +193,10 @@ extension ObservableCollection {
     @inlinable
     public func removeAll() {
         // The old elements are returned, to be released after unlocking.
-        _ = mutate { state -> (Changeset?, [Element]) in
+        _ = mutate { state -> (Changeset?, ListSnapshot<Element>) in
             let count = state.elements.count
-            guard count > 0 else { return (nil, []) }
-            var removed: [Element] = []
+            guard count > 0 else { return (nil, ListSnapshot()) }
+            var removed = ListSnapshot<Element>()
             swap(&removed, &state.elements)
             if state.batch != nil {
                 state.batch!.origins.removeAll()
@@ -211,7 +212,7 @@ extension ObservableCollection {
     /// - Parameters:
     ///   - source: The element's offset now, in `0..<count`.
     ///   - destination: The element's offset afterwards, in `0..<count`.
-    /// - Complexity: O(*n*).
+    /// - Complexity: O(log *n*) for *n* elements, whoever holds snapshots.
     @inlinable
     public func move(from source: Int, to destination: Int) {
         mutate { state in (state.move(from: source, to: destination, method: "move(from:to:)"), ()) }
@@ -239,7 +240,7 @@ extension ObservableCollection {
     ///   - version: The version the offsets refer to (``version``, as of the last event).
     /// - Returns: Whether the element moved: `false`, with nothing changed, when another change
     ///   came first (the collection is past `version`, or a batch is open).
-    /// - Complexity: O(*n*).
+    /// - Complexity: O(log *n*) for *n* elements, whoever holds snapshots.
     @inlinable
     @discardableResult
     public func move(from source: Int, to destination: Int, ifVersion version: Int) -> Bool {
@@ -269,7 +270,8 @@ extension ObservableCollection {
             }
             let order = Array<Int>.movingOrder(count: count, moving: sorted, to: destination)
             guard !order.elementsEqual(0..<count) else { return (nil, ()) }
-            state.elements = order.map { state.elements[$0] }
+            let old = Array(state.elements)
+            state.elements = ListSnapshot(order.lazy.map { old[$0] })
             if state.batch != nil {
                 let origins = state.batch!.origins
                 state.batch!.origins = order.map { origins[$0] }
@@ -344,7 +346,7 @@ extension ObservableCollection.State {
         guard source >= 0 && source < count else { ObservableCollection.outOfRange(method, source, count) }
         guard destination >= 0 && destination < count else { ObservableCollection.outOfRange(method, destination, count) }
         guard source != destination else { return nil }
-        elements.insert(elements.remove(at: source), at: destination)
+        elements.move(fromOffset: source, toOffset: destination)
         if batch != nil {
             batch!.origins.insert(batch!.origins.remove(at: source), at: destination)
             return nil

@@ -61,12 +61,13 @@ extension ObservableCollection {
         for attempt in 0...Self._optimisticReplaceAttempts {
             let underLock = attempt == Self._optimisticReplaceAttempts
             let read = underLock ? nil : state.withLock { ($0.elements, $0.mutations) }
-            let optimistic = read.map { diff($0.0, elements) }
+            // The diff reads contiguous arrays: the snapshot is copied once, outside the lock.
+            let optimistic = read.map { diff(Array($0.0), elements) }
             // The old elements are returned, to be released after unlocking.
-            let (applied, _) = mutate { state -> (Changeset?, (Changeset?, [Element])) in
-                if let read, state.mutations != read.1 { return (nil, (nil, [])) }
-                let changeset = optimistic ?? diff(state.elements, elements)
-                var old = elements
+            let (applied, _) = mutate { state -> (Changeset?, (Changeset?, ListSnapshot<Element>)) in
+                if let read, state.mutations != read.1 { return (nil, (nil, ListSnapshot())) }
+                let changeset = optimistic ?? diff(Array(state.elements), elements)
+                var old = ListSnapshot(elements)
                 swap(&old, &state.elements)
                 if var batch = state.batch {
                     // Nothing to record when nothing changed, as outside a batch.

@@ -73,12 +73,12 @@ public final class ObservableCollection<Element: Sendable>: Sendable {
 
     @usableFromInline
     struct State {
-        /// The live elements.
-        @usableFromInline var elements: [Element]
+        /// The live elements. Every event's snapshot is a copy of them, which shares all but
+        /// the nodes the next mutation changes.
+        @usableFromInline var elements: ListSnapshot<Element>
         /// The elements as of the last event, kept only while a batch is open; otherwise they are
-        /// `elements`. (Keeping a second reference at all times would make every mutation after an
-        /// event copy the whole array.)
-        @usableFromInline var publishedDuringBatch: [Element]?
+        /// `elements`.
+        @usableFromInline var publishedDuringBatch: ListSnapshot<Element>?
         /// The version of the last event.
         @usableFromInline var version = 0
         /// Grows with every mutation that changed the elements, published or not (inside a batch
@@ -97,29 +97,40 @@ public final class ObservableCollection<Element: Sendable>: Sendable {
         @usableFromInline var onePair: [Changeset.OffsetPair] = [Changeset.OffsetPair(source: 0, target: 0)]
 
         @inlinable
-        init(elements: [Element]) {
+        init(elements: ListSnapshot<Element>) {
             self.elements = elements
         }
 
         /// The elements as of the last event.
         @inlinable
-        var published: [Element] { publishedDuringBatch ?? elements }
+        var published: ListSnapshot<Element> { publishedDuringBatch ?? elements }
     }
 
     @usableFromInline let state: LockedState<State>
 
+    /// Creates an empty collection.
+    public init() {
+        state = LockedState(State(elements: ListSnapshot()))
+    }
+
     /// Creates a collection holding `elements`.
     ///
     /// - Parameter elements: The initial elements; no event is published for them.
-    public init(_ elements: [Element] = []) {
-        state = LockedState(State(elements: elements))
+    /// - Complexity: O(*n*) for *n* elements; O(1) for a ``ListSnapshot``, which the collection
+    ///   then shares.
+    public init(_ elements: some Sequence<Element>) {
+        state = LockedState(State(elements: ListSnapshot(elements)))
     }
 
-    /// The elements now, as a plain array.
+    /// The elements now.
+    ///
+    /// The snapshot shares its storage with the collection: taking it costs O(1), and it never
+    /// changes, while a later mutation of the collection still costs O(log *n*), not a copy of
+    /// the list. `Array(collection.snapshot)` copies it into an array, in O(*n*).
     ///
     /// - Complexity: O(1).
     @inlinable
-    public var snapshot: [Element] { state.withLock { $0.elements } }
+    public var snapshot: ListSnapshot<Element> { state.withLock { $0.elements } }
 
     /// The version of the last published event; 0 before the first.
     public var version: Int { state.withLock { $0.version } }
@@ -187,7 +198,7 @@ public final class ObservableCollection<Element: Sendable>: Sendable {
     /// - Returns: The elements as of the last event, its version, and the subscription's token.
     func subscribe(
         afterReading handler: EventHandler<CollectionChange<Element>>
-    ) -> (published: [Element], version: Int, token: SubscriptionToken) {
+    ) -> (published: ListSnapshot<Element>, version: Int, token: SubscriptionToken) {
         let subscriberState = SubscriberState()
         let (published, version, id) = state.withLock { state in
             (state.published, state.version, state.core.add(handler, state: subscriberState, replay: nil).id)
@@ -340,7 +351,7 @@ extension ObservableCollection: Sequence {
     ///
     /// - Complexity: O(1) to start.
     @inlinable
-    public func makeIterator() -> IndexingIterator<[Element]> {
+    public func makeIterator() -> ListSnapshot<Element>.Iterator {
         snapshot.makeIterator()
     }
 
@@ -351,22 +362,10 @@ extension ObservableCollection: Sequence {
     @inlinable
     public var underestimatedCount: Int { 0 }
 
-    /// Calls `body` with the elements of one snapshot, in contiguous storage.
-    ///
-    /// - Parameter body: Reads the elements; it runs without the lock held.
-    /// - Returns: What `body` returns, or `nil` if the snapshot has no contiguous storage.
-    /// - Complexity: O(1), plus `body`.
-    @inlinable
-    public func withContiguousStorageIfAvailable<Result>(
-        _ body: (UnsafeBufferPointer<Element>) throws -> Result
-    ) rethrows -> Result? {
-        try snapshot.withContiguousStorageIfAvailable(body)
-    }
-
     /// One snapshot as a `ContiguousArray`; what `Array(collection)`, `sorted()` and their
     /// kind use to copy a sequence.
     ///
-    /// - Complexity: O(1): the snapshot's storage is shared.
+    /// - Complexity: O(*n*): the snapshot is copied chunk by chunk.
     @inlinable
     public func _copyToContiguousArray() -> ContiguousArray<Element> {
         ContiguousArray(snapshot)
@@ -391,13 +390,13 @@ extension ObservableCollection {
 
     /// The first element now, or `nil` when the collection is empty; read once under the lock.
     ///
-    /// - Complexity: O(1).
+    /// - Complexity: O(log *n*) for *n* elements.
     @inlinable
     public var first: Element? { state.withLock { $0.elements.first } }
 
     /// The last element now, or `nil` when the collection is empty; read once under the lock.
     ///
-    /// - Complexity: O(1).
+    /// - Complexity: O(log *n*) for *n* elements.
     @inlinable
     public var last: Element? { state.withLock { $0.elements.last } }
 
@@ -416,7 +415,7 @@ extension ObservableCollection {
     /// made invalid traps with a message naming the index and the range at that moment.
     ///
     /// - Parameter position: An offset in `0..<count`.
-    /// - Complexity: O(1).
+    /// - Complexity: O(log *n*) for *n* elements.
     @inlinable
     public subscript(position: Int) -> Element {
         get {
@@ -433,8 +432,8 @@ extension ObservableCollection {
                 guard position >= 0 && position < state.elements.count else {
                     ObservableCollection.outOfRange("subscript", position, state.elements.count)
                 }
-                var replaced = newValue
-                swap(&replaced, &state.elements[position])
+                let replaced = state.elements[position]
+                state.elements[position] = newValue
                 if state.batch != nil {
                     state.batch!.update(position)
                     return (nil, replaced)
@@ -459,7 +458,7 @@ extension ObservableCollection {
     /// - Parameter bounds: Offsets within `0...count`.
     /// - Complexity: O(1).
     @inlinable
-    public subscript(bounds: Range<Int>) -> ArraySlice<Element> {
+    public subscript(bounds: Range<Int>) -> Slice<ListSnapshot<Element>> {
         state.withLock { state in
             guard bounds.lowerBound >= 0 && bounds.upperBound <= state.elements.count else {
                 ObservableCollection.outOfRange("subscript(bounds:)", bounds, state.elements.count)

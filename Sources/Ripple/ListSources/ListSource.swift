@@ -28,15 +28,16 @@ import RippleDiff
 /// A list source lives on the main actor, as its view does. Its collection may be mutated from
 /// any thread.
 @MainActor
-public class ListSource<Element: Sendable>: ListSourceBase<Element, [Element]>, ListDataSource {
+public class ListSource<Element: Sendable>: ListSourceBase<Element, ListSnapshot<Element>>, ListDataSource {
     /// The items are the collection's elements.
     public typealias Item = Element
 
     /// The collection, for the user's moves.
     private let collection: ObservableCollection<Element>
 
-    /// The list the view shows, as of the last event rendered.
-    public var renderedItems: [Element] { renderer.rendered }
+    /// The list the view shows, as of the last event rendered: the event's snapshot, which shares
+    /// its storage with the collection.
+    public var renderedItems: ListSnapshot<Element> { renderer.rendered }
 
     /// Creates a source that renders `collection` into `view`, and makes itself the view's data
     /// source and delegate.
@@ -54,7 +55,7 @@ public class ListSource<Element: Sendable>: ListSourceBase<Element, [Element]>, 
         self.collection = collection
         super.init(
             renderer: ListRenderer(
-                view: view, empty: [], reloadThreshold: reloadThreshold, sourceName: name,
+                view: view, empty: ListSnapshot(), reloadThreshold: reloadThreshold, sourceName: name,
                 itemCounts: { [$0.count] }),
             selectItem: selectItem)
         adoptView()
@@ -92,7 +93,7 @@ public class ListSource<Element: Sendable>: ListSourceBase<Element, [Element]>, 
     }
 
     /// Rebinds the rows the event left showing an old element (C7).
-    private func rebindCells(after change: CollectionChange<Element>, before: [Element]) {
+    private func rebindCells(after change: CollectionChange<Element>, before: ListSnapshot<Element>) {
         let changeset = change.changeset
         let after = change.snapshot
         rebindCells(
@@ -110,9 +111,9 @@ public class ListSource<Element: Sendable>: ListSourceBase<Element, [Element]>, 
         return items[path.item]
     }
 
-    override func renderedData(movingItemFrom source: ElementPath, to destination: ElementPath) -> [Element]? {
+    override func renderedData(movingItemFrom source: ElementPath, to destination: ElementPath) -> ListSnapshot<Element>? {
         var items = renderedItems
-        items.insert(items.remove(at: source.item), at: destination.item)
+        items.move(fromOffset: source.item, toOffset: destination.item)
         return items
     }
 

@@ -1,14 +1,15 @@
 import RippleDiff
 
-/// A list as of a collection's last event, kept up to date by applying each event's change-set to
-/// its own array: the storage behind ``ObservedList`` and its `ObservableObject` twin.
+/// A list as of a collection's last event: the storage behind ``ObservedList`` and its
+/// `ObservableObject` twin. It keeps each event's snapshot, which shares its storage with the
+/// collection, so following an event costs O(1) whatever the list's length.
 struct ListMirror<Element: Sendable> {
     /// The elements as of ``version``.
-    private(set) var elements: [Element]
+    private(set) var elements: ListSnapshot<Element>
     /// The version of the last event applied.
     private(set) var version: Int
 
-    init(elements: [Element], version: Int) {
+    init(elements: ListSnapshot<Element>, version: Int) {
         self.elements = elements
         self.version = version
     }
@@ -28,18 +29,13 @@ struct ListMirror<Element: Sendable> {
     /// Whether `change` is an event this mirror has not applied yet.
     func isNew(_ change: CollectionChange<Element>) -> Bool { change.version > version }
 
-    /// Applies `change`: its change-set in place when it follows the version applied last (an
-    /// append costs O(1) and copies nothing); its snapshot otherwise.
+    /// Applies `change` by taking its snapshot: O(1).
     ///
-    /// - Returns: What left the list, to be released by the caller.
-    mutating func apply(_ change: CollectionChange<Element>) -> [Element] {
-        let left: [Element]
-        if change.version == version + 1 && change.changeset.sourceCount == elements.count {
-            left = elements.follow(change.changeset, to: change.snapshot)
-        } else {
-            left = elements
-            elements = change.snapshot
-        }
+    /// - Returns: The list before, to be released by the caller (it may hold the last reference to
+    ///   removed elements).
+    mutating func apply(_ change: CollectionChange<Element>) -> ListSnapshot<Element> {
+        var left = change.snapshot
+        swap(&left, &elements)
         version = change.version
         return left
     }

@@ -21,10 +21,10 @@ import RippleDiff
 ///
 /// # Events
 /// Each event of the collection changes ``elements`` once, on the main actor, to exactly that
-/// event's snapshot, and ``version`` to its version. The list applies the event's change-set to
-/// its own array: appending to a list of 100,000 elements does not copy it. An event that does not
-/// follow the last one applied (none is lost, but the list may be created between two) replaces
-/// the elements with its snapshot.
+/// event's snapshot, and ``version`` to its version. The elements *are* the event's snapshot, a
+/// ``ListSnapshot`` that shares its storage with the collection: following an event costs O(1)
+/// whatever the list's length, and `List`/`ForEach` read it as the random-access collection it
+/// is, without a copy.
 ///
 /// # Animation
 /// ``transaction`` wraps the change of each event: leave it `nil` to change without animation, or
@@ -70,7 +70,7 @@ public final class ObservedList<Element: Sendable>: Observable {
     /// The elements as of the last event applied, for `List` and `ForEach`.
     ///
     /// - Complexity: O(1).
-    public var elements: [Element] {
+    public var elements: ListSnapshot<Element> {
         registrar.access(self, keyPath: \.elements)
         return mirror.elements
     }

@@ -6,7 +6,7 @@ import RippleDiff
 /// list, published to SwiftUI through `ObservableObject` (`@ObservedObject`, `@StateObject`).
 ///
 /// `objectWillChange` fires once per event, just before ``elements`` changes to that event's
-/// snapshot; the change-set is applied to the list's own array, as ``ObservedList`` does.
+/// snapshot, which it keeps as ``ObservedList`` does: O(1) per event.
 @MainActor
 public final class ObservedListObject<Element: Sendable>: ObservableObject {
     private var mirror: ListMirror<Element>
@@ -30,7 +30,7 @@ public final class ObservedListObject<Element: Sendable>: ObservableObject {
     }
 
     /// The elements as of the last event applied, for `List` and `ForEach`.
-    public var elements: [Element] { mirror.elements }
+    public var elements: ListSnapshot<Element> { mirror.elements }
 
     /// The version of the last event applied.
     public var version: Int { mirror.version }

@@ -31,7 +31,8 @@ extension StagedChangeset {
     ///     ``Changeset/duplicates``.
     /// - Complexity: Expected O(*n* + *m*) for *n* source and *m* target elements, plus O(*k* log *k*) to choose moves among *k* elements that changed order. O(*n*) without hashing when the lists are equal.
     @inlinable
-    public init<Rule>(from source: [Element], to target: [Element], identity: DiffIdentity<Element, Rule>) {
+    public init<Element, Rule>(from source: [Element], to target: [Element], identity: DiffIdentity<Element, Rule>)
+    where Data == [Element] {
         self.init(changeset: Changeset(from: source, to: target, rule: identity._rule), source: source, target: target)
     }
 
@@ -43,7 +44,7 @@ extension StagedChangeset {
     ///   - target: The list after the change.
     /// - Complexity: Expected O(*n* + *m*) for *n* source and *m* target elements, plus O(*k* log *k*) to choose moves among *k* elements that changed order. O(*n*) without hashing when the lists are equal.
     @inlinable
-    public init(from source: [Element], to target: [Element]) where Element: Identifiable & Equatable {
+    public init<Element: Identifiable & Equatable>(from source: [Element], to target: [Element]) where Data == [Element] {
         self.init(changeset: Changeset(from: source, to: target), source: source, target: target)
     }
 }

@@ -14,10 +14,11 @@ extension StagedChangeset {
     ///   call traps with a message that names the count or the update and the range. (Checking
     ///   the whole change-set would cost O(*n* + *m*) on every call; use
     ///   ``Changeset/validationFailure()`` for a hand-made one.)
-    /// - Complexity: O(*n* + *m*) when two stages are needed, otherwise O(*u*), where *n* and *m*
-    ///   are the counts of `source` and `target`, and *u* is the number of updates.
+    /// - Complexity: When two stages are needed, one copy of `source` with the *u* updated elements
+    ///   replaced: O(*n*) for an `Array`, O(*u* log *n*) for a ``ListSnapshot``, whose copy shares
+    ///   the rest. Otherwise O(*u*). *n* is the count of `source`.
     @inlinable
-    public init(changeset: Changeset, source: [Element], target: [Element]) {
+    public init(changeset: Changeset, source: Data, target: Data) {
         precondition(
             source.count == changeset.sourceCount && target.count == changeset.targetCount,
             "StagedChangeset(changeset:source:target:): the lists have \(source.count) → \(target.count) "
@@ -38,7 +39,7 @@ extension StagedChangeset {
         inPlace.reserveCapacity(changeset.updates.count)
         for update in changeset.updates {
             precondition(
-                source.indices.contains(update.source) && target.indices.contains(update.target),
+                (0..<source.count).contains(update.source) && (0..<target.count).contains(update.target),
                 "StagedChangeset(changeset:source:target:): update \(update) is out of range "
                     + "0..<\(source.count) → 0..<\(target.count)")
             refreshed[update.source] = target[update.target]

@@ -32,16 +32,23 @@
 /// }
 /// ```
 ///
+/// # The data's type
+/// The stages carry the same kind of list the change-set was staged from: `StagedChangeset<[Book]>`
+/// for arrays, `StagedChangeset<ListSnapshot<Book>>` for the snapshots of an
+/// `ObservableCollection`. A stage's ``Stage/data`` is then one more copy of that list, so a
+/// snapshot's stage shares its storage with the snapshot instead of copying it.
+///
 /// # Thread Safety
-/// `StagedChangeset` is `Sendable` when its elements are.
-public struct StagedChangeset<Element>: RandomAccessCollection {
+/// `StagedChangeset` is `Sendable` when its data is.
+public struct StagedChangeset<Data: RandomAccessCollection & MutableCollection>: RandomAccessCollection
+where Data.Index == Int {
     /// One batch: the changes to apply together and the data the view shows after them.
     public struct Stage {
         /// The changes of this batch, relative to the previous stage's data (or the source).
         public var changeset: Changeset
 
         /// The list the view must show once this batch is applied.
-        public var data: [Element]
+        public var data: Data
 
         /// Creates a stage.
         ///
@@ -49,7 +56,7 @@ public struct StagedChangeset<Element>: RandomAccessCollection {
         ///   - changeset: The changes of this batch.
         ///   - data: The list the view shows after the batch.
         @inlinable
-        public init(changeset: Changeset, data: [Element]) {
+        public init(changeset: Changeset, data: Data) {
             self.changeset = changeset
             self.data = data
         }
@@ -89,10 +96,10 @@ public struct StagedChangeset<Element>: RandomAccessCollection {
     }
 }
 
-extension StagedChangeset: Sendable where Element: Sendable {}
-extension StagedChangeset.Stage: Sendable where Element: Sendable {}
-extension StagedChangeset: Equatable where Element: Equatable {}
-extension StagedChangeset.Stage: Equatable where Element: Equatable {}
+extension StagedChangeset: Sendable where Data: Sendable {}
+extension StagedChangeset.Stage: Sendable where Data: Sendable {}
+extension StagedChangeset: Equatable where Data: Equatable {}
+extension StagedChangeset.Stage: Equatable where Data: Equatable {}
 
 extension StagedChangeset: CustomStringConvertible {
     /// The stages' change-sets, one per line.

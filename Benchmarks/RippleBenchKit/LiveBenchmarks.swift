@@ -169,7 +169,7 @@ enum LiveBenchmarks {
         let view = CountingListView()
         let source: TableViewSource<Row>
         /// The latest snapshot each subscriber received, and its version.
-        private(set) var kept: [(snapshot: [Row], version: Int)]
+        private(set) var kept: [(snapshot: ListSnapshot<Row>, version: Int)]
         private var tokens: [SubscriptionToken] = []
         private(set) var count: Int
         private var nextID: Int

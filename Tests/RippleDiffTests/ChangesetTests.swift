@@ -99,8 +99,8 @@ final class ChangesetTests: XCTestCase {
         requireSendable(Changeset.self)
         requireSendable(Changeset.OffsetPair.self)
         requireSendable(Changeset.Duplicates.self)
-        requireSendable(StagedChangeset<TestItem>.self)
-        requireSendable(StagedChangeset<TestItem>.Stage.self)
+        requireSendable(StagedChangeset<[TestItem]>.self)
+        requireSendable(StagedChangeset<[TestItem]>.Stage.self)
         requireSendable(ElementPath.self)
     }
 

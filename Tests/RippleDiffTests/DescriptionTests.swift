@@ -72,7 +72,7 @@ final class DescriptionTests: XCTestCase {
     }
 
     func test_stagedChangeset_withoutStages() {
-        XCTAssertEqual(StagedChangeset<Int>(stages: []).description, "StagedChangeset(no stages)")
+        XCTAssertEqual(StagedChangeset<[Int]>(stages: []).description, "StagedChangeset(no stages)")
         XCTAssertEqual(StagedChangeset(from: [1, 2], to: [1, 2], identity: .value).description, "StagedChangeset(no stages)")
     }
 

@@ -70,7 +70,7 @@ final class IdentityTests: XCTestCase {
     /// Checks `changes` against every rule for the given identity, and the staged form too.
     private func check<Element, Rule>(
         _ changes: Changeset,
-        _ staged: StagedChangeset<Element>,
+        _ staged: StagedChangeset<[Element]>,
         from source: [Element],
         to target: [Element],
         identity: DiffIdentity<Element, Rule>,

@@ -12,7 +12,7 @@ final class StagedChangesetTests: XCTestCase {
     /// Stages the diff of `source` and `target`, checks it with `stagedFailure`, and returns it.
     private func stage(
         _ source: [TestItem], _ target: [TestItem], file: StaticString = #filePath, line: UInt = #line
-    ) -> StagedChangeset<TestItem> {
+    ) -> StagedChangeset<[TestItem]> {
         let changes = Changeset(from: source, to: target)
         let staged = StagedChangeset(from: source, to: target)
         if let failure = stagedFailure(staged, for: changes, from: source, to: target) {
@@ -129,8 +129,8 @@ final class StagedChangesetTests: XCTestCase {
     // MARK: - The collection
 
     func test_collection_exposesTheStagesInOrder() {
-        let first = StagedChangeset<Int>.Stage(changeset: .unchanged(count: 1), data: [1])
-        let second = StagedChangeset<Int>.Stage(
+        let first = StagedChangeset<[Int]>.Stage(changeset: .unchanged(count: 1), data: [1])
+        let second = StagedChangeset<[Int]>.Stage(
             changeset: Changeset(sourceCount: 1, targetCount: 0, deletes: [0]), data: [])
         var staged = StagedChangeset(stages: [first, second])
         XCTAssertEqual(staged.startIndex, 0)

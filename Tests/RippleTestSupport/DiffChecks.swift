@@ -129,14 +129,14 @@ public func diffFailure<Element: Equatable, Rule>(
 ///   - sameElement: Whether two elements are the same; `==` or `===`.
 /// - Returns: `nil` when every check passes, otherwise a sentence naming the first failure.
 /// - Complexity: O((*n* + *m*)²), for *n* source and *m* target elements.
-public func stagedFailure<Element>(
-    _ staged: StagedChangeset<Element>,
+public func stagedFailure<Data, Element>(
+    _ staged: StagedChangeset<Data>,
     for changes: Changeset,
     from source: [Element],
     to target: [Element],
     changesVerified: Bool = false,
     sameElement: (Element, Element) -> Bool
-) -> String? {
+) -> String? where Data.Element == Element {
     if changes.isEmpty {
         return staged.isEmpty ? nil : "\(staged): an unchanged list should have no stage"
     }
@@ -145,7 +145,7 @@ public func stagedFailure<Element>(
         guard staged[0].changeset == changes else { return "\(staged): one stage should be \(changes) itself" }
         if changesVerified {
             if let failure = reloadSafetyFailure(of: changes) { return "\(staged): \(failure)" }
-            if let mismatch = firstMismatch(staged[0].data, target, by: sameElement) {
+            if let mismatch = firstMismatch(Array(staged[0].data), target, by: sameElement) {
                 return "\(staged): the stage's data differs from the target: \(mismatch)"
             }
             return nil
@@ -163,15 +163,16 @@ public func stagedFailure<Element>(
         if let failure = changeset.validationFailure() { return "\(context()) is invalid: \(failure)" }
         if let failure = orderingFailure(of: changeset) { return "\(context()): \(failure)" }
         if let failure = reloadSafetyFailure(of: changeset) { return "\(context()): \(failure)" }
-        switch replay(changeset, on: current, element: { stage.data[$0] }) {
+        let data = Array(stage.data)
+        switch replay(changeset, on: current, element: { data[$0] }) {
         case .success(let replayed):
-            if let mismatch = firstMismatch(replayed, stage.data, by: sameElement) {
+            if let mismatch = firstMismatch(replayed, data, by: sameElement) {
                 return "\(context()): replaying it on the previous data differs from its data: \(mismatch)"
             }
         case .failure(let failure):
             return "\(context()): the replay oracle rejects it: \(failure)"
         }
-        current = stage.data
+        current = data
     }
     if let mismatch = firstMismatch(current, target, by: sameElement) {
         return "\(staged): the last stage's data differs from the target: \(mismatch)"
@@ -206,12 +207,12 @@ public func stagedFailure<Element>(
 ///   - changesVerified: Whether `diffFailure` has passed for `changes`; see the general form.
 /// - Returns: `nil` when every check passes, otherwise a sentence naming the first failure.
 /// - Complexity: O((*n* + *m*)²), for *n* source and *m* target elements.
-public func stagedFailure<Element: Equatable>(
-    _ staged: StagedChangeset<Element>,
+public func stagedFailure<Data, Element: Equatable>(
+    _ staged: StagedChangeset<Data>,
     for changes: Changeset,
     from source: [Element],
     to target: [Element],
     changesVerified: Bool = false
-) -> String? {
+) -> String? where Data.Element == Element {
     stagedFailure(staged, for: changes, from: source, to: target, changesVerified: changesVerified, sameElement: ==)
 }

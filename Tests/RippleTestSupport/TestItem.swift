@@ -31,7 +31,9 @@ extension Array where Element == TestItem {
     public init(ids: [Int]) {
         self = ids.map { TestItem(id: $0) }
     }
+}
 
+extension Sequence where Element == TestItem {
     /// The identifiers of the items, in order.
     public var ids: [Int] { map(\.id) }
 }

@@ -178,7 +178,7 @@ final class CellLifecyclePropertyTests: XCTestCase {
             ? TableViewSource(view: proxy, collection: collection, reloadThreshold: reloadThreshold)
             : CollectionViewSource(view: proxy, collection: collection, reloadThreshold: reloadThreshold)
         box.source = source
-        proxy.rowsNow = { [weak source] in source?.renderedItems ?? [] }
+        proxy.rowsNow = { [weak source] in source.map { Array($0.renderedItems) } ?? [] }
         source.cellIdentifier = { $0.content % 3 == 2 ? "B" : "A" }
         if random.chance(1, in: 4) { source.updateStyle = .reload }
         waitForMainQueue()
@@ -195,7 +195,7 @@ final class CellLifecyclePropertyTests: XCTestCase {
         for record in proxy.records { Self.replay(record, into: &model, rows: modelRows) }
         proxy.records.removeAll()
         host.layout()
-        model.layout(rows: modelRows(source.renderedItems))
+        model.layout(rows: modelRows(Array(source.renderedItems)))
 
         var batches = 0
         var checkedCalls = 0
@@ -295,6 +295,6 @@ final class CellLifecyclePropertyTests: XCTestCase {
     @MainActor
     private final class SourceBox {
         weak var source: ListSource<LifeRow>?
-        func rows() -> [LifeRow?] { source?.renderedItems ?? [] }
+        func rows() -> [LifeRow?] { source.map { Array($0.renderedItems) } ?? [] }
     }
 }

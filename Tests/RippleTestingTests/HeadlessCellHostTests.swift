@@ -257,7 +257,7 @@ final class HeadlessCellHostTests: XCTestCase {
             let table = HeadlessSequentialTableView<Int> { box.read() }
             let list = SequentialListView(table)
             let source = TableViewSource(view: list, collection: rows)
-            box.read = { MainActor.assumeIsolated { source.renderedItems } }
+            box.read = { MainActor.assumeIsolated { Array(source.renderedItems) } }
             let host = HeadlessCellHost(source: source, view: list, visibleRowCount: 4)
             host.register(HeadlessCell<Int>.self, forCellReuseIdentifier: "Cell")
             waitForMainQueue()

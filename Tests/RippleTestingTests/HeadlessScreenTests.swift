@@ -65,7 +65,7 @@ final class HeadlessScreenTests: XCTestCase {
         collection.replace(with: [TestItem](ids: [4, 2, 1]))
         await screen.settle()
         XCTAssertEqual(screen.tableView.violations, [])
-        XCTAssertEqual(screen.shownItems, collection.snapshot)
+        XCTAssertEqual(screen.shownItems, Array(collection.snapshot))
         XCTAssertEqual(screen.cells.visibleItems, [TestItem(id: 4), TestItem(id: 2)])
         XCTAssertEqual(screen.source.statistics.reloads, 1)
         XCTAssertTrue(screen.tableView.adoptedSource === screen.source)

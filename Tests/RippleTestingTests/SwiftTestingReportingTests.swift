@@ -27,7 +27,7 @@ private func issue(_ issue: Issue, says text: String, atLine line: Int) -> Bool 
 private func xcTestFailures(_ body: () throws -> Void) rethrows -> [String] {
     let captured = ObservableCollection<String>()
     try TestFailure.$xcTestRecorder.withValue({ captured.append($0.message) }, operation: body)
-    return captured.snapshot
+    return Array(captured.snapshot)
 }
 
 /// The `async` form of `xcTestFailures(_:)`.
@@ -36,7 +36,7 @@ private func xcTestFailures(
 ) async rethrows -> [String] {
     let captured = ObservableCollection<String>()
     try await TestFailure.$xcTestRecorder.withValue({ captured.append($0.message) }, operation: body)
-    return captured.snapshot
+    return Array(captured.snapshot)
 }
 
 @Suite("RippleTesting reports to Swift Testing")

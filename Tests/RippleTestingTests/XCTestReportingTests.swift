@@ -22,7 +22,7 @@ private let owner = Owner()
 private func xcTestFailures(_ body: () throws -> Void) rethrows -> [TestFailure] {
     let captured = ObservableCollection<TestFailure>()
     try TestFailure.$xcTestRecorder.withValue({ captured.append($0) }, operation: body)
-    return captured.snapshot
+    return Array(captured.snapshot)
 }
 
 /// The `async` form of `xcTestFailures(_:)`.
@@ -31,7 +31,7 @@ private func xcTestFailures(
 ) async rethrows -> [TestFailure] {
     let captured = ObservableCollection<TestFailure>()
     try await TestFailure.$xcTestRecorder.withValue({ captured.append($0) }, operation: body)
-    return captured.snapshot
+    return Array(captured.snapshot)
 }
 
 /// Asserts that `failures` is one failure that says `text`, located at `line` of this file.

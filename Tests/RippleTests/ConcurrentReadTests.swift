@@ -48,7 +48,7 @@ final class ConcurrentReadTests: XCTestCase {
         for round in 0..<rounds {
             let seed = Self.seed &+ UInt64(round)
             let collection = ObservableCollection(Array(0..<FlatMutator.floor))
-            let checker = ChangeChecker<Int>(initial: collection.snapshot, light: true)
+            let checker = ChangeChecker<Int>(initial: Array(collection.snapshot), light: true)
             let token = collection.subscribe(on: .synchronous, checker.handler)
             let problems = Self.read({ Self.readFlat(collection, reads: Self.flatReads / rounds, seed: seed) }) { thread in
                 var mutator = FlatMutator(collection: collection, thread: Int(seed % 1_000) * 4 + thread)
@@ -56,7 +56,7 @@ final class ConcurrentReadTests: XCTestCase {
             }
             XCTAssertEqual(problems.prefix(3), [], "seed \(seed)")
             checker.assertConsistent(
-                finalSnapshot: collection.snapshot, finalVersion: collection.version, "seed \(seed)")
+                finalSnapshot: Array(collection.snapshot), finalVersion: collection.version, "seed \(seed)")
             token.cancel()
         }
     }
@@ -125,7 +125,7 @@ final class ConcurrentReadTests: XCTestCase {
             return { mutator.step() }
         }
         XCTAssertEqual(problems.prefix(3), [], "seed \(Self.seed)")
-        let final = collection.snapshot
+        let final = Array(collection.snapshot)
         XCTAssertEqual(final.map(\.items), collection.sections.map { $0.items.snapshot })
         checker.assertConsistent(finalSnapshot: final, "seed \(Self.seed)")
         XCTAssertEqual(checker.eventCount, collection.version)

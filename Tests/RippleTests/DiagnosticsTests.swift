@@ -27,7 +27,7 @@ final class DiagnosticsTests: DiagnosticsTestCase {
         ]
         body(collection)
         tokens.forEach { $0.cancel() }
-        checker.assertConsistent(finalSnapshot: collection.snapshot, file: file, line: line)
+        checker.assertConsistent(finalSnapshot: Array(collection.snapshot), file: file, line: line)
         return recorder.events
     }
 
@@ -38,10 +38,10 @@ final class DiagnosticsTests: DiagnosticsTestCase {
         let new = [TestItem(id: 2), TestItem(id: 2, content: 1), TestItem(id: 1), TestItem(id: 1)]
         let events = publishing([TestItem](ids: [1, 2, 3])) { collection in
             collection.replace(with: new)
-            XCTAssertEqual(collection.snapshot, new)
+            XCTAssertEqual(Array(collection.snapshot), new)
         }
         XCTAssertEqual(events.count, 1)
-        XCTAssertEqual(events.first?.snapshot, new)
+        XCTAssertEqual(events.first.map { Array($0.snapshot) }, new)
         XCTAssertEqual(events.first?.changeset.duplicates.targetOffsets, [1, 3])
         let reported = diagnostics.events
         XCTAssertEqual(reported.count, 1)

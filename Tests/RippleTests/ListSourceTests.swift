@@ -32,7 +32,7 @@ final class ListSourceTests: DiagnosticsTestCase {
             let override = OverrideBox()
             view = HeadlessTableView<TestItem> { [box, override] in
                 MainActor.assumeIsolated {
-                    override.sections ?? [box.source?.renderedItems ?? []]
+                    override.sections ?? [box.source.map { Array($0.renderedItems) } ?? []]
                 }
             }
             source = TableViewSource(view: view, collection: collection, reloadThreshold: reloadThreshold)
@@ -114,7 +114,7 @@ final class ListSourceTests: DiagnosticsTestCase {
             applyOneMutationOfEachKind(to: collection)
             flushMainQueue()
             XCTAssertEqual(screen.view.violations, [])
-            XCTAssertEqual(screen.view.rows, [collection.snapshot])
+            XCTAssertEqual(screen.view.rows, [Array(collection.snapshot)])
             XCTAssertEqual(screen.source.renderedItems, collection.snapshot)
             XCTAssertEqual(screen.source.renderedVersion, collection.version)
             XCTAssertEqual(screen.source.statistics.reloads, 1, "only the initial reload")
@@ -132,7 +132,7 @@ final class ListSourceTests: DiagnosticsTestCase {
             flushMainQueue()
             XCTAssertEqual(screen.source.statistics.batches, 2)
             XCTAssertEqual(screen.view.violations, [])
-            XCTAssertEqual(screen.view.rows, [collection.snapshot])
+            XCTAssertEqual(screen.view.rows, [Array(collection.snapshot)])
         }
     }
 
@@ -168,7 +168,7 @@ final class ListSourceTests: DiagnosticsTestCase {
             collection.append(TestItem(id: 4))
             flushMainQueue()
             XCTAssertEqual(screen.view.violations, [], "the source must not send a batch the view rejects")
-            XCTAssertEqual(screen.view.rows, [collection.snapshot])
+            XCTAssertEqual(screen.view.rows, [Array(collection.snapshot)])
             XCTAssertEqual(screen.source.lastReload, .countMismatch(view: [1], expected: [3]))
             let reports = diagnostics.takeAll()
             XCTAssertEqual(reports.map(\.kind), [.viewCountMismatch])
@@ -179,7 +179,7 @@ final class ListSourceTests: DiagnosticsTestCase {
             collection.append(TestItem(id: 5))
             flushMainQueue()
             XCTAssertEqual(screen.source.statistics.batches, 1)
-            XCTAssertEqual(screen.view.rows, [collection.snapshot])
+            XCTAssertEqual(screen.view.rows, [Array(collection.snapshot)])
         }
     }
 
@@ -204,7 +204,7 @@ final class ListSourceTests: DiagnosticsTestCase {
             flushMainQueue()
             XCTAssertEqual(screen.source.lastReload, .notInWindow)
             XCTAssertEqual(screen.source.statistics.batches, 0)
-            XCTAssertEqual(screen.view.rows, [collection.snapshot])
+            XCTAssertEqual(screen.view.rows, [Array(collection.snapshot)])
             XCTAssertEqual(diagnostics.takeAll(), [])
         }
     }
@@ -219,7 +219,7 @@ final class ListSourceTests: DiagnosticsTestCase {
             flushMainQueue()
             XCTAssertEqual(screen.source.statistics, ListSourceStatistics(batches: 1, reloads: 2))
             XCTAssertEqual(screen.source.lastReload, .overThreshold(changes: 3))
-            XCTAssertEqual(screen.view.rows, [collection.snapshot])
+            XCTAssertEqual(screen.view.rows, [Array(collection.snapshot)])
         }
     }
 
@@ -328,7 +328,7 @@ final class ListSourceTests: DiagnosticsTestCase {
                 flushMainQueue(timeout: 240 * Double(max(1, operationsPerThread / 25_000)))
                 reentrant.cancel()
                 XCTAssertEqual(screen.view.violations, [], "seed \(seed)")
-                XCTAssertEqual(screen.view.rows, [collection.snapshot], "seed \(seed)")
+                XCTAssertEqual(screen.view.rows, [Array(collection.snapshot)], "seed \(seed)")
                 XCTAssertEqual(Set(collection.snapshot.map(\.id)).count, collection.count, "seed \(seed): an item shown twice")
                 XCTAssertEqual(screen.source.statistics.reloads, 1, "seed \(seed): only the initial reload")
             }
@@ -353,12 +353,12 @@ final class ListSourceTests: DiagnosticsTestCase {
             let remainder = random.int(below: 7)
             collection.removeAll { $0.id % 7 == remainder }
         case 4:
-            var items = collection.snapshot
+            var items = Array(collection.snapshot)
             random.shuffle(&items)
             if let first = items.first { items[0] = TestItem(id: first.id, content: first.content + 1) }
             collection.replace(with: Array(items.dropLast()) + [TestItem(id: fresh())])
         default:
-            var items = collection.snapshot
+            var items = Array(collection.snapshot)
             if items.count > 2 { items.swapAt(0, items.count - 1) }
             collection.replace(with: items)
         }

@@ -38,7 +38,7 @@ final class ObservableCollectionBatchTests: XCTestCase {
 
         func assertConsistent(file: StaticString = #filePath, line: UInt = #line) {
             checker.assertConsistent(
-                finalSnapshot: collection.snapshot, finalVersion: collection.version, file: file, line: line)
+                finalSnapshot: Array(collection.snapshot), finalVersion: collection.version, file: file, line: line)
         }
     }
 
@@ -334,7 +334,7 @@ final class ObservableCollectionBatchTests: XCTestCase {
         let token = collection.subscribe(on: .synchronous, checker.handler)
         collection.append(TestItem(id: 2))
         collection.endUpdates()
-        checker.assertConsistent(finalSnapshot: collection.snapshot, finalVersion: 1)
+        checker.assertConsistent(finalSnapshot: Array(collection.snapshot), finalVersion: 1)
         XCTAssertEqual(checker.eventCount, 1)
         token.cancel()
     }
@@ -385,7 +385,7 @@ final class ObservableCollectionBatchTests: XCTestCase {
                     }
                 }
             }
-            let final = collection.snapshot
+            let final = Array(collection.snapshot)
             let events = recorder.events
             let context = "\(initial.ids) after [\(log.joined(separator: "; "))] → \(final)"
             let matched = final.filter { $0.id < 100 }

@@ -192,14 +192,14 @@ final class ObservableCollectionPropertyTests: XCTestCase {
 
         /// Inside a batch: the collection follows the shadow, and nothing is published.
         mutating func checkInsideBatch() {
-            if collection.snapshot != shadow { fail("snapshot \(collection.snapshot) != shadow \(shadow)") }
+            if Array(collection.snapshot) != shadow { fail("snapshot \(collection.snapshot) != shadow \(shadow)") }
             if recorder.count != eventsSeen { fail("an event was published while a batch was open") }
         }
 
         /// After a top-level operation: the collection follows the shadow, and what was published is
         /// exactly the net change since the last event.
         mutating func checkAfterOperation() {
-            if collection.snapshot != shadow { fail("snapshot \(collection.snapshot) != shadow \(shadow)") }
+            if Array(collection.snapshot) != shadow { fail("snapshot \(collection.snapshot) != shadow \(shadow)") }
             if collection.isBatching != (openBatches > 0) { fail("isBatching is \(collection.isBatching)") }
             let events = recorder.events.dropFirst(eventsSeen)
             eventsSeen += events.count
@@ -211,7 +211,7 @@ final class ObservableCollectionPropertyTests: XCTestCase {
             if event.isInitial { fail("a change event claims to be initial") }
             if event.version != version + 1 { fail("version \(event.version) follows \(version)") }
             if collection.version != event.version { fail("collection.version \(collection.version)") }
-            if event.snapshot != shadow { fail("event snapshot \(event.snapshot) != shadow \(shadow)") }
+            if Array(event.snapshot) != shadow { fail("event snapshot \(event.snapshot) != shadow \(shadow)") }
             if let problem = eventFailure(event, after: published, useUIKitOracle: true) { fail(problem) }
             if let problem = exactnessFailure(event.changeset, from: published, to: shadow) { fail(problem) }
             if let problem = stagingFailure(event, from: published) { fail(problem) }
@@ -222,7 +222,7 @@ final class ObservableCollectionPropertyTests: XCTestCase {
         /// Every stage of the event's staged form is a batch UIKit accepts, and applying the stages
         /// to a headless table view that shows the previous snapshot ends at the new one.
         func stagingFailure(_ event: CollectionChange<TestItem>, from previous: [TestItem]) -> String? {
-            let staged = event.staged(from: previous)
+            let staged = event.staged(from: ListSnapshot(previous))
             var before = previous
             for (index, stage) in staged.enumerated() {
                 let batch = BatchUpdate(stage.changeset)
@@ -233,18 +233,18 @@ final class ObservableCollectionPropertyTests: XCTestCase {
                     }
                 }
                 tableView.performBatchUpdates {
-                    rows.items = stage.data
+                    rows.items = Array(stage.data)
                     tableView.apply(batch)
                 }
                 if let violation = tableView.lastViolation {
                     return "v\(event.version) stage \(index): the table view rejects \(batch): \(violation)"
                 }
-                if tableView.rows != [stage.data] {
+                if tableView.rows != [Array(stage.data)] {
                     return "v\(event.version) stage \(index): the table view shows \(tableView.rows), not \(stage.data)"
                 }
-                before = stage.data
+                before = Array(stage.data)
             }
-            if before != event.snapshot {
+            if before != Array(event.snapshot) {
                 return "v\(event.version): the stages end at \(before), not at the snapshot \(event.snapshot)"
             }
             return nil

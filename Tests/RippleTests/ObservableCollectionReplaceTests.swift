@@ -207,14 +207,14 @@ final class ObservableCollectionReplaceTests: XCTestCase {
 
     func test_replace_snapshotIsExactlyTheNewElements_andVersionsContinue() {
         let collection = ObservableCollection([TestItem](ids: [1, 2, 3]))
-        let checker = ChangeChecker<TestItem>(initial: collection.snapshot, useUIKitOracle: true)
+        let checker = ChangeChecker<TestItem>(initial: Array(collection.snapshot), useUIKitOracle: true)
         let token = collection.subscribe(on: .synchronous, checker.handler)
         collection.append(TestItem(id: 4))
         let new = [TestItem(id: 4, content: 1), TestItem(id: 2), TestItem(id: 9)]
         collection.replace(with: new)
-        XCTAssertEqual(collection.snapshot, new)
+        XCTAssertEqual(Array(collection.snapshot), new)
         collection.remove(at: 0)
-        checker.assertConsistent(finalSnapshot: collection.snapshot, finalVersion: 3)
+        checker.assertConsistent(finalSnapshot: Array(collection.snapshot), finalVersion: 3)
         token.cancel()
     }
 

@@ -234,7 +234,7 @@ final class ScreenTests: XCTestCase {
             host.layout()
             var random = SplitMix64(seed: 7)
             for step in 0..<200 {
-                var next = books.snapshot
+                var next = Array(books.snapshot)
                 random.shuffle(&next)
                 if random.chance(1, in: 3) { next.append(BookCellPresenter(id: 100 + step)) }
                 if next.count > 8 { next.removeFirst(next.count - 8) }
@@ -309,7 +309,7 @@ extension ScreenTests {
                                 let remainder = random.int(below: 5)
                                 books.removeAll { $0.id % 5 == remainder }
                             default:
-                                var next = books.snapshot
+                                var next = Array(books.snapshot)
                                 random.shuffle(&next)
                                 books.replace(with: Array(next.prefix(20)), identity: .object)
                             }

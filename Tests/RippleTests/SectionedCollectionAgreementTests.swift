@@ -116,7 +116,7 @@ final class SectionedCollectionAgreementTests: XCTestCase {
         /// and each section's count read both ways agrees; `nil` when all holds.
         func finalFailure() -> String? {
             token.cancel()
-            let final = collection.snapshot
+            let final = Array(collection.snapshot)
             if let problem = checker.problems.first { return problem }
             if checker.replayed != final { return "replayed \(checker.replayed.shape), final \(final.shape)" }
             let own = sections.map { $0.items.snapshot }

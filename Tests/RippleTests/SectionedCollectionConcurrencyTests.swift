@@ -48,7 +48,7 @@ final class SectionedCollectionConcurrencyTests: XCTestCase {
             }
         }
         serial.sync {}
-        let final = collection.snapshot
+        let final = Array(collection.snapshot)
         XCTAssertEqual(final.map(\.items), collection.sections.map { $0.items.snapshot })
         checker.assertConsistent(finalSnapshot: final, "synchronous subscriber")
         queued.assertConsistent(finalSnapshot: final, "queue subscriber")
@@ -82,7 +82,7 @@ final class SectionedCollectionConcurrencyTests: XCTestCase {
                 }
             }
         }
-        let final = collection.snapshot
+        let final = Array(collection.snapshot)
         XCTAssertEqual(final.map(\.items), collection.sections.map { $0.items.snapshot })
         checker.assertConsistent(finalSnapshot: final)
         token.cancel()

@@ -182,7 +182,7 @@ final class SequentialListViewTests: XCTestCase {
         init(_ collection: ObservableCollection<TestItem>) {
             let box = SourceBox()
             view = HeadlessSequentialTableView<TestItem> { [box] in
-                MainActor.assumeIsolated { box.source?.renderedItems ?? [] }
+                MainActor.assumeIsolated { box.source.map { Array($0.renderedItems) } ?? [] }
             }
             rows = SequentialListView(view)
             source = TableViewSource(view: rows, collection: collection)
@@ -206,7 +206,7 @@ final class SequentialListViewTests: XCTestCase {
             collection.replace(with: collection.snapshot.reversed())
             flushMainQueue()
             XCTAssertEqual(screen.view.violations, [])
-            XCTAssertEqual(screen.view.rows, collection.snapshot)
+            XCTAssertEqual(screen.view.rows, Array(collection.snapshot))
             XCTAssertEqual(screen.source.statistics.reloads, 1, "only the initial reload")
             XCTAssertGreaterThanOrEqual(screen.source.statistics.batches, 6)
             XCTAssertEqual(diagnostics.recorder.events, [])
@@ -232,7 +232,7 @@ final class SequentialListViewTests: XCTestCase {
                 }
                 flushMainQueue()
                 XCTAssertEqual(screen.view.violations, [], "seed \(seed)")
-                XCTAssertEqual(screen.view.rows, collection.snapshot, "seed \(seed)")
+                XCTAssertEqual(screen.view.rows, Array(collection.snapshot), "seed \(seed)")
                 XCTAssertEqual(screen.source.statistics.reloads, 1, "seed \(seed): only the initial reload")
             }
             XCTAssertEqual(diagnostics.recorder.events, [])
@@ -250,7 +250,7 @@ final class SequentialListViewTests: XCTestCase {
             let item = collection[index]
             collection[index] = TestItem(id: item.id, content: item.content + 1)
         case 4:
-            var items = collection.snapshot.filter { _ in !random.chance(15, in: 100) }
+            var items = collection.filter { _ in !random.chance(15, in: 100) }
             random.shuffle(&items)
             if let first = items.first { items[0] = TestItem(id: first.id, content: first.content + 1) }
             collection.replace(with: items + [TestItem(id: freshID)])
@@ -261,7 +261,7 @@ final class SequentialListViewTests: XCTestCase {
                 collection.removeAll { $0.id % 3 == Int(random.int(below: 3)) && $0.id != freshID }
             }
         default:
-            var items = collection.snapshot
+            var items = Array(collection.snapshot)
             if items.count > 2 { items.swapAt(0, items.count - 1) }
             collection.replace(with: items)
         }

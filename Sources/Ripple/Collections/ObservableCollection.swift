@@ -108,18 +108,21 @@ public final class ObservableCollection<Element: Sendable>: Sendable {
 
     @usableFromInline let state: LockedState<State>
 
-    /// Creates an empty collection.
-    public init() {
-        state = LockedState(State(elements: ListSnapshot()))
-    }
-
     /// Creates a collection holding `elements`.
     ///
     /// - Parameter elements: The initial elements; no event is published for them.
-    /// - Complexity: O(*n*) for *n* elements; O(1) for a ``ListSnapshot``, which the collection
-    ///   then shares.
-    public init(_ elements: some Sequence<Element>) {
+    /// - Complexity: O(*n*) for *n* elements.
+    public init(_ elements: [Element] = []) {
         state = LockedState(State(elements: ListSnapshot(elements)))
+    }
+
+    /// Creates a collection holding the elements of `snapshot`, sharing its storage.
+    ///
+    /// - Parameter snapshot: The initial elements, for example another collection's
+    ///   ``snapshot``; no event is published for them.
+    /// - Complexity: O(1).
+    public init(_ snapshot: ListSnapshot<Element>) {
+        state = LockedState(State(elements: snapshot))
     }
 
     /// The elements now.

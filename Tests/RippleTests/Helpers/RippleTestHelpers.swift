@@ -135,7 +135,7 @@ func eventFailure<Element: Equatable>(
     guard changes.targetCount == change.snapshot.count else {
         return "v\(change.version): targetCount \(changes.targetCount), but the snapshot has \(change.snapshot.count)"
     }
-    let snapshot = change.snapshot
+    let snapshot = Array(change.snapshot)
     if changes.applied(to: previous, element: { snapshot[$0] }) != snapshot {
         return "v\(change.version): applied(to:) of \(changes) on \(previous) does not give \(snapshot)"
     }
@@ -266,14 +266,14 @@ final class ChangeChecker<Element: Equatable & Sendable>: ReplayChecker<[Element
     }
 
     func check(_ change: CollectionChange<Element>) {
-        receive(version: change.version, isInitial: change.isInitial, snapshot: change.snapshot) {
+        receive(version: change.version, isInitial: change.isInitial, snapshot: Array(change.snapshot)) {
             let expected = Changeset(
                 sourceCount: 0, targetCount: change.snapshot.count, inserts: Array(change.snapshot.indices))
             return change.changeset == expected
                 ? nil : "initial event's change-set is \(change.changeset), expected \(expected)"
         } failure: { [light, useUIKitOracle] rendered in
             guard light else { return eventFailure(change, after: rendered, useUIKitOracle: useUIKitOracle) }
-            let snapshot = change.snapshot
+            let snapshot = Array(change.snapshot)
             if change.changeset.sourceCount != rendered.count {
                 return "v\(change.version): sourceCount \(change.changeset.sourceCount), expected \(rendered.count)"
             } else if let failure = change.changeset.validationFailure() {

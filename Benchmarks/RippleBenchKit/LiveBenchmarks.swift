@@ -8,15 +8,16 @@ import RippleDiff
 /// Each event is one mutation, then the main queue drained until the source has rendered it (one
 /// `performBatchUpdates`), before the next: an append, an update of the row in the middle, or a
 /// removal of the row in the middle. Engine `ripple` only: there is no baseline engine; the
-/// summary prints the time per event at `1m` ÷ at `1k` (target, once the storage changes: ≤ 3×).
+/// summary prints the time per event at `1m` ÷ at `1k` (target: ≤ 3×).
 ///
 /// A note under the table gives the memory held by the collection, the source and two
 /// subscribers that each keep the latest snapshot, after ``memoryAppends`` appends to 1,000,000
 /// rows, against one `Array` of the same rows.
 ///
-/// These are the figures before the storage change: the collection keeps an `Array`, which
-/// every event's snapshot shares, so the first mutation after an event copies the whole list
-/// while the source still holds that snapshot.
+/// The collection keeps a `ListSnapshot`, which every event's snapshot, the source's rendered list
+/// and the subscribers' copies share: a mutation copies the nodes on its path, not the list.
+/// (While it kept an `Array`, the first mutation after an event copied the whole list; see
+/// `docs/performance.md` for the figures before and after.)
 enum LiveBenchmarks {
     static let suite = BenchmarkSuite(
         name: "live",
@@ -78,11 +79,10 @@ enum LiveBenchmarks {
     /// Appends before the memory is read, and the rows they are made to.
     static let memoryAppends = 10_000
     static let memoryRows = 1_000_000
-    /// The appends of the memory note made in one batch, one event. Today one event at 1m costs
-    /// about 20 ms (the first mutation after an event copies the list), so 10,000 single events
-    /// would take minutes; while the storage is an `Array`, the memory held once every event is
-    /// taken does not depend on how the appends were grouped. Set it to 1 once events are cheap.
-    static let memoryAppendsPerEvent = 100
+    /// The appends of the memory note made in one event: one, as a screen makes them. (Before
+    /// the storage was a `ListSnapshot`, one event at 1m cost about 20 ms, and the note made 100
+    /// events of 100 appends instead.)
+    static let memoryAppendsPerEvent = 1
 
     @MainActor
     static func groups(_ mode: BenchmarkMode, _ only: Set<String>?) -> [BenchmarkGroup] {
@@ -116,7 +116,7 @@ enum LiveBenchmarks {
         return groups
     }
 
-    /// The time per event at `1m` ÷ at `1k`, per operation (target, once the storage changes: ≤ 3×).
+    /// The time per event at `1m` ÷ at `1k`, per operation (target: ≤ 3×).
     static func summarize(_ results: [BenchmarkResult]) -> [String] {
         var parts: [String] = []
         for operation in Operation.allCases {
@@ -128,7 +128,7 @@ enum LiveBenchmarks {
             parts.append("\(operation.rawValue) \(BenchmarkReport.format(Double(large) / Double(small)))×")
         }
         guard !parts.isEmpty else { return [] }
-        return ["time per event at `1m` ÷ at `1k` (target after the storage change: ≤ 3×): " + parts.joined(separator: ", ")]
+        return ["time per event at `1m` ÷ at `1k` (target: ≤ 3×): " + parts.joined(separator: ", ")]
     }
 
     /// The memory note: the bytes held by a screen of `rows` rows after `appends` appends, with

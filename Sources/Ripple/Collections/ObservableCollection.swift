@@ -365,6 +365,19 @@ extension ObservableCollection: Sequence {
     @inlinable
     public var underestimatedCount: Int { 0 }
 
+    /// Calls `body` with the elements of one snapshot, when they are in one contiguous buffer: only
+    /// while the list fits in one chunk of its ``ListSnapshot`` (64 elements).
+    ///
+    /// - Parameter body: Reads the elements; it runs without the lock held.
+    /// - Returns: What `body` returns, or `nil` if the snapshot has no contiguous storage.
+    /// - Complexity: O(1), plus `body`.
+    @inlinable
+    public func withContiguousStorageIfAvailable<Result>(
+        _ body: (UnsafeBufferPointer<Element>) throws -> Result
+    ) rethrows -> Result? {
+        try snapshot.withContiguousStorageIfAvailable(body)
+    }
+
     /// One snapshot as a `ContiguousArray`; what `Array(collection)`, `sorted()` and their
     /// kind use to copy a sequence.
     ///

@@ -65,10 +65,13 @@ import RippleDiff
 /// example, cancel its own subscription to it).
 ///
 /// # Performance
-/// Single mutations cost what the same `Array` operation costs, plus two lock rounds and one event
-/// (with its change-set) per subscriber delivery; see `docs/collections.md` for measured figures.
-/// A batch of *k* operations on *n* elements folds into one change-set in O(*n* + *k* log *k*),
-/// with no hashing. `replace(with:)` costs one diff (see `Changeset(from:to:)`).
+/// The elements live in a ``ListSnapshot``, and every snapshot the collection hands out (``snapshot``,
+/// each event's, a list source's rendered list) is a copy of it that shares all but the nodes
+/// changed since. A single mutation costs O(log *n*) however many snapshots are held, plus two lock
+/// rounds and one event (with its change-set) per subscriber delivery; see `docs/collections.md`
+/// for measured figures. A batch of *k* operations on *n* elements folds into one change-set in
+/// O(*n* + *k* log *k*), with no hashing. `replace(with:)` costs one diff (see
+/// `Changeset(from:to:)`), plus a copy of the old list into an array for it.
 public final class ObservableCollection<Element: Sendable>: Sendable {
 
     @usableFromInline

@@ -384,3 +384,37 @@ final class ObservableCollectionReplaceIsolatedIdentityTests: DiagnosticsTestCas
         }
     }
 }
+
+/// Issue 23: only an event that follows a `replace(with:)` may keep a row with another instance, so
+/// a list source of objects compares every row only after one; any other event costs what it
+/// changes.
+final class ObservableCollectionReplacedKeptElementsTests: XCTestCase {
+    private final class Row: Sendable {
+        let id: Int
+        init(id: Int) { self.id = id }
+    }
+
+    func test_onlyEventsAfterAReplace_mayReplaceKeptElements() {
+        let rows = ObservableCollection([Row(id: 1), Row(id: 2)])
+        let recorder = EventRecorder<CollectionChange<Row>>()
+        let token = rows.subscribe(on: .synchronous, recorder.handler)
+        rows.append(Row(id: 3))
+        rows.remove(at: 0)
+        rows[0] = Row(id: 2)
+        rows.move(from: 0, to: 1)
+        XCTAssertEqual(recorder.events.map(\.mayReplaceKeptElements), [false, false, false, false])
+        // The same identifiers, fresh instances: kept rows with other objects.
+        rows.replace(with: rows.map { Row(id: $0.id) }, identity: .key(\.id, contentEquals: { _, _ in true }))
+        XCTAssertEqual(recorder.count, 4, "nothing changed by the identity's account: no event")
+        rows.append(Row(id: 4))
+        XCTAssertEqual(recorder.events.last?.mayReplaceKeptElements, true, "the swap is still unseen by subscribers")
+        rows.append(Row(id: 5))
+        XCTAssertEqual(recorder.events.last?.mayReplaceKeptElements, false)
+        rows.performBatchUpdates {
+            rows.append(Row(id: 6))
+            rows.replace(with: rows.map { Row(id: $0.id) }, identity: .key(\.id, contentEquals: { _, _ in true }))
+        }
+        XCTAssertEqual(recorder.events.last?.mayReplaceKeptElements, true)
+        token.cancel()
+    }
+}

@@ -25,6 +25,13 @@ public final class CollectionChange<Element: Sendable>: Sendable {
     /// view usually answers it with `reloadData()`.
     public let isInitial: Bool
 
+    /// Whether a row the change keeps (neither inserted nor updated) may hold another instance
+    /// than before: only `replace(with:)` swaps elements, and its identity may call two instances
+    /// the same, unchanged element. A list source of objects looks for such rows only then, so
+    /// that every other event costs what it changes.
+    @usableFromInline
+    package let mayReplaceKeptElements: Bool
+
     /// Creates a change event.
     ///
     /// - Parameters:
@@ -38,6 +45,18 @@ public final class CollectionChange<Element: Sendable>: Sendable {
         self.snapshot = snapshot
         self.version = version
         self.isInitial = isInitial
+        mayReplaceKeptElements = true
+    }
+
+    /// Creates a change event of an ``ObservableCollection``, which knows whether the change may
+    /// keep a row with another instance.
+    @inlinable
+    package init(changeset: Changeset, snapshot: ListSnapshot<Element>, version: Int, mayReplaceKeptElements: Bool) {
+        self.changeset = changeset
+        self.snapshot = snapshot
+        self.version = version
+        isInitial = false
+        self.mayReplaceKeptElements = mayReplaceKeptElements
     }
 
     /// The changes staged for UIKit batch updates, given the snapshot the view shows now.

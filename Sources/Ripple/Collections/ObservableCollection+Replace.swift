@@ -69,6 +69,7 @@ extension ObservableCollection {
                 let changeset = optimistic ?? diff(Array(state.elements), elements)
                 var old = ListSnapshot(elements)
                 swap(&old, &state.elements)
+                state.replacedSinceLastEvent = true
                 if var batch = state.batch {
                     // Nothing to record when nothing changed, as outside a batch.
                     guard !changeset.isEmpty else { return (nil, (changeset, old)) }

@@ -84,6 +84,10 @@ public final class ObservableCollection<Element: Sendable>: Sendable {
         @usableFromInline var publishedDuringBatch: ListSnapshot<Element>?
         /// The version of the last event.
         @usableFromInline var version = 0
+        /// Whether a `replace(with:)` swapped elements since the last event: the next event may
+        /// keep a row whose element is another instance than before (see
+        /// ``CollectionChange/mayReplaceKeptElements``).
+        @usableFromInline var replacedSinceLastEvent = false
         /// Grows with every mutation that changed the elements, published or not (inside a batch
         /// too); lets optimistic operations detect races. Mutations that change nothing, and
         /// optimistic attempts that lost their race, leave it alone.
@@ -324,11 +328,14 @@ extension ObservableCollection.State {
         }
         #endif
         version &+= 1
+        let mayReplaceKept = replacedSinceLastEvent
+        replacedSinceLastEvent = false
         if core.subscribers.isEmpty {
             core.sequence &+= 1
             return nil
         }
-        return CollectionChange(changeset: changeset, snapshot: elements, version: version)
+        return CollectionChange(
+            changeset: changeset, snapshot: elements, version: version, mayReplaceKeptElements: mayReplaceKept)
     }
 
     /// `[offset]`, in a reused array (see ``oneOffset``).

@@ -99,6 +99,9 @@ public class ListSource<Element: Sendable>: ListSourceBase<Element, ListSnapshot
         rebindCells(
             updates: changeset.updates.map { (ElementPath(item: $0.source, section: 0), ElementPath(item: $0.target, section: 0)) },
             origins: {
+                // Only a `replace(with:)` can keep a row with another instance: any other event
+                // costs what it changes, not a pass over every row.
+                guard change.mayReplaceKeptElements else { return [] }
                 let sources = changeset.applied(to: (0..<changeset.sourceCount).map { Optional($0) }) { _ in nil }
                 return [sources.map { $0.map { ElementPath(item: $0, section: 0) } }]
             },

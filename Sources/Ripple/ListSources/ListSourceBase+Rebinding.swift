@@ -26,11 +26,12 @@ extension ListSourceBase {
     /// - Parameters:
     ///   - updates: The event's updated rows, from their path before to their path after.
     ///   - origins: For each row after the event, the path it had before, or `nil` for a row the
-    ///     event inserted, or whose section it inserted or reloaded.
+    ///     event inserted, or whose section it inserted or reloaded; no row at all when the event
+    ///     cannot have kept a row with another instance.
     ///   - before: The element at a path before the event.
     ///   - after: The element at a path after the event.
-    /// - Complexity: O(*k*) for *k* updated rows when the elements are values; O(*n*) for *n*
-    ///   rows when they may be objects, which must be compared one by one.
+    /// - Complexity: O(*k*) for *k* updated rows when the elements are values, or when `origins`
+    ///   is empty; otherwise O(*n*) for *n* rows, whose objects must be compared one by one.
     func rebindCells(
         updates: [(source: ElementPath, target: ElementPath)], origins: () -> [[ElementPath?]],
         before: (ElementPath) -> Item, after: (ElementPath) -> Item

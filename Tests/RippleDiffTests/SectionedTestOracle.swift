@@ -381,7 +381,7 @@ func sectionedRandomPair(_ shape: SxShape, _ random: inout SplitMix64) -> (sourc
             }
             kept.append(item)
         }
-        target[s].items = kept
+        target[s].items = ListSnapshot(kept)
     }
     for var item in orphans where sxChance(1, 3, &random) {
         if sxChance(1, 3, &random) { item.content = sxDraw(1...9, &random) }

@@ -32,8 +32,8 @@ extension SplitMix64 {
 
     /// Shuffles `elements` in place (Fisher–Yates).
     ///
-    /// - Parameter elements: The array to shuffle.
-    public mutating func shuffle<Element>(_ elements: inout [Element]) {
+    /// - Parameter elements: The list to shuffle, indexed from 0 (an `Array`, a `ListSnapshot`).
+    public mutating func shuffle<List: MutableCollection & RandomAccessCollection>(_ elements: inout List) where List.Index == Int {
         var index = elements.count
         while index > 1 {
             let other = int(below: index)

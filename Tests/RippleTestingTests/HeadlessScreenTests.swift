@@ -124,7 +124,7 @@ final class HeadlessScreenTests: XCTestCase {
         collection.sections[0].items.append(TestItem(id: 4))  // through the section's own list
         await screen.settle()
         XCTAssertEqual(screen.collectionView.violations, [])
-        XCTAssertEqual(screen.shownItems, collection.snapshot.map(\.items))
+        XCTAssertEqual(screen.shownItems, collection.snapshot.map { Array($0.items) })
         XCTAssertEqual(screen.shownSections, ["B", "A"])
         XCTAssertEqual(screen.shownItems.map(\.ids), [[3, 1, 4], [2]])
     }

@@ -104,10 +104,10 @@ final class SectionedStagingPropertyTests: XCTestCase {
             return "\(pair): \(staged.count) stages for \(source == target ? "equal" : "different") lists"
         }
 
-        var tableData = source.map(\.items)
+        var tableData = source.map { Array($0.items) }
         let tableView = HeadlessTableView { tableData }
         tableView.reloadData()
-        var collectionData = source.map(\.items)
+        var collectionData = source.map { Array($0.items) }
         let collectionView = HeadlessCollectionView { collectionData }
         collectionView.reloadData()
 
@@ -131,11 +131,11 @@ final class SectionedStagingPropertyTests: XCTestCase {
             if replayed != stage.data { return "\(context): replays to \(replayed), not \(stage.data)" }
 
             tableView.performBatchUpdates {
-                tableData = stage.data.map(\.items)
+                tableData = stage.data.map { Array($0.items) }
                 tableView.apply(batch)
             }
             collectionView.performBatchUpdates {
-                collectionData = stage.data.map(\.items)
+                collectionData = stage.data.map { Array($0.items) }
                 collectionView.apply(batch)
             }
             for (name, shown, violations, warnings) in [
@@ -144,14 +144,14 @@ final class SectionedStagingPropertyTests: XCTestCase {
             ] {
                 if let violation = violations.first { return "\(context), in the \(name): \(violation)" }
                 if let warning = warnings.first { return "\(context), in the \(name): warning \(warning)" }
-                if shown != stage.data.map(\.items) {
+                if shown != stage.data.map { Array($0.items) } {
                     return "\(context): the \(name) shows \(shown), expected \(stage.data.map(\.items))"
                 }
             }
             current = stage.data
         }
         if current != target { return "\(pair): the last stage's data is \(current)" }
-        let expected = target.map(\.items)
+        let expected = target.map { Array($0.items) }
         if tableView.rows != expected { return "\(pair): the table view ends at \(tableView.rows)" }
         if collectionView.items != expected { return "\(pair): the collection view ends at \(collectionView.items)" }
         return nil
@@ -271,7 +271,7 @@ final class SectionedStagingPropertyTests: XCTestCase {
                 if kept.count > 1 && random.chance(itemChurn, in: 100) {
                     kept.swapAt(random.int(below: kept.count), random.int(below: kept.count))
                 }
-                target[s].items = kept
+                target[s].items = ListSnapshot(kept)
             }
         }
         for _ in 0..<random.int(in: 0...3) {

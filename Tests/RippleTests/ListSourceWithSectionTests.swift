@@ -18,7 +18,7 @@ final class ListSourceWithSectionTests: DiagnosticsTestCase {
         init(_ collection: SectionedCollection<String, TestItem>) {
             let box = SourceBox()
             view = HeadlessCollectionView<TestItem> { [box] in
-                MainActor.assumeIsolated { box.source?.renderedSections.map(\.items) ?? [] }
+                MainActor.assumeIsolated { box.source?.renderedSections.map { Array($0.items) } ?? [] }
             }
             source = CollectionViewSourceWithSection(view: view, collection: collection)
             box.source = source
@@ -26,7 +26,7 @@ final class ListSourceWithSectionTests: DiagnosticsTestCase {
 
         /// The items the collection holds now, section by section.
         static func items(of collection: SectionedCollection<String, TestItem>) -> [[TestItem]] {
-            collection.snapshot.map(\.items)
+            collection.snapshot.map { Array($0.items) }
         }
     }
 
@@ -131,7 +131,7 @@ final class ListSourceWithSectionTests: DiagnosticsTestCase {
             let stale = Locked(false)
             let view = HeadlessCollectionView<TestItem> { [box] in
                 MainActor.assumeIsolated {
-                    stale.current ? [[]] : (box.source?.renderedSections.map(\.items) ?? [])
+                    stale.current ? [[]] : (box.source?.renderedSections.map { Array($0.items) } ?? [])
                 }
             }
             let source = CollectionViewSourceWithSection(view: view, collection: collection)

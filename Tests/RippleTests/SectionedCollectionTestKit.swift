@@ -63,10 +63,10 @@ func sectionedEventFailure(_ change: SectionedCollectionChange<TestHeader, TestI
 /// showing the snapshot.
 func sectionedStagingFailure(_ change: SectionedCollectionChange<TestHeader, TestItem>, after previous: TestSectionedList) -> String? {
     let staged = change.staged(from: previous)
-    var tableData = previous.map(\.items)
+    var tableData = previous.map { Array($0.items) }
     let tableView = HeadlessTableView { tableData }
     tableView.reloadData()
-    var collectionData = previous.map(\.items)
+    var collectionData = previous.map { Array($0.items) }
     let collectionView = HeadlessCollectionView { collectionData }
     collectionView.reloadData()
     var current = previous
@@ -79,18 +79,18 @@ func sectionedStagingFailure(_ change: SectionedCollectionChange<TestHeader, Tes
             if let violation = result.violation { return "\(context), \(validator.flavor): \(violation)" }
         }
         tableView.performBatchUpdates {
-            tableData = stage.data.map(\.items)
+            tableData = stage.data.map { Array($0.items) }
             tableView.apply(batch)
         }
         collectionView.performBatchUpdates {
-            collectionData = stage.data.map(\.items)
+            collectionData = stage.data.map { Array($0.items) }
             collectionView.apply(batch)
         }
         if let violation = tableView.violations.first { return "\(context), table view: \(violation)" }
         if let violation = collectionView.violations.first { return "\(context), collection view: \(violation)" }
         current = stage.data
     }
-    let expected = change.snapshot.map(\.items)
+    let expected = change.snapshot.map { Array($0.items) }
     if tableView.rows != expected { return "v\(change.version): the table view ends at \(tableView.rows)" }
     if collectionView.items != expected {
         return "v\(change.version): the collection view ends at \(collectionView.items)"

@@ -94,7 +94,7 @@ public class ListSourceWithSection<Section: Sendable, Item: Sendable>:
                 }
                 // Inserted and updated sections come back marked `true`: their rows have new cells.
                 return changeset.applied(to: paths, section: { _ in true }, item: { _ in nil }).map { section in
-                    section.section ? section.items.map { _ in nil } : section.items
+                    section.section ? section.items.map { _ in nil } : Array(section.items)
                 }
             },
             before: { before[$0.section].items[$0.item] }, after: { after[$0.section].items[$0.item] })

@@ -68,37 +68,15 @@ struct SectionedListMirror<Section: Sendable, Item: Sendable> {
     /// Whether `change` is an event this mirror has not applied yet.
     func isNew(_ change: SectionedCollectionChange<Section, Item>) -> Bool { change.version > version }
 
-    /// Applies `change`: item changes inside one section in place (an item appended costs O(1)
-    /// and copies nothing); any other event by taking its snapshot, whose item arrays it shares.
+    /// Applies `change` by taking its snapshot, whose sections share their items with the
+    /// collection: O(*s*) for *s* sections, whatever the number of items.
     ///
-    /// - Returns: What left the list, to be released by the caller.
-    mutating func apply(_ change: SectionedCollectionChange<Section, Item>) -> Any {
-        defer { version = change.version }
-        if change.version == version + 1, let (section, items) = Self.itemChanges(of: change.changeset),
-            section < sections.count, items.sourceCount == sections[section].items.count
-        {
-            return sections[section].items.follow(items, to: change.snapshot[section].items)
-        }
-        let left = sections
-        sections = change.snapshot
+    /// - Returns: The sections before, to be released by the caller.
+    mutating func apply(_ change: SectionedCollectionChange<Section, Item>) -> [SectionSnapshot<Section, Item>] {
+        var left = change.snapshot
+        swap(&left, &sections)
+        version = change.version
         return left
-    }
-
-    /// The section and the flat change-set of a change-set that changes the items of one section
-    /// only (no section changes, no item moving between sections); `nil` for any other.
-    static func itemChanges(of changes: SectionedChangeset) -> (Int, Changeset)? {
-        guard changes.sections.isEmpty else { return nil }
-        let paths = changes.itemDeletes + changes.itemInserts + changes.itemMoves.flatMap { [$0.source, $0.target] }
-            + changes.itemUpdates.flatMap { [$0.source, $0.target] }
-        guard let section = paths.first?.section, paths.allSatisfy({ $0.section == section }) else { return nil }
-        let pair = { (pair: SectionedChangeset.PathPair) in Changeset.OffsetPair(source: pair.source.item, target: pair.target.item) }
-        return (
-            section,
-            Changeset(
-                sourceCount: changes.sourceItemCounts[section], targetCount: changes.targetItemCounts[section],
-                deletes: changes.itemDeletes.map(\.item), inserts: changes.itemInserts.map(\.item),
-                moves: changes.itemMoves.map(pair), updates: changes.itemUpdates.map(pair))
-        )
     }
 }
 

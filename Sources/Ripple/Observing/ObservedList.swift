@@ -101,9 +101,9 @@ public final class ObservedList<Element: Sendable>: Observable {
 /// // List { ForEach(mail.sections, id: \.section.id) { s in Section(s.section.title) { ForEach(s.items) { … } } } }
 /// ```
 ///
-/// Each event changes ``sections`` once, on the main actor, to exactly that event's snapshot. Item
-/// changes inside one section are applied in place (appending an item copies nothing); other
-/// events take the event's snapshot, sharing its item arrays. ``transaction`` animates each event
+/// Each event changes ``sections`` once, on the main actor, to exactly that event's snapshot, whose
+/// sections share their items (each a ``ListSnapshot``) with the collection: following an event
+/// costs O(*s*) for *s* sections, however many items they hold. ``transaction`` animates each event
 /// as ``ObservedList/transaction`` does.
 @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
 @MainActor

@@ -60,6 +60,17 @@ public final class SectionData<Section: Sendable, Item: Sendable>: Sendable {
         self.items = SectionItems(items)
     }
 
+    /// Creates a section with a new list of items that shares the storage of `items`.
+    ///
+    /// - Parameters:
+    ///   - section: The section's own value, such as its header presenter.
+    ///   - items: The initial items, for example another section's `items.snapshot`.
+    /// - Complexity: O(1).
+    public init(_ section: Section, items: ListSnapshot<Item>) {
+        self.section = section
+        self.items = SectionItems(items)
+    }
+
     /// Creates a section over the items of another section, which it shares.
     ///
     /// The two `SectionData` are two values over one list of items, which can be in at most one

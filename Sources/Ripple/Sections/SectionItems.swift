@@ -39,7 +39,7 @@ import RippleDiff
 public final class SectionItems<Item: Sendable>: Sendable {
     struct State {
         /// The items while no sectioned collection holds them; empty while one does.
-        var items: [Item]
+        var items: ListSnapshot<Item>
         /// The collection holding the items, if any, and the link of its entry.
         var host: SectionItemsHost<Item>?
         var link = 0
@@ -55,6 +55,15 @@ public final class SectionItems<Item: Sendable>: Sendable {
     ///
     /// - Parameter items: The items.
     public init(_ items: [Item] = []) {
+        state = LockedState(State(items: ListSnapshot(items)))
+    }
+
+    /// Creates a list of items that no sectioned collection holds yet, sharing the storage of
+    /// `items`.
+    ///
+    /// - Parameter items: The items.
+    /// - Complexity: O(1).
+    public init(_ items: ListSnapshot<Item>) {
         state = LockedState(State(items: items))
     }
 
@@ -89,7 +98,7 @@ public final class SectionItems<Item: Sendable>: Sendable {
     /// `body` returns the exact change-set of what it did (or `nil` for nothing) and what to hand
     /// back; anything it takes out of the items belongs in the result, released after unlocking.
     @usableFromInline
-    func mutate<Result>(_ body: (inout [Item]) -> (Changeset?, Result)) -> Result {
+    func mutate<Result>(_ body: (inout ListSnapshot<Item>) -> (Changeset?, Result)) -> Result {
         withItems(
             here: { state in
                 let (changes, result) = body(&state.items)
@@ -101,14 +110,14 @@ public final class SectionItems<Item: Sendable>: Sendable {
 
     /// Reads the items where they live now.
     @usableFromInline
-    func read<Result>(_ body: ([Item]) -> Result) -> Result {
+    func read<Result>(_ body: (ListSnapshot<Item>) -> Result) -> Result {
         withItems(here: { body($0.items) }, held: { host, link in host.readItems(link: link, body) })
     }
 
     /// The items now.
     ///
     /// - Complexity: O(1): the array is shared until the next mutation.
-    public var snapshot: [Item] { read { $0 } }
+    public var snapshot: ListSnapshot<Item> { read { $0 } }
 
     /// The number of items now.
     public var count: Int { read { $0.count } }
@@ -207,7 +216,7 @@ public final class SectionItems<Item: Sendable>: Sendable {
     ///
     /// - Complexity: O(*m*) for *m* items, plus O(*s*) for the event.
     public func removeAll() {
-        let removed = mutate { items -> (Changeset?, [Item]) in
+        let removed = mutate { items -> (Changeset?, ListSnapshot<Item>) in
             let removed = items
             items = []
             return (Changeset(sourceCount: removed.count, targetCount: 0, deletes: Array(removed.indices)), removed)
@@ -247,13 +256,10 @@ public final class SectionItems<Item: Sendable>: Sendable {
             let items = snapshot
             let offsets = try items.indices.filter { try shouldBeRemoved(items[$0]) }
             guard !offsets.isEmpty else { return }
-            // The snapshot keeps its buffer alive, so any change meanwhile gave the list another
-            // one: the same buffer means the same items.
-            let buffer = items.withUnsafeBufferPointer { $0.baseAddress }
+            // The snapshot shares the list's storage, so any change meanwhile gave the list a node
+            // of its own: identical storage means the same items.
             let removed = mutate { list -> (Changeset?, [Item]?) in
-                guard list.count == items.count, list.withUnsafeBufferPointer({ $0.baseAddress }) == buffer else {
-                    return (nil, nil)
-                }
+                guard list.isIdentical(to: items) else { return (nil, nil) }
                 let removed = list.extractSorted(offsets)
                 return (Changeset(sourceCount: items.count, targetCount: list.count, deletes: offsets), removed)
             }
@@ -306,7 +312,8 @@ public final class SectionItems<Item: Sendable>: Sendable {
             }
             let order = Array<Int>.movingOrder(count: count, moving: sorted, to: destination)
             guard !order.elementsEqual(0..<count) else { return (nil, ()) }
-            items = order.map { items[$0] }
+            let old = Array(items)
+            items = ListSnapshot(order.lazy.map { old[$0] })
             return (Changeset(sourceCount: count, origins: order), ())
         }
     }
@@ -322,10 +329,10 @@ public final class SectionItems<Item: Sendable>: Sendable {
     /// - Complexity: One diff of the old and new items.
     @inlinable
     public func replace<Rule>(with items: [Item], identity: DiffIdentity<Item, Rule>) {
-        let old = mutate { list -> (Changeset?, [Item]) in
-            let changes = Changeset(from: list, to: items, identity: identity)
+        let old = mutate { list -> (Changeset?, ListSnapshot<Item>) in
+            let changes = Changeset(from: Array(list), to: items, identity: identity)
             let old = list
-            list = items
+            list = ListSnapshot(items)
             return (changes, old)
         }
         withExtendedLifetime(old) {}
@@ -390,7 +397,7 @@ extension SectionItems: Sequence {
     /// Iterates over a snapshot taken when iteration starts.
     ///
     /// - Returns: An iterator over the items as they were when it was made.
-    public func makeIterator() -> IndexingIterator<[Item]> {
+    public func makeIterator() -> ListSnapshot<Item>.Iterator {
         snapshot.makeIterator()
     }
 
@@ -411,7 +418,7 @@ extension SectionItems {
     /// The items at `bounds` now, as a slice of one snapshot.
     ///
     /// - Parameter bounds: A range inside `0..<count`, checked when the call runs.
-    public subscript(bounds: Range<Int>) -> ArraySlice<Item> {
+    public subscript(bounds: Range<Int>) -> Slice<ListSnapshot<Item>> {
         read { items in
             guard bounds.lowerBound >= 0 && bounds.upperBound <= items.count else {
                 Self.outOfRange("subscript(bounds:)", bounds.upperBound, "0...\(items.count)")
@@ -436,12 +443,12 @@ class SectionItemsHost<Item: Sendable>: @unchecked Sendable {
 
     /// Runs `body` on the items of the entry `link` under the collection's lock and publishes its
     /// change-set; `nil` when no entry has that link any more (or the collection is gone).
-    func mutateItems<Result>(link: Int, _ body: (inout [Item]) -> (Changeset?, Result)) -> Result? {
+    func mutateItems<Result>(link: Int, _ body: (inout ListSnapshot<Item>) -> (Changeset?, Result)) -> Result? {
         fatalError("SectionItemsHost.mutateItems(link:_:) is abstract")
     }
 
     /// Reads the items of the entry `link` under the collection's lock; `nil` when it is gone.
-    func readItems<Result>(link: Int, _ body: ([Item]) -> Result) -> Result? {
+    func readItems<Result>(link: Int, _ body: (ListSnapshot<Item>) -> Result) -> Result? {
         fatalError("SectionItemsHost.readItems(link:_:) is abstract")
     }
 

@@ -9,7 +9,7 @@ extension SectionedCollection {
     /// released after unlocking.
     @inlinable
     func mutateItems<Result>(
-        _ method: String, section: Int, _ body: (inout [Item]) -> (Changeset?, Result)
+        _ method: String, section: Int, _ body: (inout ListSnapshot<Item>) -> (Changeset?, Result)
     ) -> Result {
         let (mustDrain, result) = withState { state in
             guard section >= 0 && section < state.entries.count else {
@@ -26,7 +26,7 @@ extension SectionedCollection {
     /// - Returns: Whether the caller must drain after unlocking, and `body`'s result.
     @inlinable
     static func mutateItems<Result>(
-        section: Int, in state: inout State, _ body: (inout [Item]) -> (Changeset?, Result)
+        section: Int, in state: inout State, _ body: (inout ListSnapshot<Item>) -> (Changeset?, Result)
     ) -> (Bool, Result) {
         let (changes, result) = body(&state.entries[section].items)
         guard let changes else { return (false, result) }

@@ -119,7 +119,7 @@ extension SectionedCollection {
     /// one lock order, as `attach` does).
     func read(_ sections: [SectionData<Section, Item>], in state: State) -> [SectionRead] {
         sections.enumerated().map { position, data in
-            let own = data.items.state.withLock { items -> (host: SectionItemsHost<Item>?, link: Int, items: [Item], stamp: Int) in
+            let own = data.items.state.withLock { items -> (host: SectionItemsHost<Item>?, link: Int, items: ListSnapshot<Item>, stamp: Int) in
                 (items.host, items.link, items.items, items.changes)
             }
             if own.host === host, let index = state.index(ofLink: own.link) {

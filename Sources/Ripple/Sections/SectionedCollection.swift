@@ -78,7 +78,7 @@ public final class SectionedCollection<Section: Sendable, Item: Sendable>: Senda
     @usableFromInline
     struct Entry {
         var data: SectionData<Section, Item>
-        @usableFromInline var items: [Item]
+        @usableFromInline var items: ListSnapshot<Item>
         /// Tells this entry apart from every other entry the collection ever had: the items'
         /// route to it.
         let link: Int
@@ -295,12 +295,12 @@ extension SectionedCollection {
         // can reach this object (they get it from `attach`, which runs after), and only read after.
         weak var collection: SectionedCollection?
 
-        override func mutateItems<Result>(link: Int, _ body: (inout [Item]) -> (Changeset?, Result)) -> Result? {
+        override func mutateItems<Result>(link: Int, _ body: (inout ListSnapshot<Item>) -> (Changeset?, Result)) -> Result? {
             guard let collection else { return nil }
             return collection.mutateItems(link: link, body)
         }
 
-        override func readItems<Result>(link: Int, _ body: ([Item]) -> Result) -> Result? {
+        override func readItems<Result>(link: Int, _ body: (ListSnapshot<Item>) -> Result) -> Result? {
             guard let collection else { return nil }
             return collection.state.withLock { state in
                 state.index(ofLink: link).map { body(state.entries[$0].items) }
@@ -330,7 +330,7 @@ extension SectionedCollection {
     ) -> Entry {
         let link = state.nextLink
         state.nextLink &+= 1
-        let items = data.items.state.withLock { items -> [Item]? in
+        let items = data.items.state.withLock { items -> ListSnapshot<Item>? in
             guard items.host == nil else { return nil }
             items.host = host
             items.link = link
@@ -359,7 +359,7 @@ extension SectionedCollection {
 
     /// ``mutateItems(_:section:_:)`` for the entry `link`; `nil` when the collection no longer
     /// has it.
-    func mutateItems<Result>(link: Int, _ body: (inout [Item]) -> (Changeset?, Result)) -> Result? {
+    func mutateItems<Result>(link: Int, _ body: (inout ListSnapshot<Item>) -> (Changeset?, Result)) -> Result? {
         let outcome = withState { state -> (Bool, Result)? in
             guard let section = state.index(ofLink: link) else { return nil }
             return Self.mutateItems(section: section, in: &state, body)

@@ -26,16 +26,30 @@ public struct SectionSnapshot<Section, Item> {
     /// from the items.
     public var section: Section
 
-    /// The items of the section, in display order.
-    public var items: [Item]
+    /// The items of the section, in display order, in a ``ListSnapshot``: copying a section
+    /// snapshot shares its items, and changing one item of the copy costs O(log *n*).
+    public var items: ListSnapshot<Item>
 
     /// Creates a section snapshot.
     ///
     /// - Parameters:
     ///   - section: The section's own value, such as its header.
     ///   - items: The items of the section, in display order.
+    /// - Complexity: O(*n*) for *n* items.
     @inlinable
     public init(section: Section, items: [Item]) {
+        self.section = section
+        self.items = ListSnapshot(items)
+    }
+
+    /// Creates a section snapshot that shares the storage of `items`.
+    ///
+    /// - Parameters:
+    ///   - section: The section's own value, such as its header.
+    ///   - items: The items of the section, in display order.
+    /// - Complexity: O(1).
+    @inlinable
+    public init(section: Section, items: ListSnapshot<Item>) {
         self.section = section
         self.items = items
     }

@@ -237,7 +237,7 @@ extension SectionedChangeset {
         for update in sections.updates { result[update.target].section = try section(update.target) }
         for update in itemUpdates { slots[update.target.section][update.target.item] = try item(update.target) }
         for target in 0..<sections.targetCount {
-            result[target].items = slots[target].map { $0! }
+            result[target].items = ListSnapshot(slots[target].lazy.map { $0! })
         }
         return result
     }

@@ -77,6 +77,17 @@ internal func _sectionedDiff<SectionIdentity: _IdentityRule, ItemIdentity: _Iden
         }
     }
     let mapping = _SectionMapping(sections)
+    // The items in contiguous scratch, which the passes below read through buffers; except a
+    // matched pair of sections whose items share their storage (a collection's section that did
+    // not change): they are trimmed whole, and never read.
+    let sourceItems = source.indices.map { s in
+        let t = mapping.targetOf[s]
+        return t >= 0 && source[s].items.isIdentical(to: target[t].items) ? [] : Array(source[s].items)
+    }
+    let targetItems = target.indices.map { t in
+        let s = mapping.sourceOf[t]
+        return s >= 0 && source[s].items.isIdentical(to: target[t].items) ? [] : Array(target[t].items)
+    }
     let sourceSectionCount = source.count
     let targetSectionCount = target.count
     var sourceItemCounts = [Int]()
@@ -108,11 +119,14 @@ internal func _sectionedDiff<SectionIdentity: _IdentityRule, ItemIdentity: _Iden
         let t = mapping.targetOf[s]
         if t < 0 { continue }
         let base = sourceStarts[s]
-        let (prefix, suffix) = source[s].items.withUnsafeBufferPointer { old in
-            target[t].items.withUnsafeBufferPointer { new in
-                _trimCommonEnds(old, new, base: base, identity: itemIdentity, updates: &trimmedUpdates)
+        let (prefix, suffix) =
+            source[s].items.isIdentical(to: target[t].items)
+            ? (sourceItemCounts[s], 0)
+            : sourceItems[s].withUnsafeBufferPointer { old in
+                targetItems[t].withUnsafeBufferPointer { new in
+                    _trimCommonEnds(old, new, base: base, identity: itemIdentity, updates: &trimmedUpdates)
+                }
             }
-        }
         sourceLow[s] = prefix
         sourceHigh[s] &-= suffix
         targetLow[t] = prefix
@@ -138,7 +152,7 @@ internal func _sectionedDiff<SectionIdentity: _IdentityRule, ItemIdentity: _Iden
         let seed = _hashSeed
         let sourceHashes = UnsafeMutableBufferPointer<Int>.allocate(capacity: Swift.max(hashedSource, 1))
         let sourceIDs = _middleIdentifiers(
-            source, low: sourceLow, high: sourceHigh, count: hashedSource, identity: itemIdentity,
+            sourceItems, low: sourceLow, high: sourceHigh, count: hashedSource, identity: itemIdentity,
             hashes: sourceHashes, seed: seed)
         // Filled only at the target items whose identifier the source lacks: the table compares
         // later target identifiers with those, and never reads the others.
@@ -154,7 +168,7 @@ internal func _sectionedDiff<SectionIdentity: _IdentityRule, ItemIdentity: _Iden
         matching.startMatching(pairing: .inOrder)
         var number = 0
         for t in 0..<targetSectionCount where targetLow[t] < targetHigh[t] {
-            target[t].items.withUnsafeBufferPointer { items in
+            targetItems[t].withUnsafeBufferPointer { items in
                 for j in targetLow[t]..<targetHigh[t] {
                     let id = itemIdentity.identifier(of: items[j])
                     matching.matchTarget(number, id: id, hash: _diffHash(id, seed: seed))
@@ -280,12 +294,12 @@ internal func _sectionedDiff<SectionIdentity: _IdentityRule, ItemIdentity: _Iden
         if t < 0 {
             // A deleted section: its items leave with it, except those matched elsewhere.
             if hashedTarget == 0 { continue }
-            source[s].items.withUnsafeBufferPointer { old in
+            sourceItems[s].withUnsafeBufferPointer { old in
                 for i in 0..<old.count {
                     let match = Int(sourceMatch[middleBase &+ i])
                     if match < 0 { continue }
                     let path = targetPath(match)
-                    if !itemIdentity.sameContent(old[i], target[path.section].items[path.item]) {
+                    if !itemIdentity.sameContent(old[i], targetItems[path.section][path.item]) {
                         itemUpdates.append(PathPair(source: ElementPath(item: i, section: s), target: path))
                     }
                 }
@@ -303,8 +317,8 @@ internal func _sectionedDiff<SectionIdentity: _IdentityRule, ItemIdentity: _Iden
             trimmedCursor &+= 1
         }
         if low < high {
-            source[s].items.withUnsafeBufferPointer { old in
-                target[t].items.withUnsafeBufferPointer { new in
+            sourceItems[s].withUnsafeBufferPointer { old in
+                targetItems[t].withUnsafeBufferPointer { new in
                     let targetBase = targetMiddle[t]
                     let targetEnd = targetMiddle[t &+ 1]
                     let targetShift = targetLow[t] &- targetBase
@@ -322,7 +336,7 @@ internal func _sectionedDiff<SectionIdentity: _IdentityRule, ItemIdentity: _Iden
                             }
                         } else {
                             let path = targetPath(match)
-                            if !itemIdentity.sameContent(old[i], target[path.section].items[path.item]) {
+                            if !itemIdentity.sameContent(old[i], targetItems[path.section][path.item]) {
                                 itemUpdates.append(PathPair(source: ElementPath(item: i, section: s), target: path))
                             }
                         }
@@ -405,8 +419,8 @@ internal func _middleStarts(low: [Int], high: [Int]) -> [Int] {
 /// them, in new memory that the caller deinitializes and frees. Writes the hash of each
 /// (``_diffHash(_:seed:)``) to `hashes`, in the same order.
 @inlinable
-internal func _middleIdentifiers<Section, Identity: _IdentityRule>(
-    _ sections: [SectionSnapshot<Section, Identity.Element>],
+internal func _middleIdentifiers<Identity: _IdentityRule>(
+    _ sections: [[Identity.Element]],
     low: [Int],
     high: [Int],
     count: Int,
@@ -419,7 +433,7 @@ internal func _middleIdentifiers<Section, Identity: _IdentityRule>(
     let start = identifiers.baseAddress.unsafelyUnwrapped
     var number = 0
     for s in 0..<sections.count where low[s] < high[s] {
-        sections[s].items.withUnsafeBufferPointer { items in
+        sections[s].withUnsafeBufferPointer { items in
             for i in low[s]..<high[s] {
                 let id = identity.identifier(of: items[i])
                 hashes[number] = _diffHash(id, seed: seed)

@@ -75,7 +75,7 @@ final class LiveAndObserveSuiteTests: XCTestCase {
         ]
         XCTAssertEqual(
             LiveBenchmarks.summarize(results),
-            ["time per event at `1m` ÷ at `1k` (target after the storage change: ≤ 3×): append 1000×, update 2.50×"])
+            ["time per event at `1m` ÷ at `1k` (target: ≤ 3×): append 1000×, update 2.50×"])
         XCTAssertEqual(LiveBenchmarks.summarize(Array(results.prefix(1))), [])
     }
 

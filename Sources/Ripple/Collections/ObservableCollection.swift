@@ -223,7 +223,7 @@ public final class ObservableCollection<Element: Sendable>: Sendable {
     /// The change events published from now on, as an asynchronous sequence.
     ///
     /// <!-- swift
-    /// func render(_ books: [Book]) {}
+    /// func render(_ books: ListSnapshot<Book>) {}
     /// -->
     /// ```swift
     /// func show(_ books: ObservableCollection<Book>) async {

@@ -70,7 +70,7 @@ extension BatchUpdate {
     /// let new = [SectionSnapshot(section: Folder(name: "Inbox"), items: ["b"]),
     ///            SectionSnapshot(section: Folder(name: "Archive"), items: ["a"])]
     /// var model = old
-    /// let collectionView = HeadlessCollectionView { model.map(\.items) }
+    /// let collectionView = HeadlessCollectionView { model.map { Array($0.items) } }
     /// collectionView.reloadData()
     /// -->
     /// ```swift scoped

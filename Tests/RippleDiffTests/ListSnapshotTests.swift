@@ -364,6 +364,32 @@ final class ListSnapshotTests: XCTestCase {
         }
     }
 
+    /// Appends take the in-place path only when every node on the right edge is unique: a list
+    /// whose root is its own but whose right edge another list shares (an insertion at the front
+    /// copied only the left path) must copy that edge, leaving the other list as it was.
+    func test_append_copiesASharedRightEdgeUnderAUniqueRoot() {
+        let original = List(0..<70_000)
+        var list = original
+        list.insert(-1, at: 0)
+        XCTAssertTrue(list._root!.children.last! === original._root!.children.last!, "the right edge is shared")
+        for value in 0..<1_000 {
+            list.append(70_000 + value)
+            if value % 97 == 0 { list._checkInvariants() }
+        }
+        list._checkInvariants()
+        original._checkInvariants()
+        XCTAssertTrue(original.elementsEqual(0..<70_000))
+        XCTAssertTrue(list.elementsEqual([-1] + Array(0..<71_000)))
+        // A snapshot taken between appends keeps its count and its last leaf.
+        let held = list
+        list.append(-2)
+        XCTAssertEqual(held.count, 71_001)
+        XCTAssertEqual(held.last, 70_999)
+        XCTAssertEqual(list.last, -2)
+        list._checkInvariants()
+        held._checkInvariants()
+    }
+
     func test_replaceSubrange_smallAndLarge() {
         var list = List(0..<3_000)
         var model = Array(0..<3_000)

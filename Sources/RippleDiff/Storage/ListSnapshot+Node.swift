@@ -228,6 +228,16 @@ extension ListSnapshot._Node {
         return children[slot]
     }
 
+    /// The last child, unretained, when this node's `children` holds the only reference to it
+    /// (checked as `_uniqueChild(_:)` does, which may give this node a `children` buffer of its
+    /// own); `nil` when another node or list shares it.
+    @inlinable
+    internal func _uniqueLastChild() -> Unmanaged<ListSnapshot._Node>? {
+        let last = children.count &- 1
+        guard isKnownUniquelyReferenced(&children[last]) else { return nil }
+        return children.withUnsafeBufferPointer { Unmanaged.passUnretained($0[last]) }
+    }
+
     /// Replaces the element at `offset`.
     @inlinable
     internal func _set(_ element: Element, at offset: Int) {

@@ -1,9 +1,15 @@
-// The tree's node: a leaf holds a chunk of elements, an inner node holds children, and every node
-// keeps the element count of its subtree. A node's methods that mutate it may be called only on a
-// node that the caller made unique (see `_uniqueChild(_:)`): every node on a mutated path is
-// checked with `isKnownUniquelyReferenced` and copied when someone else still holds it.
+// The tree's node: a leaf holds a chunk of elements, an inner node holds children and their
+// running counts (`ends`), and every node keeps the element count of its subtree. A node's methods
+// that mutate it may be called only on a node that the caller made unique (see
+// `_uniqueChild(_:)`): every node on a mutated path is checked with `isKnownUniquelyReferenced` and
+// copied when someone else still holds it.
+//
+// Reads (`_element(at:)`, the iterator, `forEachChunk`) pass nodes as `Unmanaged`, unretained:
+// the list or iterator that reads keeps the root, and through it every node below, alive, and a
+// node reachable from a root that someone holds is never mutated in place (the mutation copies
+// it). That spares a retain and a release per node visited.
 
-// Exclusivity: the three mutable properties are `@exclusivity(unchecked)`. Checked dynamically
+// Exclusivity: the four mutable properties are `@exclusivity(unchecked)`. Checked dynamically
 // (the default for a class's stored property), every read of a child's count while searching a node
 // cost a runtime call, and reading one element took 0.2 to 1.2 µs. The static rules still hold, and
 // no access can overlap another: a node is mutated only by the one mutating method of the one list

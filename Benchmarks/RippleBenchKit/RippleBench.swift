@@ -27,9 +27,9 @@ package enum RippleBench {
     /// Roughly how many seconds each suite takes on the project's 2-core machine, per mode, for
     /// the estimate printed at the start.
     static let estimatedSeconds: [BenchmarkMode: [String: Int]] = [
-        .quick: ["diff": 8, "sections": 1, "sections-live": 2, "publish": 2, "observe": 1, "command": 2, "live": 2, "storage": 2],
-        .standard: ["diff": 62, "sections": 6, "sections-live": 8, "publish": 4, "observe": 2, "command": 6, "live": 12, "storage": 5],
-        .full: ["diff": 275, "sections": 6, "sections-live": 8, "publish": 4, "observe": 2, "command": 6, "live": 12, "storage": 5],
+        .quick: ["diff": 8, "sections": 1, "sections-live": 2, "publish": 2, "observe": 1, "command": 2, "live": 2, "storage": 1],
+        .standard: ["diff": 62, "sections": 6, "sections-live": 8, "publish": 4, "observe": 2, "command": 6, "live": 12, "storage": 1],
+        .full: ["diff": 275, "sections": 6, "sections-live": 8, "publish": 4, "observe": 2, "command": 6, "live": 12, "storage": 1],
     ]
 
     /// Runs ripple-bench with `arguments` (without the program's name) and returns the exit

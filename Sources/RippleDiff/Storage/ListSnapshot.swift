@@ -34,9 +34,10 @@
 ///   O(log *n*) per element. At 1,000,000 elements, `forEach(_:)` runs within 1.5× of `Array`'s
 ///   `for … in` (a sum of `Int`s: about 1.05 ns per element against 0.75–0.85; a struct with a
 ///   `String` field: 1.0–1.1×); `for … in` is slower, about 1.4 ns per `Int` (1.6–2×: `Array`'s
-///   loop is vectorized) and about 3–3.5× for the struct, because each step returns a copy of the element, which costs
-///   a retain and a release of the string that `Array`'s loop skips. ``forEachChunk(_:)`` hands
-///   out each leaf's contiguous storage, so a bulk copy runs at memory-copy speed.
+///   loop is vectorized) and about 3–3.5× for the struct, because each step returns a copy of
+///   the element, which costs a retain and a release of the string that `Array`'s loop skips.
+///   ``forEachChunk(_:)`` hands out each leaf's contiguous storage, so a bulk copy runs at
+///   memory-copy speed.
 /// - Building from a sequence (`ListSnapshot(elements)`) and `Array(snapshot)`: O(*n*).
 ///
 /// The storage is not contiguous: `withContiguousStorageIfAvailable(_:)` answers only while the

@@ -4,7 +4,7 @@ import Foundation
 ///
 ///     swift run -c release ripple-bench                 the default run, about 1½ minutes on 2 cores
 ///     swift run -c release ripple-bench --quick         small sizes, in seconds (CI)
-///     swift run -c release ripple-bench --full          everything, `stdlib` at 100,000 and `live` included
+///     swift run -c release ripple-bench --full          everything, `stdlib` at 100,000, `live` and `storage` included
 ///     swift run -c release ripple-bench --suite live    one suite (`live` runs only so or in --full)
 ///     swift run -c release ripple-bench --lists OLD NEW your own lists
 ///     swift run -c release ripple-bench --json out.json also write JSON
@@ -21,14 +21,15 @@ package enum RippleBench {
         ObserveBenchmarks.suite,
         CommandBenchmarks.suite,
         LiveBenchmarks.suite,
+        StorageBenchmarks.suite,
     ]
 
     /// Roughly how many seconds each suite takes on the project's 2-core machine, per mode, for
     /// the estimate printed at the start.
     static let estimatedSeconds: [BenchmarkMode: [String: Int]] = [
-        .quick: ["diff": 8, "sections": 1, "sections-live": 2, "publish": 2, "observe": 1, "command": 2, "live": 2],
-        .standard: ["diff": 62, "sections": 6, "sections-live": 8, "publish": 4, "observe": 2, "command": 6, "live": 12],
-        .full: ["diff": 275, "sections": 6, "sections-live": 8, "publish": 4, "observe": 2, "command": 6, "live": 12],
+        .quick: ["diff": 8, "sections": 1, "sections-live": 2, "publish": 2, "observe": 1, "command": 2, "live": 2, "storage": 1],
+        .standard: ["diff": 62, "sections": 6, "sections-live": 8, "publish": 4, "observe": 2, "command": 6, "live": 12, "storage": 1],
+        .full: ["diff": 275, "sections": 6, "sections-live": 8, "publish": 4, "observe": 2, "command": 6, "live": 12, "storage": 1],
     ]
 
     /// Runs ripple-bench with `arguments` (without the program's name) and returns the exit

@@ -43,7 +43,7 @@ final class LiveAndObserveSuiteTests: XCTestCase {
         XCTAssertThrowsError(try BenchmarkOptions.parse(["--suite", "lives"], suiteNames: suiteNames)) { error in
             XCTAssertEqual(
                 "\(error)",
-                "no suite named 'lives'; the suites are diff, sections, sections-live, publish, observe, command, live")
+                "no suite named 'lives'; the suites are diff, sections, sections-live, publish, observe, command, live, storage")
         }
     }
 
@@ -55,7 +55,7 @@ final class LiveAndObserveSuiteTests: XCTestCase {
         XCTAssertEqual(try selected([]), ["diff", "sections", "sections-live", "publish", "observe", "command"])
         XCTAssertEqual(try selected(["--quick"]), ["diff", "sections", "sections-live", "publish", "observe", "command"])
         XCTAssertEqual(
-            try selected(["--full"]), ["diff", "sections", "sections-live", "publish", "observe", "command", "live"])
+            try selected(["--full"]), ["diff", "sections", "sections-live", "publish", "observe", "command", "live", "storage"])
         XCTAssertEqual(try selected(["--suite", "live"]), ["live"])
         XCTAssertEqual(try selected(["--quick", "--suite", "live"]), ["live"])
         XCTAssertEqual(try selected(["--suite", "observe"]), ["observe"])

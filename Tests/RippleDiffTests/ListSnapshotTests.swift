@@ -231,6 +231,165 @@ final class ListSnapshotTests: XCTestCase {
         XCTAssertNil(iterator.next(), "stays finished")
     }
 
+    /// Iteration hands out elements from leaves it does not retain one by one: elements that are
+    /// reference counted (long strings) must stay valid and unchanged while the loop drops,
+    /// replaces and mutates the list it iterates, and `forEach` must see the same.
+    func test_iteration_ofReferenceCountedElements_survivesTheListChanging() {
+        func word(_ value: Int) -> String { "a string long enough to live on the heap #\(value)" }
+        let expected = (0..<5_000).map(word)
+        var list = ListSnapshot(expected)
+        var seen: [String] = []
+        for value in list {
+            if seen.count == 10 { list.removeAll() }
+            if seen.count == 100 { list = ListSnapshot((0..<3).map(word)) }
+            if seen.count == 2_000 { list.append(word(-1)) }
+            if seen.count == 3_000 { list[0] = word(-2) }
+            seen.append(value)
+        }
+        XCTAssertEqual(seen, expected)
+        XCTAssertEqual(Array(list), [word(-2), word(1), word(2), word(-1)])
+        var copy = ListSnapshot(expected)
+        var visited: [String] = []
+        copy.forEach { visited.append($0) }
+        XCTAssertEqual(visited, expected)
+        // An iterator that outlives every list value that held its root.
+        var iterator = copy.makeIterator()
+        copy = []
+        for index in 0..<expected.count { XCTAssertEqual(iterator.next(), expected[index]) }
+        XCTAssertNil(iterator.next())
+    }
+
+    /// Every element read by index, on trees of one to three inner levels, whole and after edits
+    /// that leave nodes of every width: the search through the running counts finds each leaf.
+    func test_subscript_readsEveryOffset() {
+        for count in [1, 63, 64, 65, 64 * 32, 64 * 32 + 1, 70_000] {
+            var list = List(0..<count)
+            var model = Array(0..<count)
+            for (index, value) in model.enumerated() where list[index] != value {
+                XCTFail("count \(count): [\(index)] is \(list[index]), expected \(value)")
+                break
+            }
+            // Uneven children: removals and insertions scattered over the list.
+            var random = SplitMix64(seed: UInt64(count))
+            for step in 0..<Swift.min(count, 2_000) {
+                if step % 3 == 0 || model.isEmpty {
+                    let offset = random.int(in: 0...model.count)
+                    list.insert(-step, at: offset)
+                    model.insert(-step, at: offset)
+                } else {
+                    let offset = random.int(below: model.count)
+                    list.remove(at: offset)
+                    model.remove(at: offset)
+                }
+            }
+            list._checkInvariants()
+            for (index, value) in model.enumerated() where list[index] != value {
+                XCTFail("count \(count) after edits: [\(index)] is \(list[index]), expected \(value)")
+                break
+            }
+        }
+    }
+
+    /// The search for a child against a scan of the children's counts, for every offset of
+    /// nodes of every width, reading and inserting.
+    func test_childSlot_matchesAScanOfTheChildren() {
+        var random = SplitMix64(seed: 7)
+        for width in 1...List._innerCapacity {
+            let children = (0..<width).map { _ in List._Node(leaf: Array(0..<random.int(in: 1...List._leafCapacity))) }
+            let node = List._Node(height: 1, children: children)
+            for offset in 0...node.count {
+                for inserting in [false, true] where inserting || offset < node.count {
+                    var slot = 0
+                    var remaining = offset
+                    while slot < width - 1 {
+                        let childCount = children[slot].count
+                        if remaining < childCount || (inserting && remaining == childCount) { break }
+                        remaining -= childCount
+                        slot += 1
+                    }
+                    let found = node._childSlot(for: offset, inserting: inserting)
+                    if found.slot != slot || found.offset != remaining {
+                        XCTFail("width \(width), offset \(offset), inserting \(inserting): \(found), expected \((slot, remaining))")
+                        return
+                    }
+                }
+            }
+        }
+    }
+
+    /// The inner nodes' running counts after each kind of mutation, on a three-level tree whose
+    /// snapshot is held (so that every path is copied) and on its unique copy: the invariants
+    /// check every node's running counts against its children.
+    func test_runningCounts_afterEveryKindOfMutation() {
+        let base = List(0..<70_000)
+        // Each mutation on the list, and the same on an array.
+        let mutations: [(String, (inout List) -> Void, (inout [Int]) -> Void)] = [
+            ("append", { $0.append(-1) }, { $0.append(-1) }),
+            ("append a leaf's worth", { for value in 0..<200 { $0.append(-value) } }, { for value in 0..<200 { $0.append(-value) } }),
+            ("insert at the front", { $0.insert(-1, at: 0) }, { $0.insert(-1, at: 0) }),
+            (
+                "insert in the middle", { for value in 0..<200 { $0.insert(-value, at: 35_000) } },
+                { for value in 0..<200 { $0.insert(-value, at: 35_000) } }
+            ),
+            ("remove at the front", { for _ in 0..<200 { $0.remove(at: 0) } }, { for _ in 0..<200 { $0.remove(at: 0) } }),
+            (
+                "remove in the middle", { for _ in 0..<3_000 { $0.remove(at: 30_000) } },
+                { for _ in 0..<3_000 { $0.remove(at: 30_000) } }
+            ),
+            ("remove the last", { for _ in 0..<3_000 { $0.removeLast() } }, { for _ in 0..<3_000 { $0.removeLast() } }),
+            ("set", { $0[12_345] = -1 }, { $0[12_345] = -1 }),
+            ("move", { $0.move(fromOffset: 10, toOffset: 60_000) }, { $0.insert($0.remove(at: 10), at: 60_000) }),
+            (
+                "replace a small range", { $0.replaceSubrange(1_000..<1_010, with: [-1, -2]) },
+                { $0.replaceSubrange(1_000..<1_010, with: [-1, -2]) }
+            ),
+            (
+                "replace a large range", { $0.replaceSubrange(1_000..<30_000, with: [-1, -2]) },
+                { $0.replaceSubrange(1_000..<30_000, with: [-1, -2]) }
+            ),
+            ("remove down to a leaf", { $0.removeSubrange(10..<$0.count) }, { $0.removeSubrange(10..<$0.count) }),
+        ]
+        for (name, mutate, mutateModel) in mutations {
+            var model = Array(0..<70_000)
+            mutateModel(&model)
+            for shared in [true, false] {
+                var list = shared ? base : List(0..<70_000)
+                mutate(&list)
+                list._checkInvariants()
+                base._checkInvariants()
+                XCTAssertTrue(list.elementsEqual(model), "\(name), shared: \(shared)")
+                XCTAssertTrue(base.elementsEqual(0..<70_000), "\(name) changed the held snapshot")
+                XCTAssertEqual(list[list.count / 2], model[model.count / 2], name)
+            }
+        }
+    }
+
+    /// Appends take the in-place path only when every node on the right edge is unique: a list
+    /// whose root is its own but whose right edge another list shares (an insertion at the front
+    /// copied only the left path) must copy that edge, leaving the other list as it was.
+    func test_append_copiesASharedRightEdgeUnderAUniqueRoot() {
+        let original = List(0..<70_000)
+        var list = original
+        list.insert(-1, at: 0)
+        XCTAssertTrue(list._root!.children.last! === original._root!.children.last!, "the right edge is shared")
+        for value in 0..<1_000 {
+            list.append(70_000 + value)
+            if value % 97 == 0 { list._checkInvariants() }
+        }
+        list._checkInvariants()
+        original._checkInvariants()
+        XCTAssertTrue(original.elementsEqual(0..<70_000))
+        XCTAssertTrue(list.elementsEqual([-1] + Array(0..<71_000)))
+        // A snapshot taken between appends keeps its count and its last leaf.
+        let held = list
+        list.append(-2)
+        XCTAssertEqual(held.count, 71_001)
+        XCTAssertEqual(held.last, 70_999)
+        XCTAssertEqual(list.last, -2)
+        list._checkInvariants()
+        held._checkInvariants()
+    }
+
     func test_replaceSubrange_smallAndLarge() {
         var list = List(0..<3_000)
         var model = Array(0..<3_000)

@@ -53,14 +53,7 @@ extension ListSnapshot: RandomAccessCollection, MutableCollection {
     public subscript(position: Int) -> Element {
         get {
             _checkIndex(position, "subscript")
-            var node = _root.unsafelyUnwrapped
-            var offset = position
-            while node.height > 0 {
-                let (slot, local) = node._childSlot(for: offset, inserting: false)
-                node = node.children[slot]
-                offset = local
-            }
-            return node.elements[offset]
+            return _root.unsafelyUnwrapped._element(at: position)
         }
         set {
             _checkIndex(position, "subscript")
@@ -119,34 +112,42 @@ extension ListSnapshot {
     /// Each step returns a copy of the element, as `IteratorProtocol` requires; for elements that
     /// are reference counted (classes, large strings) that costs a retain and a release each,
     /// which `Array`'s iteration often avoids. `forEach(_:)` and
-    /// ``ListSnapshot/forEachChunk(_:)`` lend the elements instead, at `Array`'s speed.
+    /// ``ListSnapshot/forEachChunk(_:)`` lend the elements instead.
     ///
-    /// The iterator keeps the nodes it reads alive, so it sees the list as it was when the
-    /// iteration started, whatever happens to the list afterwards.
+    /// The iterator keeps the list's root alive, so it sees the list as it was when the iteration
+    /// started, whatever happens to the list afterwards.
     public struct Iterator: IteratorProtocol {
+        // Only `_root` is a counted reference. The iterator reads the current leaf's storage and
+        // its parent through unretained pointers: a node reachable from a root that someone else
+        // (here, the iterator) also holds is never mutated or freed (a mutation copies every node
+        // on its path that is not uniquely held, see `_Node._uniqueChild(_:)`), and neither is the
+        // buffer of a leaf's `elements` (a copied leaf shares it, and `Array` copies it before a
+        // write). So no step retains or releases anything: moving to the next leaf costs a few
+        // loads, not six atomic reference-count operations.
+
         @usableFromInline
         internal let _root: _Node?
 
-        /// The elements of the current leaf.
+        /// The first element of the current leaf, or `nil` before the first step.
         @usableFromInline
-        internal var _chunk: [Element]
+        internal var _elements: UnsafePointer<Element>?
 
-        /// The offset of the next element in `_chunk`.
+        /// The offset of the next element in the current leaf.
         @usableFromInline
         internal var _position: Int
 
-        /// `_chunk.count`, kept here so that a step reads no array header.
+        /// The current leaf's element count.
         @usableFromInline
         internal var _chunkEnd: Int
 
-        /// The list offset of the first element after `_chunk`.
+        /// The list offset of the first element after the current leaf.
         @usableFromInline
         internal var _nextChunkStart: Int
 
         /// The node just above the current leaf (`nil` while the root is a leaf or before the
         /// first step), so that the next leaf is usually its next child, found without a search.
         @usableFromInline
-        internal var _parent: _Node?
+        internal var _parent: Unmanaged<_Node>?
 
         /// The current leaf's slot in `_parent`.
         @usableFromInline
@@ -156,7 +157,7 @@ extension ListSnapshot {
         @inlinable
         internal init(_root root: _Node?, from offset: Int) {
             _root = root
-            _chunk = []
+            _elements = nil
             _position = 0
             _chunkEnd = 0
             _nextChunkStart = offset
@@ -166,68 +167,80 @@ extension ListSnapshot {
 
         /// Returns the next element, or `nil` after the last one.
         ///
-        /// - Complexity: O(1) amortized: one array read per element, one step to the next leaf
-        ///   per 64 elements, and one O(log *n*) search per 16 to 32 leaves.
+        /// - Complexity: O(1) amortized: one read per element, one step to the next leaf per 64
+        ///   elements, and one O(log *n*) search per 16 to 32 leaves.
         @inlinable
         public mutating func next() -> Element? {
             let position = _position
             if position < _chunkEnd {
-                // In bounds: `position < _chunkEnd == _chunk.count`, so the buffer's unchecked
-                // subscript is safe, and the step costs one comparison.
-                _position = position + 1
-                return _chunk.withUnsafeBufferPointer { $0[position] }
+                // In bounds: `position < _chunkEnd`, the current leaf's count.
+                _position = position &+ 1
+                return _elements.unsafelyUnwrapped[position]
             }
             guard let root = _root, _nextChunkStart < root.count else { return nil }
             // The search gets values and returns values: passed the iterator itself, it would take
             // its address, and a `for` loop would then keep `_position` in memory rather than in a
             // register (a store and a load per element, twice as slow).
             let step = Self._nextChunk(root: root, offset: _nextChunkStart, parent: _parent, slot: _slot)
-            _chunk = step.chunk
-            _chunkEnd = step.chunk.count
+            _elements = step.elements
+            _chunkEnd = step.count
             _parent = step.parent
             _slot = step.slot
-            _position = step.local + 1
-            _nextChunkStart += _chunkEnd - step.local
-            return _chunk[step.local]
+            _position = step.local &+ 1
+            _nextChunkStart &+= step.count &- step.local
+            return step.elements[step.local]
         }
 
-        /// Where the iteration goes on: the leaf that holds `offset`, the offset in it, its parent
-        /// and its slot there.
+        /// Where the iteration goes on: the storage of the leaf that holds the offset, its count,
+        /// the offset in it, its parent and its slot there. Unretained: valid while the root the
+        /// search started from is held.
         @usableFromInline
         internal struct _Step {
-            @usableFromInline internal var chunk: [Element]
+            @usableFromInline internal var elements: UnsafePointer<Element>
+            @usableFromInline internal var count: Int
             @usableFromInline internal var local: Int
-            @usableFromInline internal var parent: _Node?
+            @usableFromInline internal var parent: Unmanaged<_Node>?
             @usableFromInline internal var slot: Int
 
             @inlinable
-            internal init(chunk: [Element], local: Int, parent: _Node?, slot: Int) {
-                self.chunk = chunk
+            internal init(leaf: Unmanaged<_Node>, local: Int, parent: Unmanaged<_Node>?, slot: Int) {
+                let buffer = leaf._withUnsafeGuaranteedRef { $0.elements.withUnsafeBufferPointer { $0 } }
+                self.elements = buffer.baseAddress.unsafelyUnwrapped
+                self.count = buffer.count
                 self.local = local
                 self.parent = parent
                 self.slot = slot
             }
         }
 
+        /// The child at `slot` of `node`, unretained.
+        @inlinable @inline(__always)
+        internal static func _child(_ node: Unmanaged<_Node>, _ slot: Int) -> Unmanaged<_Node> {
+            node._withUnsafeGuaranteedRef { node in
+                node.children.withUnsafeBufferPointer { Unmanaged.passUnretained($0[slot]) }
+            }
+        }
+
         /// Finds the leaf that holds `offset` (in `0..<root.count`), the first element after the
         /// leaf at `slot` of `parent`: usually that leaf's next sibling, found without a search.
+        /// `root` must stay held while the step is used.
         @inlinable @inline(never)
-        internal static func _nextChunk(root: _Node, offset: Int, parent: _Node?, slot: Int) -> _Step {
-            if let parent, slot + 1 < parent.children.count {
-                return _Step(chunk: parent.children[slot + 1].elements, local: 0, parent: parent, slot: slot + 1)
+        internal static func _nextChunk(root: _Node, offset: Int, parent: Unmanaged<_Node>?, slot: Int) -> _Step {
+            if let parent, slot &+ 1 < parent._withUnsafeGuaranteedRef({ $0.children.count }) {
+                return _Step(leaf: _child(parent, slot &+ 1), local: 0, parent: parent, slot: slot &+ 1)
             }
+            var node = Unmanaged.passUnretained(root)
             if root.height == 0 {
-                return _Step(chunk: root.elements, local: offset, parent: nil, slot: 0)
+                return _Step(leaf: node, local: offset, parent: nil, slot: 0)
             }
-            var node = root
             var local = offset
-            while node.height > 1 {
-                let (slot, offset) = node._childSlot(for: local, inserting: false)
-                node = node.children[slot]
+            while node._withUnsafeGuaranteedRef({ $0.height }) > 1 {
+                let (slot, offset) = node._withUnsafeGuaranteedRef { $0._childSlot(for: local, inserting: false) }
+                node = _child(node, slot)
                 local = offset
             }
-            let (slot, offset) = node._childSlot(for: local, inserting: false)
-            return _Step(chunk: node.children[slot].elements, local: offset, parent: node, slot: slot)
+            let (slot, offset) = node._withUnsafeGuaranteedRef { $0._childSlot(for: local, inserting: false) }
+            return _Step(leaf: _child(node, slot), local: offset, parent: node, slot: slot)
         }
     }
 
@@ -264,16 +277,20 @@ extension ListSnapshot {
     @inlinable
     internal func _forEachLeafBuffer(_ body: (UnsafeBufferPointer<Element>) throws -> Void) rethrows {
         guard let root = _root else { return }
-        let count = root.count
-        var offset = 0
-        var parent: _Node? = nil
-        var slot = 0
-        while offset < count {
-            let step = Iterator._nextChunk(root: root, offset: offset, parent: parent, slot: slot)
-            try step.chunk.withUnsafeBufferPointer(body)
-            offset += step.chunk.count
-            parent = step.parent
-            slot = step.slot
+        // `self` holds the root, so the unretained steps stay valid through the walk, even if
+        // `body` mutates the variable this list was copied from.
+        try withExtendedLifetime(root) {
+            let count = root.count
+            var offset = 0
+            var parent: Unmanaged<_Node>? = nil
+            var slot = 0
+            while offset < count {
+                let step = Iterator._nextChunk(root: root, offset: offset, parent: parent, slot: slot)
+                try body(UnsafeBufferPointer(start: step.elements, count: step.count))
+                offset &+= step.count
+                parent = step.parent
+                slot = step.slot
+            }
         }
     }
 

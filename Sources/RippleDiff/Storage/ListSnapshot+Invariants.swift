@@ -7,6 +7,8 @@ extension ListSnapshot {
     ///   children;
     /// - every node's `count` is the sum of its children's (a leaf's, its element count), and
     ///   every child is one level below its parent, so all leaves have the same depth;
+    /// - an inner node's running counts (`ends`) are one per child, each the number of elements in
+    ///   the children up to and including it (a leaf has none);
     /// - every leaf holds 1 to 64 elements and every inner node 1 to 32 children, and a node
     ///   off the right edge of the tree is at least half full.
     ///
@@ -36,18 +38,25 @@ extension ListSnapshot {
             "ListSnapshot._checkInvariants(): \(place()) has \(width) entries, fewer than \(node.minimumWidth) off the right edge")
         if node.height == 0 {
             precondition(node.children.isEmpty, "ListSnapshot._checkInvariants(): \(place()) is a leaf with children")
+            precondition(node.ends.isEmpty, "ListSnapshot._checkInvariants(): \(place()) is a leaf with running counts")
             precondition(
                 node.count == node.elements.count,
                 "ListSnapshot._checkInvariants(): \(place()) counts \(node.count) but holds \(node.elements.count) elements")
             return
         }
         precondition(node.elements.isEmpty, "ListSnapshot._checkInvariants(): \(place()) is an inner node that holds elements")
+        precondition(
+            node.ends.count == width,
+            "ListSnapshot._checkInvariants(): \(place()) has \(node.ends.count) running counts for \(width) children")
         var sum = 0
         for (slot, child) in node.children.enumerated() {
             precondition(
                 child.height == node.height - 1,
                 "ListSnapshot._checkInvariants(): child \(slot) of \(place()) has height \(child.height), expected \(node.height - 1)")
             sum += child.count
+            precondition(
+                node.ends[slot] == sum,
+                "ListSnapshot._checkInvariants(): \(place()) has running count \(node.ends[slot]) at child \(slot), but children 0...\(slot) hold \(sum) elements")
             path.append(slot)
             _checkNode(child, onRightEdge: onRightEdge && slot == width - 1, isRoot: false, path: &path)
             path.removeLast()

@@ -30,6 +30,47 @@ extension ListSnapshot: RangeReplaceableCollection {
     ///   holds the right edge.
     @inlinable
     public mutating func append(_ element: Element) {
+        if !_appendInPlace(element) { _appendCopyingOrSplitting(element) }
+#if RIPPLE_INTERNAL_CHECKS
+        _checkInvariants()
+#endif
+    }
+
+    /// The common append, in one loop with no node retained: when the root and every node on the
+    /// right edge are uniquely held (each checked, from its parent) and the last leaf has room,
+    /// appends there and counts the element on the way back down; returns `false` otherwise,
+    /// having changed nothing but, at most, given a checked node a `children` buffer of its own.
+    @inlinable
+    internal mutating func _appendInPlace(_ element: Element) -> Bool {
+        guard _root != nil, isKnownUniquelyReferenced(&_root) else { return false }
+        // Unretained: `self` holds the root, and each node holds the next.
+        let root = Unmanaged.passUnretained(_root.unsafelyUnwrapped)
+        var node = root
+        while node._withUnsafeGuaranteedRef({ $0.height }) > 0 {
+            guard let child = node._withUnsafeGuaranteedRef({ $0._uniqueLastChild() }) else { return false }
+            node = child
+        }
+        guard node._withUnsafeGuaranteedRef({ $0.elements.count }) < Self._leafCapacity else { return false }
+        // The whole path is unique and the leaf has room: nothing below can fail.
+        node._withUnsafeGuaranteedRef { leaf in
+            leaf.elements.append(element)
+            leaf.count &+= 1
+        }
+        node = root
+        while node._withUnsafeGuaranteedRef({ $0.height }) > 0 {
+            node = node._withUnsafeGuaranteedRef { inner in
+                inner.count &+= 1
+                let last = inner.ends.count &- 1
+                inner.ends[last] &+= 1
+                return inner.children.withUnsafeBufferPointer { Unmanaged.passUnretained($0[last]) }
+            }
+        }
+        return true
+    }
+
+    /// The general append: copies the shared nodes of the right edge and splits full ones.
+    @inlinable
+    internal mutating func _appendCopyingOrSplitting(_ element: Element) {
         if _root == nil {
             var elements: [Element] = []
             elements.reserveCapacity(Self._leafCapacity)
@@ -41,9 +82,6 @@ extension ListSnapshot: RangeReplaceableCollection {
                 _root = _Node(height: root.height + 1, children: [root, right])
             }
         }
-#if RIPPLE_INTERNAL_CHECKS
-        _checkInvariants()
-#endif
     }
 
     /// Adds the elements of `newElements` at the end of the list, in order.

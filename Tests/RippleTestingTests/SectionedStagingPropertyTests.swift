@@ -144,7 +144,7 @@ final class SectionedStagingPropertyTests: XCTestCase {
             ] {
                 if let violation = violations.first { return "\(context), in the \(name): \(violation)" }
                 if let warning = warnings.first { return "\(context), in the \(name): warning \(warning)" }
-                if shown != stage.data.map { Array($0.items) } {
+                if shown != stage.data.map({ Array($0.items) }) {
                     return "\(context): the \(name) shows \(shown), expected \(stage.data.map(\.items))"
                 }
             }

@@ -107,33 +107,39 @@ enum StorageBenchmarks {
                     task("read", "int", "listsnapshot") { blackHole(readInts(intList, offsets)); return nil },
                 ]))
         }
+        /// The `array` and `listsnapshot` engines of a mutation scenario, each timing `perRun`
+        /// mutations of a fresh copy of its list (made by its fixture's `prepare`, untimed).
+        func mutations(
+            _ scenario: String, perRun: Int, _ array: Fixture<[Int]>, _ list: Fixture<ListSnapshot<Int>>,
+            array arrayBody: @escaping (inout [Int]) -> Int?, list listBody: @escaping (inout ListSnapshot<Int>) -> Int?
+        ) -> BenchmarkGroup {
+            func task(_ engine: String, body: @escaping () -> Int?, prepare: @escaping () -> Void) -> BenchmarkTask {
+                BenchmarkTask(
+                    suite: "storage", scenario: "\(size)-\(scenario)", element: "int", engine: engine, n: count,
+                    elements: perRun, body: body, prepare: prepare)
+            }
+            return BenchmarkGroup(tasks: [
+                task("array", body: { arrayBody(&array.value) }, prepare: { array.reset() }),
+                task("listsnapshot", body: { listBody(&list.value) }, prepare: { list.reset() }),
+            ])
+        }
         if wanted("append") {
-            let array = Fixture(ints, prepare: { $0.reserveCapacity(count + appendsPerRun) })
             // One append untimed: it gives the list a right edge of its own, as a list that keeps
             // being appended to has; the timed appends then copy nothing.
-            let list = Fixture(intList, prepare: { $0.append(-1) })
             groups.append(
-                BenchmarkGroup(tasks: [
-                    BenchmarkTask(
-                        suite: "storage", scenario: "\(size)-append", element: "int", engine: "array", n: count,
-                        elements: appendsPerRun, body: { appendInts(&array.value) }, prepare: { array.reset() }),
-                    BenchmarkTask(
-                        suite: "storage", scenario: "\(size)-append", element: "int", engine: "listsnapshot", n: count,
-                        elements: appendsPerRun, body: { appendInts(&list.value) }, prepare: { list.reset() }),
-                ]))
+                mutations(
+                    "append", perRun: appendsPerRun,
+                    Fixture(ints, prepare: { $0.reserveCapacity(count + appendsPerRun) }),
+                    Fixture(intList, prepare: { $0.append(-1) }),
+                    array: appendInts, list: appendInts))
         }
         if wanted("insert") {
-            let array = Fixture(ints, prepare: { $0.reserveCapacity(count + insertsPerRun) })
-            let list = Fixture(intList, prepare: { $0.insert(-1, at: $0.count / 2) })
             groups.append(
-                BenchmarkGroup(tasks: [
-                    BenchmarkTask(
-                        suite: "storage", scenario: "\(size)-insert", element: "int", engine: "array", n: count,
-                        elements: insertsPerRun, body: { insertInts(&array.value) }, prepare: { array.reset() }),
-                    BenchmarkTask(
-                        suite: "storage", scenario: "\(size)-insert", element: "int", engine: "listsnapshot", n: count,
-                        elements: insertsPerRun, body: { insertInts(&list.value) }, prepare: { list.reset() }),
-                ]))
+                mutations(
+                    "insert", perRun: insertsPerRun,
+                    Fixture(ints, prepare: { $0.reserveCapacity(count + insertsPerRun) }),
+                    Fixture(intList, prepare: { $0.insert(-1, at: $0.count / 2) }),
+                    array: insertInts, list: insertInts))
         }
         return groups
     }

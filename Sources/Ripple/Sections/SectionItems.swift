@@ -4,7 +4,7 @@ import RippleDiff
 /// section, and on its own until then.
 ///
 /// While the section is in a sectioned collection, its items are that collection's storage: every
-/// mutation made here takes the collection's lock, changes the one array the collection reads, and
+/// mutation made here takes the collection's lock, changes the one list the collection reads, and
 /// is published by the collection as item changes at the section's position at that moment, in
 /// the same event sequence as every other change of the list. Reads here and reads of the
 /// collection agree at every moment; there is nothing to keep in step.
@@ -116,7 +116,7 @@ public final class SectionItems<Item: Sendable>: Sendable {
 
     /// The items now.
     ///
-    /// - Complexity: O(1): the array is shared until the next mutation.
+    /// - Complexity: O(1): the snapshot shares the items' storage, and never changes.
     public var snapshot: ListSnapshot<Item> { read { $0 } }
 
     /// The number of items now.
@@ -156,7 +156,7 @@ public final class SectionItems<Item: Sendable>: Sendable {
     /// Adds an item at the end.
     ///
     /// - Parameter item: The item to add.
-    /// - Complexity: Amortized O(1), plus O(*s*) for the event of a collection of *s* sections.
+    /// - Complexity: O(log *m*) for *m* items, plus O(*s*) for the event of a collection of *s* sections.
     @inlinable
     public func append(_ item: Item) {
         append(contentsOf: CollectionOfOne(item))
@@ -165,7 +165,7 @@ public final class SectionItems<Item: Sendable>: Sendable {
     /// Adds items at the end.
     ///
     /// - Parameter items: The items to add, in order.
-    /// - Complexity: O(*k*) for *k* new items, plus O(*s*) for the event.
+    /// - Complexity: O(*k* log *m*) for *k* new items and *m* items, plus O(*s*) for the event.
     @inlinable
     public func append(contentsOf items: some Collection<Item>) {
         guard !items.isEmpty else { return }
@@ -181,7 +181,7 @@ public final class SectionItems<Item: Sendable>: Sendable {
     /// - Parameters:
     ///   - item: The item to insert.
     ///   - position: An offset in `0...count`, checked when the call runs.
-    /// - Complexity: O(*m*) for *m* items, plus O(*s*) for the event.
+    /// - Complexity: O(log *m*) for *m* items, plus O(*s*) for the event.
     @inlinable
     public func insert(_ item: Item, at position: Int) {
         mutate { items -> (Changeset?, Void) in
@@ -198,7 +198,7 @@ public final class SectionItems<Item: Sendable>: Sendable {
     ///
     /// - Parameter position: An offset in `0..<count`, checked when the call runs.
     /// - Returns: The removed item.
-    /// - Complexity: O(*m*) for *m* items, plus O(*s*) for the event.
+    /// - Complexity: O(log *m*) for *m* items, plus O(*s*) for the event.
     @discardableResult
     @inlinable
     public func remove(at position: Int) -> Item {
@@ -276,7 +276,7 @@ public final class SectionItems<Item: Sendable>: Sendable {
     /// - Parameters:
     ///   - source: The item's offset now, in `0..<count`.
     ///   - destination: Its offset afterwards, in `0..<count`.
-    /// - Complexity: O(*m*) for *m* items, plus O(*s*) for the event.
+    /// - Complexity: O(log *m*) for *m* items, plus O(*s*) for the event.
     @inlinable
     public func move(from source: Int, to destination: Int) {
         mutate { items -> (Changeset?, Void) in

@@ -96,7 +96,7 @@ extension SectionedCollection {
     ///   - item: The item to insert.
     ///   - path: A section in `0..<numberOfSections` and an item offset in `0...count` of that
     ///     section.
-    /// - Complexity: O(*s* + *m*) for *s* sections and *m* items in the section.
+    /// - Complexity: O(*s* + log *m*) for *s* sections and *m* items in the section.
     @inlinable
     public func insertItem(_ item: Item, at path: ElementPath) {
         mutateItems("insertItem(_:at:)", section: path.section) { items in
@@ -114,7 +114,7 @@ extension SectionedCollection {
     /// - Parameter path: A section in `0..<numberOfSections` and an item offset in `0..<count` of
     ///   that section.
     /// - Returns: The removed item.
-    /// - Complexity: O(*s* + *m*) for *s* sections and *m* items in the section.
+    /// - Complexity: O(*s* + log *m*) for *s* sections and *m* items in the section.
     @discardableResult
     @inlinable
     public func removeItem(at path: ElementPath) -> Item {
@@ -135,7 +135,7 @@ extension SectionedCollection {
     ///   - source: The item's path now.
     ///   - destination: The item's path afterwards: inside the same section, an offset in
     ///     `0..<count`; in another section, an offset in `0...count` of that section as it is now.
-    /// - Complexity: O(*s* + *m*) for *s* sections and *m* items in the sections involved.
+    /// - Complexity: O(*s* + log *m*) for *s* sections and *m* items in the section. involved.
     @inlinable
     public func moveItem(from source: ElementPath, to destination: ElementPath) {
         let mustDrain = withState { state in
@@ -159,7 +159,7 @@ extension SectionedCollection {
     ///     ``SectionedCollectionChange/version``).
     /// - Returns: `true` when the item moved (or `source == destination`); `false`, changing
     ///   nothing, when the version is another, a batch is open, or a path is out of range.
-    /// - Complexity: O(*s* + *m*) for *s* sections and *m* items in the sections involved.
+    /// - Complexity: O(*s* + log *m*) for *s* sections and *m* items in the section. involved.
     @inlinable
     public func moveItem(from source: ElementPath, to destination: ElementPath, ifVersion version: Int) -> Bool {
         let (moved, mustDrain) = withState { state -> (Bool, Bool) in

@@ -141,7 +141,7 @@ public final class SectionedCollection<Section: Sendable, Item: Sendable>: Senda
     /// The sections and their items now, read at one moment under the lock that every mutation
     /// holds: none shows half done.
     ///
-    /// - Complexity: O(*s*) for *s* sections; the item arrays are shared, not copied.
+    /// - Complexity: O(*s*) for *s* sections; the items are shared, not copied.
     public var snapshot: [SectionSnapshot<Section, Item>] { state.withLock { $0.snapshot } }
 
     /// The sections now.
@@ -373,7 +373,7 @@ extension SectionedCollection {
 extension SectionedCollection.State {
     /// The sectioned list now.
     ///
-    /// - Complexity: O(*s*) for *s* sections; entries are read in place and item arrays shared.
+    /// - Complexity: O(*s*) for *s* sections; entries are read in place and their items shared.
     var snapshot: [SectionSnapshot<Section, Item>] {
         entries.withUnsafeBufferPointer { entries in
             var snapshot: [SectionSnapshot<Section, Item>] = []

@@ -506,3 +506,40 @@ final class SectionedCollectionReplaceSectionsTests: XCTestCase {
         token.cancel()
     }
 }
+
+/// Issue 23: only an event that follows a `replace` may keep a row with another instance, so a
+/// sectioned list source of objects compares every row only after one.
+final class SectionedCollectionReplacedKeptElementsTests: XCTestCase {
+    private final class Row: Sendable {
+        let id: Int
+        init(id: Int) { self.id = id }
+    }
+
+    func test_onlyEventsAfterAReplace_mayReplaceKeptElements() {
+        let inbox = SectionData("Inbox", items: [Row(id: 1), Row(id: 2)])
+        let mail = SectionedCollection([inbox, SectionData("Archive", items: [Row(id: 3)])])
+        let recorder = EventRecorder<SectionedCollectionChange<String, Row>>()
+        let token = mail.subscribe(on: .synchronous, recorder.handler)
+        inbox.items.append(Row(id: 4))
+        mail.moveItem(from: ElementPath(item: 0, section: 0), to: ElementPath(item: 0, section: 1))
+        mail.moveSection(from: 1, to: 0)
+        XCTAssertEqual(recorder.events.map(\.mayReplaceKeptElements), [false, false, false])
+        inbox.items.replace(with: inbox.items.map { Row(id: $0.id) }, identity: .key(\Row.id, contentEquals: { _, _ in true }))
+        XCTAssertEqual(recorder.count, 3, "nothing changed by the identity's account: no event")
+        inbox.items.append(Row(id: 5))
+        XCTAssertEqual(recorder.events.last?.mayReplaceKeptElements, true, "the swap is still unseen by subscribers")
+        inbox.items.append(Row(id: 6))
+        XCTAssertEqual(recorder.events.last?.mayReplaceKeptElements, false)
+        mail.replace(
+            with: mail.snapshot.map { SectionSnapshot(section: $0.section, items: $0.items.map { Row(id: $0.id) }) },
+            sectionIdentity: .value, itemIdentity: .key(\Row.id, contentEquals: { _, _ in true }))
+        inbox.items.append(Row(id: 7))
+        XCTAssertEqual(recorder.events.last?.mayReplaceKeptElements, true)
+        mail.performBatchUpdates {
+            inbox.items.append(Row(id: 8))
+            mail.replace(withSections: mail.sections, sectionIdentity: .value, itemIdentity: .key(\Row.id, contentEquals: { _, _ in true }))
+        }
+        XCTAssertEqual(recorder.events.last?.mayReplaceKeptElements, true)
+        token.cancel()
+    }
+}

@@ -88,6 +88,9 @@ public class ListSourceWithSection<Section: Sendable, Item: Sendable>:
         rebindCells(
             updates: changeset.itemUpdates.filter { !reloadedSections.contains($0.target.section) }.map { ($0.source, $0.target) },
             origins: {
+                // Only a `replace` can keep a row with another instance: any other event costs
+                // what it changes, not a pass over every row.
+                guard change.mayReplaceKeptElements else { return [] }
                 let paths = before.enumerated().map { section, snapshot in
                     SectionSnapshot<Bool, ElementPath?>(
                         section: false, items: snapshot.items.indices.map { ElementPath(item: $0, section: section) })

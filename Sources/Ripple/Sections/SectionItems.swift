@@ -97,15 +97,18 @@ public final class SectionItems<Item: Sendable>: Sendable {
     ///
     /// `body` returns the exact change-set of what it did (or `nil` for nothing) and what to hand
     /// back; anything it takes out of the items belongs in the result, released after unlocking.
+    ///
+    /// Pass `replacing: true` when `body` may put other instances where kept items were (a
+    /// `replace`), so that the collection's next event says so.
     @usableFromInline
-    func mutate<Result>(_ body: (inout ListSnapshot<Item>) -> (Changeset?, Result)) -> Result {
+    func mutate<Result>(replacing: Bool = false, _ body: (inout ListSnapshot<Item>) -> (Changeset?, Result)) -> Result {
         withItems(
             here: { state in
                 let (changes, result) = body(&state.items)
                 if let changes, !changes.isEmpty { state.changes &+= 1 }
                 return result
             },
-            held: { host, link in host.mutateItems(link: link, body) })
+            held: { host, link in host.mutateItems(link: link, replacing: replacing, body) })
     }
 
     /// Reads the items where they live now.
@@ -329,7 +332,7 @@ public final class SectionItems<Item: Sendable>: Sendable {
     /// - Complexity: One diff of the old and new items.
     @inlinable
     public func replace<Rule>(with items: [Item], identity: DiffIdentity<Item, Rule>) {
-        let old = mutate { list -> (Changeset?, ListSnapshot<Item>) in
+        let old = mutate(replacing: true) { list -> (Changeset?, ListSnapshot<Item>) in
             let changes = Changeset(from: Array(list), to: items, identity: identity)
             let old = list
             list = ListSnapshot(items)
@@ -443,8 +446,10 @@ class SectionItemsHost<Item: Sendable>: @unchecked Sendable {
 
     /// Runs `body` on the items of the entry `link` under the collection's lock and publishes its
     /// change-set; `nil` when no entry has that link any more (or the collection is gone).
-    func mutateItems<Result>(link: Int, _ body: (inout ListSnapshot<Item>) -> (Changeset?, Result)) -> Result? {
-        fatalError("SectionItemsHost.mutateItems(link:_:) is abstract")
+    func mutateItems<Result>(
+        link: Int, replacing: Bool, _ body: (inout ListSnapshot<Item>) -> (Changeset?, Result)
+    ) -> Result? {
+        fatalError("SectionItemsHost.mutateItems(link:replacing:_:) is abstract")
     }
 
     /// Reads the items of the entry `link` under the collection's lock; `nil` when it is gone.

@@ -162,6 +162,7 @@ extension SectionedCollection {
         target: [SectionSnapshot<Section, Item>],
         to state: inout State
     ) -> Bool {
+        state.replacedSinceLastEvent = true
         let plan = plan(changes)
         var entries: [Entry] = []
         entries.reserveCapacity(target.count)

@@ -138,6 +138,7 @@ extension SectionedCollection {
     ///
     /// - Returns: Whether the caller must drain after unlocking.
     func apply(_ changes: SectionedChangeset, sections target: [SectionData<Section, Item>], to state: inout State) -> Bool {
+        state.replacedSinceLastEvent = true
         let plan = plan(changes)
         var kept = [Bool](repeating: false, count: state.entries.count)
         var entries: [Entry] = []

@@ -91,6 +91,10 @@ public final class SectionedCollection<Section: Sendable, Item: Sendable>: Senda
         var published: Snapshot = []
         /// The version of the last event.
         @usableFromInline var version = 0
+        /// Whether a `replace` swapped items since the last event: the next event may keep a row
+        /// whose item is another instance than before (see
+        /// ``SectionedCollectionChange/mayReplaceKeptElements``).
+        @usableFromInline var replacedSinceLastEvent = false
         /// Grows with every change of `entries`; lets `replace(with:)` detect races.
         @usableFromInline var mutations = 0
         /// The open batch, if any.
@@ -295,9 +299,11 @@ extension SectionedCollection {
         // can reach this object (they get it from `attach`, which runs after), and only read after.
         weak var collection: SectionedCollection?
 
-        override func mutateItems<Result>(link: Int, _ body: (inout ListSnapshot<Item>) -> (Changeset?, Result)) -> Result? {
+        override func mutateItems<Result>(
+            link: Int, replacing: Bool, _ body: (inout ListSnapshot<Item>) -> (Changeset?, Result)
+        ) -> Result? {
             guard let collection else { return nil }
-            return collection.mutateItems(link: link, body)
+            return collection.mutateItems(link: link, replacing: replacing, body)
         }
 
         override func readItems<Result>(link: Int, _ body: (ListSnapshot<Item>) -> Result) -> Result? {
@@ -359,9 +365,12 @@ extension SectionedCollection {
 
     /// ``mutateItems(_:section:_:)`` for the entry `link`; `nil` when the collection no longer
     /// has it.
-    func mutateItems<Result>(link: Int, _ body: (inout ListSnapshot<Item>) -> (Changeset?, Result)) -> Result? {
+    func mutateItems<Result>(
+        link: Int, replacing: Bool, _ body: (inout ListSnapshot<Item>) -> (Changeset?, Result)
+    ) -> Result? {
         let outcome = withState { state -> (Bool, Result)? in
             guard let section = state.index(ofLink: link) else { return nil }
+            if replacing { state.replacedSinceLastEvent = true }
             return Self.mutateItems(section: section, in: &state, body)
         }
         guard let (mustDrain, result) = outcome else { return nil }
@@ -473,7 +482,11 @@ extension SectionedCollection.State {
         let snapshot = snapshot
         released.append(published)
         published = snapshot
-        return core.enqueue(SectionedCollectionChange(changeset: changeset, snapshot: snapshot, version: version))
+        let mayReplaceKept = replacedSinceLastEvent
+        replacedSinceLastEvent = false
+        return core.enqueue(
+            SectionedCollectionChange(
+                changeset: changeset, snapshot: snapshot, version: version, mayReplaceKeptElements: mayReplaceKept))
     }
 }
 

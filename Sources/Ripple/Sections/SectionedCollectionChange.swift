@@ -26,6 +26,12 @@ public final class SectionedCollectionChange<Section: Sendable, Item: Sendable>:
     /// sections), so replay still holds; a list view usually answers it with `reloadData()`.
     public let isInitial: Bool
 
+    /// Whether a row the change keeps (neither inserted, updated nor in a reloaded section) may
+    /// hold another instance than before: only a `replace` swaps items, and its identity may call
+    /// two instances the same, unchanged item. A list source of objects looks for such rows only
+    /// then, so that every other event costs what it changes.
+    package let mayReplaceKeptElements: Bool
+
     /// Creates a change event.
     ///
     /// - Parameters:
@@ -41,6 +47,20 @@ public final class SectionedCollectionChange<Section: Sendable, Item: Sendable>:
         self.snapshot = snapshot
         self.version = version
         self.isInitial = isInitial
+        mayReplaceKeptElements = true
+    }
+
+    /// Creates a change event of a ``SectionedCollection``, which knows whether the change may
+    /// keep a row with another instance.
+    package init(
+        changeset: SectionedChangeset, snapshot: [SectionSnapshot<Section, Item>], version: Int,
+        mayReplaceKeptElements: Bool
+    ) {
+        self.changeset = changeset
+        self.snapshot = snapshot
+        self.version = version
+        isInitial = false
+        self.mayReplaceKeptElements = mayReplaceKeptElements
     }
 
     /// The changes staged for UIKit batch updates, given the sectioned list the view shows now.

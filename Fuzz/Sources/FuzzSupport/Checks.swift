@@ -82,10 +82,10 @@ func checkSectioned(_ source: [FuzzSection], _ target: [FuzzSection]) {
     let staged = StagedSectionedChangeset(changeset: changes, source: source, target: target)
     fuzzCheck(staged.count <= 2 && staged.isEmpty == changes.isEmpty, "\(pair): \(staged)")
     var shown = source
-    var tableData = source.map(\.items)
+    var tableData = source.map { Array($0.items) }
     let tableView = HeadlessTableView { tableData }
     tableView.reloadData()
-    var collectionData = source.map(\.items)
+    var collectionData = source.map { Array($0.items) }
     let collectionView = HeadlessCollectionView { collectionData }
     collectionView.layoutIfNeeded()
     for stage in staged {
@@ -98,11 +98,11 @@ func checkSectioned(_ source: [FuzzSection], _ target: [FuzzSection]) {
         let batch = BatchUpdate(stage.changeset)
         checkValid(batch, before: shown.map(\.items.count), after: stageData.map(\.items.count), context)
         tableView.performBatchUpdates {
-            tableData = stageData.map(\.items)
+            tableData = stageData.map { Array($0.items) }
             tableView.apply(batch)
         }
         collectionView.performBatchUpdates {
-            collectionData = stageData.map(\.items)
+            collectionData = stageData.map { Array($0.items) }
             collectionView.apply(batch)
         }
         for (name, shownItems, violations, warnings) in [
@@ -110,7 +110,7 @@ func checkSectioned(_ source: [FuzzSection], _ target: [FuzzSection]) {
             ("collection view", collectionView.items, collectionView.violations, collectionView.warnings),
         ] {
             fuzzCheck(violations.isEmpty && warnings.isEmpty, "\(context): the \(name) reports \(violations) \(warnings)")
-            fuzzCheck(shownItems == stageData.map(\.items), "\(context): the \(name) shows \(shownItems)")
+            fuzzCheck(shownItems == stageData.map({ Array($0.items) }), "\(context): the \(name) shows \(shownItems)")
         }
         shown = stageData
     }

@@ -111,11 +111,11 @@ extension FuzzBytes {
         for var kept in source {
             let fate = byte()
             if fate < 32 {
-                travellers += kept.items.filter { _ in byte() < 128 }
+                travellers += Array(kept.items).filter { _ in byte() < 128 }
                 continue
             }
             if fate >= 224 { kept.section.title ^= 1 }
-            kept.items = edited(kept.items, nextID: &nextItem)
+            kept.items = ListSnapshot(edited(Array(kept.items), nextID: &nextItem))
             if !kept.items.isEmpty, byte() < 64 { travellers.append(kept.items.remove(at: int(below: kept.items.count))) }
             target.append(kept)
         }

@@ -270,8 +270,7 @@ extension ObservableCollection {
             }
             let order = Array<Int>.movingOrder(count: count, moving: sorted, to: destination)
             guard !order.elementsEqual(0..<count) else { return (nil, ()) }
-            let old = Array(state.elements)
-            state.elements = ListSnapshot(order.lazy.map { old[$0] })
+            state.elements.reorder(order)
             if state.batch != nil {
                 let origins = state.batch!.origins
                 state.batch!.origins = order.map { origins[$0] }
@@ -290,18 +289,6 @@ extension Array {
     mutating func removeSorted(_ sorted: [Int]) {
         let kept = partitionSorted(sorted)
         removeSubrange(kept...)
-    }
-
-    /// Removes the elements at `sorted` (ascending, unique, in range) in one pass, and returns them
-    /// (in no particular order), so that the caller decides where they are released.
-    ///
-    /// - Complexity: O(*n*).
-    @inlinable
-    mutating func extractSorted(_ sorted: [Int]) -> [Element] {
-        let kept = partitionSorted(sorted)
-        let removed = Array(self[kept...])
-        removeSubrange(kept...)
-        return removed
     }
 
     /// Moves the elements at `sorted` (ascending, unique, in range) to the end, keeping the order

@@ -315,8 +315,7 @@ public final class SectionItems<Item: Sendable>: Sendable {
             }
             let order = Array<Int>.movingOrder(count: count, moving: sorted, to: destination)
             guard !order.elementsEqual(0..<count) else { return (nil, ()) }
-            let old = Array(items)
-            items = ListSnapshot(order.lazy.map { old[$0] })
+            items.reorder(order)
             return (Changeset(sourceCount: count, origins: order), ())
         }
     }

@@ -31,4 +31,14 @@ extension ListSnapshot {
         self = ListSnapshot(kept)
         return removed
     }
+
+    /// Puts the elements in `order`: the element at `i` afterwards is the one at `order[i]` before
+    /// (`order` is a permutation of `0..<count`), rebuilding the list from one array copy.
+    ///
+    /// - Complexity: O(*n*).
+    @inlinable
+    mutating func reorder(_ order: [Int]) {
+        let old = Array(self)
+        self = ListSnapshot(order.lazy.map { old[$0] })
+    }
 }

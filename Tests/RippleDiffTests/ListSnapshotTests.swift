@@ -76,6 +76,104 @@ final class ListSnapshotTests: XCTestCase {
         XCTAssertEqual(list._root?.height, 0, "the root collapses back to one leaf")
     }
 
+    /// A list that fits in one leaf gets a leaf that fits it, as an array's buffer does, and the
+    /// leaf grows by doubling up to 64 elements; a held snapshot of it never changes.
+    func test_shortList_leafFitsItsElements_andGrowsByDoubling() {
+        func room(_ list: List) -> Int? { list._root.map { $0._header.pointee.capacity } }
+        var list: List = [1, 2, 3]
+        XCTAssertEqual(room(list), 3)
+        let held = list
+        list.append(4)
+        XCTAssertEqual(room(list), 6, "a full short leaf doubles")
+        XCTAssertEqual(Array(held), [1, 2, 3])
+        XCTAssertEqual(room(held), 3)
+        list.insert(0, at: 0)
+        list.insert(9, at: 2)
+        XCTAssertEqual(Array(list), [0, 1, 9, 2, 3, 4])
+        list.insert(10, at: 3)
+        XCTAssertEqual(room(list), 12)
+        list._checkInvariants()
+        var appended: List = []
+        appended.append(0)
+        XCTAssertEqual(room(appended), 4, "the first append makes room for four")
+        for value in 1..<leafCapacity { appended.append(value) }
+        XCTAssertEqual(room(appended), leafCapacity)
+        XCTAssertEqual(appended._root?.height, 0)
+        appended.append(leafCapacity)
+        XCTAssertEqual(appended._root?.height, 1)
+        appended._checkInvariants()
+        XCTAssertTrue(appended.elementsEqual(0...leafCapacity))
+
+        XCTAssertEqual(room(List((0..<5).lazy.map { $0 })), 5, "a sequence that is not contiguous")
+        // A rebuild whose first chunk is short, followed by more chunks.
+        var rebuilt = List(0..<100)
+        rebuilt.replaceSubrange(0..<90, with: [-1, -2, -3])
+        XCTAssertEqual(Array(rebuilt), [-1, -2, -3] + Array(90..<100))
+        XCTAssertEqual(room(rebuilt), 13)
+        rebuilt._checkInvariants()
+    }
+
+    /// Every element a list took is released exactly once, whatever moved it between leaves:
+    /// splits, merges, shares between neighbours, copies of shared leaves, rebuilds. Random
+    /// operations on lists of counted objects, with snapshots held and dropped; at the end nothing
+    /// is left alive (an element released twice would trap first).
+    func test_everyElementIsReleasedExactlyOnce() {
+        final class Census {
+            var alive = 0
+        }
+        final class Tracked {
+            let census: Census
+            let value: Int
+            init(_ value: Int, _ census: Census) {
+                self.value = value
+                self.census = census
+                census.alive += 1
+            }
+            deinit { census.alive -= 1 }
+        }
+        let census = Census()
+        forEachSeed([11, 12, 13]) { seed, random in
+            do {
+                var list = ListSnapshot<Tracked>()
+                var model: [Tracked] = []
+                var held: [(ListSnapshot<Tracked>, [Int])] = []
+                for step in 0..<4_000 {
+                    let choice = random.int(below: 10)
+                    if choice < 4 || model.isEmpty {
+                        let element = Tracked(step, census)
+                        let offset = random.int(in: 0...model.count)
+                        list.insert(element, at: offset)
+                        model.insert(element, at: offset)
+                    } else if choice < 7 {
+                        let offset = random.int(below: model.count)
+                        list.remove(at: offset)
+                        model.remove(at: offset)
+                    } else if choice == 7 {
+                        let lower = random.int(in: 0...model.count)
+                        let upper = random.int(in: lower...Swift.min(model.count, lower + random.int(in: 0...300)))
+                        let new = (0..<random.int(in: 0...200)).map { Tracked(-$0, census) }
+                        list.replaceSubrange(lower..<upper, with: new)
+                        model.replaceSubrange(lower..<upper, with: new)
+                    } else if choice == 8 {
+                        held.append((list, model.map(\.value)))
+                        if held.count > 4 { held.removeFirst(random.int(in: 1...held.count)) }
+                    } else {
+                        let offset = random.int(below: model.count)
+                        let element = Tracked(step, census)
+                        list[offset] = element
+                        model[offset] = element
+                    }
+                }
+                list._checkInvariants()
+                if !list.elementsEqual(model, by: ===) { return "the list differs from the model" }
+                for (snapshot, values) in held where !snapshot.map(\.value).elementsEqual(values) {
+                    return "a held snapshot changed"
+                }
+            }
+            return census.alive == 0 ? nil : "\(census.alive) elements are still alive"
+        }
+    }
+
     /// Every insertion and removal offset of every size up to three leaves and a bit, built both
     /// ways (bottom-up and by appends), around every leaf boundary.
     func test_leafBoundaries_everyOffset() {
@@ -295,8 +393,8 @@ final class ListSnapshotTests: XCTestCase {
     func test_childSlot_matchesAScanOfTheChildren() {
         var random = SplitMix64(seed: 7)
         for width in 1...List._innerCapacity {
-            let children = (0..<width).map { _ in List._Node(leaf: Array(0..<random.int(in: 1...List._leafCapacity))) }
-            let node = List._Node(height: 1, children: children)
+            let children = (0..<width).map { _ in List._Node._makeLeaf(Array(0..<random.int(in: 1...List._leafCapacity))) }
+            let node = List._Node._makeInner(height: 1, children: children)
             for offset in 0...node.count {
                 for inserting in [false, true] where inserting || offset < node.count {
                     var slot = 0

@@ -96,9 +96,33 @@ extension ListSnapshot: RandomAccessCollection, MutableCollection {
     @inlinable
     internal mutating func _uniqueRoot() -> _Node {
         if !isKnownUniquelyReferenced(&_root) {
-            _root = _Node(copying: _root.unsafelyUnwrapped)
+            _root = _root.unsafelyUnwrapped._copy()
         }
         return _root.unsafelyUnwrapped
+    }
+
+    /// Whether the root is a leaf with no room left that holds fewer than 64 elements.
+    @inlinable
+    internal var _rootIsAFullShortLeaf: Bool {
+        guard let root = _root, root.height == 0 else { return false }
+        return root.count == root._header.pointee.capacity && root.count < Self._leafCapacity
+    }
+
+    /// Makes the root unique, as `_uniqueRoot()` does, and gives a root leaf that is full but
+    /// holds fewer than 64 elements room for more (a short list's leaf fits its elements, as an
+    /// array's buffer does, and grows by doubling). The list must not be empty.
+    @inlinable
+    internal mutating func _uniqueRootWithRoom() -> _Node {
+        // No local reference to the root may live across the uniqueness checks: it would make the
+        // root look shared and force a copy.
+        guard _rootIsAFullShortLeaf else { return _uniqueRoot() }
+        let count = self.count
+        let capacity = Swift.min(Self._leafCapacity, Swift.max(4, 2 * count))
+        let grown = isKnownUniquelyReferenced(&_root)
+            ? _root.unsafelyUnwrapped._movedToLeaf(capacity: capacity)
+            : _root.unsafelyUnwrapped._copy(capacity: capacity)
+        _root = grown
+        return grown
     }
 }
 
@@ -171,24 +195,25 @@ extension ListSnapshot {
         ///   elements, and one O(log *n*) search per 16 to 32 leaves.
         @inlinable
         public mutating func next() -> Element? {
-            let position = _position
-            if position < _chunkEnd {
-                // In bounds: `position < _chunkEnd`, the current leaf's count.
-                _position = position &+ 1
-                return _elements.unsafelyUnwrapped[position]
+            if _position >= _chunkEnd {
+                guard let root = _root, _nextChunkStart < root.count else { return nil }
+                // The search gets values and returns values: passed the iterator itself, it would
+                // take its address, and a `for` loop would then keep `_position` in memory rather
+                // than in a register (a store and a load per element, twice as slow).
+                let step = Self._nextChunk(root: root, offset: _nextChunkStart, parent: _parent, slot: _slot)
+                _elements = step.elements
+                _chunkEnd = step.count
+                _parent = step.parent
+                _slot = step.slot
+                _position = step.local
+                _nextChunkStart &+= step.count &- step.local
             }
-            guard let root = _root, _nextChunkStart < root.count else { return nil }
-            // The search gets values and returns values: passed the iterator itself, it would take
-            // its address, and a `for` loop would then keep `_position` in memory rather than in a
-            // register (a store and a load per element, twice as slow).
-            let step = Self._nextChunk(root: root, offset: _nextChunkStart, parent: _parent, slot: _slot)
-            _elements = step.elements
-            _chunkEnd = step.count
-            _parent = step.parent
-            _slot = step.slot
-            _position = step.local &+ 1
-            _nextChunkStart &+= step.count &- step.local
-            return step.elements[step.local]
+            // One read, on both paths: reading the element in two places (the current leaf, and
+            // the next one after a step) made the optimizer copy it, a retain and a release per
+            // element for reference-counted fields, where a single read is lent to the loop body.
+            let position = _position
+            _position = position &+ 1
+            return _elements.unsafelyUnwrapped[position]
         }
 
         /// Where the iteration goes on: the storage of the leaf that holds the offset, its count,
@@ -204,8 +229,8 @@ extension ListSnapshot {
 
             @inlinable
             internal init(leaf: Unmanaged<_Node>, local: Int, parent: Unmanaged<_Node>?, slot: Int) {
-                let buffer = leaf._withUnsafeGuaranteedRef { $0.elements.withUnsafeBufferPointer { $0 } }
-                self.elements = buffer.baseAddress.unsafelyUnwrapped
+                let buffer = leaf._withUnsafeGuaranteedRef { $0._buffer }
+                self.elements = UnsafePointer(buffer.baseAddress.unsafelyUnwrapped)
                 self.count = buffer.count
                 self.local = local
                 self.parent = parent
@@ -332,7 +357,7 @@ extension ListSnapshot {
     ) rethrows -> R? {
         guard let root = _root else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
         guard root.height == 0 else { return nil }
-        return try root.elements.withUnsafeBufferPointer(body)
+        return try withExtendedLifetime(root) { try body(root._buffer) }
     }
 
     /// Copies the list's first elements into `buffer`, chunk by chunk (the standard library calls

@@ -31,8 +31,8 @@ extension ListSnapshot {
         func place() -> String { path.isEmpty ? "the root" : "the node at child slots \(path)" }
         let width = node.width
         precondition(
-            width >= 1 && width <= node.capacity,
-            "ListSnapshot._checkInvariants(): \(place()) has \(width) entries, out of range 1...\(node.capacity)")
+            width >= 1 && width <= node.maximumWidth,
+            "ListSnapshot._checkInvariants(): \(place()) has \(width) entries, out of range 1...\(node.maximumWidth)")
         precondition(
             onRightEdge || isRoot || width >= node.minimumWidth,
             "ListSnapshot._checkInvariants(): \(place()) has \(width) entries, fewer than \(node.minimumWidth) off the right edge")
@@ -40,11 +40,14 @@ extension ListSnapshot {
             precondition(node.children.isEmpty, "ListSnapshot._checkInvariants(): \(place()) is a leaf with children")
             precondition(node.ends.isEmpty, "ListSnapshot._checkInvariants(): \(place()) is a leaf with running counts")
             precondition(
-                node.count == node.elements.count,
-                "ListSnapshot._checkInvariants(): \(place()) counts \(node.count) but holds \(node.elements.count) elements")
+                node.count <= node._header.pointee.capacity && node._header.pointee.capacity <= _leafCapacity,
+                "ListSnapshot._checkInvariants(): \(place()) holds \(node.count) elements in room for \(node._header.pointee.capacity)")
+            precondition(
+                isRoot || node._header.pointee.capacity == _leafCapacity,
+                "ListSnapshot._checkInvariants(): \(place()) is a leaf below the root with room for \(node._header.pointee.capacity), not \(_leafCapacity)")
             return
         }
-        precondition(node.elements.isEmpty, "ListSnapshot._checkInvariants(): \(place()) is an inner node that holds elements")
+        precondition(node._header.pointee.capacity == 0, "ListSnapshot._checkInvariants(): \(place()) is an inner node with room for elements")
         precondition(
             node.ends.count == width,
             "ListSnapshot._checkInvariants(): \(place()) has \(node.ends.count) running counts for \(width) children")

@@ -50,10 +50,10 @@ extension ListSnapshot: RangeReplaceableCollection {
             guard let child = node._withUnsafeGuaranteedRef({ $0._uniqueLastChild() }) else { return false }
             node = child
         }
-        guard node._withUnsafeGuaranteedRef({ $0.elements.count }) < Self._leafCapacity else { return false }
+        guard node._withUnsafeGuaranteedRef({ $0.count < $0._header.pointee.capacity }) else { return false }
         // The whole path is unique and the leaf has room: nothing below can fail.
         node._withUnsafeGuaranteedRef { leaf in
-            leaf.elements.append(element)
+            (leaf._elements + leaf.count).initialize(to: element)
             leaf.count &+= 1
         }
         node = root
@@ -72,14 +72,14 @@ extension ListSnapshot: RangeReplaceableCollection {
     @inlinable
     internal mutating func _appendCopyingOrSplitting(_ element: Element) {
         if _root == nil {
-            var elements: [Element] = []
-            elements.reserveCapacity(Self._leafCapacity)
-            elements.append(element)
-            _root = _Node(leaf: elements)
+            let leaf = _Node._makeLeaf(capacity: 4)
+            leaf._elements.initialize(to: element)
+            leaf.count = 1
+            _root = leaf
         } else {
-            let root = _uniqueRoot()
+            let root = _uniqueRootWithRoom()
             if let right = root._append(element) {
-                _root = _Node(height: root.height + 1, children: [root, right])
+                _root = _Node._makeInner(height: root.height + 1, children: [root, right])
             }
         }
     }
@@ -112,9 +112,9 @@ extension ListSnapshot: RangeReplaceableCollection {
             append(element)
             return
         }
-        let root = _uniqueRoot()
+        let root = _uniqueRootWithRoom()
         if let right = root._insert(element, at: index, onRightEdge: true) {
-            _root = _Node(height: root.height + 1, children: [root, right])
+            _root = _Node._makeInner(height: root.height + 1, children: [root, right])
         }
 #if RIPPLE_INTERNAL_CHECKS
         _checkInvariants()
@@ -225,13 +225,13 @@ extension ListSnapshot: RangeReplaceableCollection {
         // look shared and force a copy.
         let count = self.count
         if count == 0 {
-            _root = _Node(leaf: [element])
+            _appendCopyingOrSplitting(element)
             return
         }
-        let root = _uniqueRoot()
+        let root = _uniqueRootWithRoom()
         let right = index == count ? root._append(element) : root._insert(element, at: index, onRightEdge: true)
         if let right {
-            _root = _Node(height: root.height + 1, children: [root, right])
+            _root = _Node._makeInner(height: root.height + 1, children: [root, right])
         }
     }
 

@@ -9,95 +9,205 @@
 // node reachable from a root that someone holds is never mutated in place (the mutation copies
 // it). That spares a retain and a release per node visited.
 
-// Exclusivity: the four mutable properties are `@exclusivity(unchecked)`. Checked dynamically
-// (the default for a class's stored property), every read of a child's count while searching a node
-// cost a runtime call, and reading one element took 0.2 to 1.2 µs. The static rules still hold, and
-// no access can overlap another: a node is mutated only by the one mutating method of the one list
-// value that holds its whole path uniquely (so no other code can be reading it), no method here
-// calls out to user code while it mutates a node, and the visitors that call user code
-// (`_forEachChunk`, the iterator) read nodes that the visiting list or iterator itself keeps
-// referenced, so a mutation started from inside the visit finds them shared and copies them.
+// Exclusivity: a node's fields live in its `ManagedBuffer` header and are read and written through
+// a pointer to it (`_header`), so they are not checked at run time. Checked dynamically (the
+// default for a class's stored property, which `ManagedBuffer.header` is), every read of a child's
+// count while searching a node cost a runtime call: reading one element took 0.2 to 1.2 µs, and an
+// append 300 ns. The static rules still hold, and no access can overlap another: a node is mutated
+// only by the one mutating method of the one list value that holds its whole path uniquely (so no
+// other code can be reading it), no method here calls out to user code while it mutates a node,
+// and the visitors that call user code (`_forEachChunk`, the iterator) read nodes that the visiting
+// list or iterator itself keeps referenced, so a mutation started from inside the visit finds them
+// shared and copies them.
 
 extension ListSnapshot {
+    /// A node's fields, kept in the header of its one allocation.
     @usableFromInline
-    internal final class _Node {
+    internal struct _Header {
         /// 0 for a leaf; one more than its children's for an inner node. Every leaf of a tree
         /// has the same depth.
         @usableFromInline
         internal let height: Int
 
-        /// The number of elements in this subtree.
-        @usableFromInline @exclusivity(unchecked)
+        /// The number of elements in this subtree (in a leaf, the initialized elements).
+        @usableFromInline
         internal var count: Int
 
-        /// A leaf's elements, in order; empty in an inner node.
-        @usableFromInline @exclusivity(unchecked)
-        internal var elements: [Element]
+        /// A leaf's room for elements (64, or fewer for a root leaf that has not grown yet); 0 in
+        /// an inner node.
+        @usableFromInline
+        internal let capacity: Int
 
         /// An inner node's children, in order; empty in a leaf.
-        @usableFromInline @exclusivity(unchecked)
+        @usableFromInline
         internal var children: [_Node]
 
         /// An inner node's running counts: `ends[i]` is the number of elements in `children[0...i]`,
         /// so `ends.last == count`; empty in a leaf. A search reads these contiguous integers, not
         /// the children (one pointer chase each).
-        @usableFromInline @exclusivity(unchecked)
+        @usableFromInline
         internal var ends: [Int]
 
-        /// Creates a leaf.
         @inlinable
-        internal init(leaf elements: [Element]) {
-            height = 0
-            count = elements.count
-            self.elements = elements
-            children = []
-            ends = []
-        }
-
-        /// Creates an inner node of the given height over `children`.
-        @inlinable
-        internal init(height: Int, children: [_Node]) {
+        internal init(height: Int, count: Int, capacity: Int, children: [_Node], ends: [Int]) {
             self.height = height
-            var ends: [Int] = []
-            ends.reserveCapacity(ListSnapshot._innerCapacity + 1)
-            var count = 0
-            for child in children {
-                count += child.count
-                ends.append(count)
-            }
             self.count = count
-            elements = []
+            self.capacity = capacity
             self.children = children
             self.ends = ends
         }
-
-        /// Creates a copy of `other` that shares its children (and, until either is mutated, its
-        /// arrays' buffers).
-        @inlinable
-        internal init(copying other: _Node) {
-            height = other.height
-            count = other.count
-            elements = other.elements
-            children = other.children
-            ends = other.ends
-        }
-
-        /// Whether this node is a leaf.
-        @inlinable
-        internal var isLeaf: Bool { height == 0 }
-
-        /// The number of entries: elements in a leaf, children in an inner node.
-        @inlinable
-        internal var width: Int { height == 0 ? elements.count : children.count }
-
-        /// The most entries this node may hold.
-        @inlinable
-        internal var capacity: Int { height == 0 ? ListSnapshot._leafCapacity : ListSnapshot._innerCapacity }
-
-        /// The fewest entries this node may hold when it is not on the right edge of the tree.
-        @inlinable
-        internal var minimumWidth: Int { capacity / 2 }
     }
+
+    /// A node of the tree, in one allocation: its header, then (in a leaf) room for `capacity`
+    /// elements, of which the first `count` are initialized. A leaf's elements sit right after
+    /// its header, so reading them costs one pointer chase from the parent, not two, and making
+    /// or copying a leaf one allocation.
+    @usableFromInline
+    internal final class _Node: ManagedBuffer<_Header, Element> {
+        deinit {
+            if _header.pointee.height == 0 {
+                _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: _header.pointee.count) }
+            }
+        }
+    }
+}
+
+extension ListSnapshot._Node {
+    /// Creates an empty leaf with room for `capacity` elements.
+    @inlinable
+    internal static func _makeLeaf(capacity: Int) -> ListSnapshot._Node {
+        let buffer = create(minimumCapacity: capacity) { _ in
+            ListSnapshot._Header(height: 0, count: 0, capacity: capacity, children: [], ends: [])
+        }
+        return unsafeDowncast(buffer, to: ListSnapshot._Node.self)
+    }
+
+    /// Creates a leaf holding a copy of `elements` (1 to 64 of them), with room for `capacity`.
+    @inlinable
+    internal static func _makeLeaf(
+        copying elements: UnsafeBufferPointer<Element>, capacity: Int = ListSnapshot._leafCapacity
+    ) -> ListSnapshot._Node {
+        let leaf = _makeLeaf(capacity: capacity)
+        leaf._elements.initialize(from: elements.baseAddress.unsafelyUnwrapped, count: elements.count)
+        leaf._header.pointee.count = elements.count
+        return leaf
+    }
+
+    /// Creates a leaf holding the elements of `elements` (1 to 64 of them), with room for 64.
+    @inlinable
+    internal static func _makeLeaf<C: Collection<Element>>(_ elements: C) -> ListSnapshot._Node {
+        let leaf = _makeLeaf(capacity: ListSnapshot._leafCapacity)
+        var count = 0
+        for element in elements {
+            (leaf._elements + count).initialize(to: element)
+            count += 1
+        }
+        leaf._header.pointee.count = count
+        return leaf
+    }
+
+    /// Creates an inner node of the given height over `children`.
+    @inlinable
+    internal static func _makeInner(height: Int, children: [ListSnapshot._Node]) -> ListSnapshot._Node {
+        var ends: [Int] = []
+        ends.reserveCapacity(ListSnapshot._innerCapacity + 1)
+        var count = 0
+        for child in children {
+            count += child.count
+            ends.append(count)
+        }
+        let buffer = create(minimumCapacity: 0) { _ in
+            ListSnapshot._Header(height: height, count: count, capacity: 0, children: children, ends: ends)
+        }
+        return unsafeDowncast(buffer, to: ListSnapshot._Node.self)
+    }
+
+    /// A copy of this node that shares its children (and, until either is mutated, its arrays'
+    /// buffers); a leaf's copy holds copies of its elements, with room for `capacity` of them
+    /// (at least `count`; by default this leaf's room).
+    @inlinable
+    internal func _copy(capacity: Int? = nil) -> ListSnapshot._Node {
+        guard height == 0 else {
+            let header = _header.pointee
+            let buffer = Self.create(minimumCapacity: 0) { _ in header }
+            return unsafeDowncast(buffer, to: ListSnapshot._Node.self)
+        }
+        return Self._makeLeaf(copying: _buffer, capacity: capacity ?? _header.pointee.capacity)
+    }
+
+    /// This leaf's elements in a bigger leaf, with room for `capacity`, moved out of this one
+    /// (which must be unique, and is left empty).
+    @inlinable
+    internal func _movedToLeaf(capacity: Int) -> ListSnapshot._Node {
+        let leaf = Self._makeLeaf(capacity: capacity)
+        leaf._elements.moveInitialize(from: _elements, count: _header.pointee.count)
+        leaf._header.pointee.count = _header.pointee.count
+        _header.pointee.count = 0
+        return leaf
+    }
+
+    /// The node's fields. Read and written through this pointer, not through `header`: that is a
+    /// class's stored property, so every access to it would be checked for exclusivity at run
+    /// time (a runtime call each, several per append). The static rules still hold, for the
+    /// reasons the top of this file gives.
+    @inlinable
+    internal var _header: UnsafeMutablePointer<ListSnapshot._Header> {
+        withUnsafeMutablePointerToHeader { $0 }
+    }
+
+    /// 0 for a leaf; one more than its children's for an inner node.
+    @inlinable
+    internal var height: Int { _header.pointee.height }
+
+    /// The number of elements in this subtree.
+    @inlinable
+    internal var count: Int {
+        get { _header.pointee.count }
+        set { _header.pointee.count = newValue }
+    }
+
+    /// An inner node's children, in order; empty in a leaf.
+    @inlinable
+    internal var children: [ListSnapshot._Node] {
+        _read { yield _header.pointee.children }
+        _modify { yield &_header.pointee.children }
+    }
+
+    /// An inner node's running counts (see `_Header.ends`).
+    @inlinable
+    internal var ends: [Int] {
+        _read { yield _header.pointee.ends }
+        _modify { yield &_header.pointee.ends }
+    }
+
+    /// A leaf's first element slot. Valid while the node is alive: the list or iterator that
+    /// reads it holds the node's root.
+    @inlinable
+    internal var _elements: UnsafeMutablePointer<Element> {
+        withUnsafeMutablePointerToElements { $0 }
+    }
+
+    /// A leaf's initialized elements.
+    @inlinable
+    internal var _buffer: UnsafeBufferPointer<Element> {
+        UnsafeBufferPointer(start: _elements, count: _header.pointee.count)
+    }
+
+    /// Whether this node is a leaf.
+    @inlinable
+    internal var isLeaf: Bool { height == 0 }
+
+    /// The number of entries: elements in a leaf, children in an inner node.
+    @inlinable
+    internal var width: Int { height == 0 ? _header.pointee.count : _header.pointee.children.count }
+
+    /// The most entries this node may hold.
+    @inlinable
+    internal var maximumWidth: Int { height == 0 ? ListSnapshot._leafCapacity : ListSnapshot._innerCapacity }
+
+    /// The fewest entries this node may hold when it is not on the right edge of the tree.
+    @inlinable
+    internal var minimumWidth: Int { maximumWidth / 2 }
 }
 
 // MARK: - Finding
@@ -191,9 +301,7 @@ extension ListSnapshot._Node {
             guard let next else { break }
             node = next
         }
-        return node._withUnsafeGuaranteedRef { leaf in
-            leaf.elements.withUnsafeBufferPointer { $0[offset] }
-        }
+        return node._withUnsafeGuaranteedRef { leaf in leaf._elements[offset] }
     }
 
     /// Calls `body` with each leaf's elements that fall in `range` (offsets relative to this
@@ -204,11 +312,9 @@ extension ListSnapshot._Node {
     ) rethrows {
         if height == 0 {
             let lower = Swift.max(range.lowerBound - base, 0)
-            let upper = Swift.min(range.upperBound - base, elements.count)
+            let upper = Swift.min(range.upperBound - base, _header.pointee.count)
             guard lower < upper else { return }
-            try elements.withUnsafeBufferPointer { buffer in
-                try body(UnsafeBufferPointer(rebasing: buffer[lower..<upper]))
-            }
+            try body(UnsafeBufferPointer(start: _elements + lower, count: upper - lower))
             return
         }
         var start = base
@@ -229,7 +335,7 @@ extension ListSnapshot._Node {
     @inlinable
     internal func _uniqueChild(_ slot: Int) -> ListSnapshot._Node {
         if !isKnownUniquelyReferenced(&children[slot]) {
-            children[slot] = ListSnapshot._Node(copying: children[slot])
+            children[slot] = children[slot]._copy()
         }
         return children[slot]
     }
@@ -248,7 +354,7 @@ extension ListSnapshot._Node {
     @inlinable
     internal func _set(_ element: Element, at offset: Int) {
         if height == 0 {
-            elements[offset] = element
+            _elements[offset] = element
             return
         }
         let (slot, local) = _childSlot(for: offset, inserting: false)
@@ -259,11 +365,8 @@ extension ListSnapshot._Node {
     /// node overflowed.
     @inlinable
     internal func _append(_ element: Element) -> ListSnapshot._Node? {
+        if height == 0 { return _insertInLeaf(element, at: _header.pointee.count, onRightEdge: true) }
         count += 1
-        if height == 0 {
-            elements.append(element)
-            return elements.count > ListSnapshot._leafCapacity ? _split(onRightEdge: true) : nil
-        }
         let last = children.count - 1
         guard let right = _uniqueChild(last)._append(element) else {
             ends[last] &+= 1
@@ -278,11 +381,8 @@ extension ListSnapshot._Node {
     /// node overflowed.
     @inlinable
     internal func _insert(_ element: Element, at offset: Int, onRightEdge: Bool) -> ListSnapshot._Node? {
+        if height == 0 { return _insertInLeaf(element, at: offset, onRightEdge: onRightEdge) }
         count += 1
-        if height == 0 {
-            elements.insert(element, at: offset)
-            return elements.count > ListSnapshot._leafCapacity ? _split(onRightEdge: onRightEdge) : nil
-        }
         let (slot, local) = _childSlot(for: offset, inserting: true)
         let isLast = slot == children.count - 1
         guard let right = _uniqueChild(slot)._insert(element, at: local, onRightEdge: onRightEdge && isLast) else {
@@ -294,25 +394,52 @@ extension ListSnapshot._Node {
         return children.count > ListSnapshot._innerCapacity ? _split(onRightEdge: onRightEdge) : nil
     }
 
-    /// Moves the entries past this node's share into a new right sibling and returns it. On the
-    /// right edge the node keeps a full chunk (appends then leave full nodes behind); elsewhere
-    /// it keeps half, so both halves are at least half full.
+    /// Inserts `element` at `offset` (in `0...count`) in this leaf, which has room for it unless
+    /// it holds 64 elements; a full leaf is split, and the new right sibling is returned. On the
+    /// right edge the leaf keeps a full chunk (appends then leave full leaves behind); elsewhere
+    /// it keeps half of the 65, so both halves are at least half full.
+    @inlinable
+    internal func _insertInLeaf(_ element: Element, at offset: Int, onRightEdge: Bool) -> ListSnapshot._Node? {
+        let count = _header.pointee.count
+        let elements = _elements
+        if count < _header.pointee.capacity {
+            (elements + offset + 1).moveInitialize(from: elements + offset, count: count - offset)
+            (elements + offset).initialize(to: element)
+            _header.pointee.count = count + 1
+            return nil
+        }
+        // Full (a leaf short of 64 is a root leaf, which the list grows before inserting).
+        let keep = onRightEdge ? count : (count + 2) / 2
+        let right = Self._makeLeaf(capacity: ListSnapshot._leafCapacity)
+        let target = right._elements
+        if offset >= keep {
+            // The new element goes right: the elements from `keep` on, with it in their midst.
+            let before = offset - keep
+            target.moveInitialize(from: elements + keep, count: before)
+            (target + before).initialize(to: element)
+            (target + before + 1).moveInitialize(from: elements + offset, count: count - offset)
+        } else {
+            // The new element stays left: one more element than `count - keep` moves right.
+            target.moveInitialize(from: elements + keep - 1, count: count - keep + 1)
+            (elements + offset + 1).moveInitialize(from: elements + offset, count: keep - 1 - offset)
+            (elements + offset).initialize(to: element)
+        }
+        right._header.pointee.count = count + 1 - keep
+        _header.pointee.count = keep
+        return right
+    }
+
+    /// Moves the children past this inner node's share into a new right sibling and returns it.
+    /// On the right edge the node keeps a full set (appends then leave full nodes behind);
+    /// elsewhere it keeps half, so both halves are at least half full.
     @inlinable
     internal func _split(onRightEdge: Bool) -> ListSnapshot._Node {
-        let width = self.width
-        let keep = onRightEdge ? capacity : (width + 1) / 2
-        if height == 0 {
-            var moved: [Element] = []
-            moved.reserveCapacity(ListSnapshot._leafCapacity)
-            moved.append(contentsOf: elements[keep...])
-            elements.removeSubrange(keep...)
-            count = keep
-            return ListSnapshot._Node(leaf: moved)
-        }
+        let width = children.count
+        let keep = onRightEdge ? ListSnapshot._innerCapacity : (width + 1) / 2
         let moved = Array(children[keep...])
         children.removeSubrange(keep...)
         ends.removeSubrange(keep...)
-        let right = ListSnapshot._Node(height: height, children: moved)
+        let right = Self._makeInner(height: height, children: moved)
         count -= right.count
         return right
     }
@@ -324,7 +451,12 @@ extension ListSnapshot._Node {
     @discardableResult
     internal func _remove(at offset: Int, onRightEdge: Bool) -> Element {
         count -= 1
-        if height == 0 { return elements.remove(at: offset) }
+        if height == 0 {
+            let elements = _elements
+            let removed = (elements + offset).move()
+            (elements + offset).moveInitialize(from: elements + offset + 1, count: _header.pointee.count - offset)
+            return removed
+        }
         let (slot, local) = _childSlot(for: offset, inserting: false)
         let isLast = slot == children.count - 1
         let removed = _uniqueChild(slot)._remove(at: local, onRightEdge: onRightEdge && isLast)
@@ -357,10 +489,11 @@ extension ListSnapshot._Node {
         let left = _uniqueChild(leftSlot)
         let right = _uniqueChild(leftSlot + 1)
         let total = left.width + right.width
-        if total <= left.capacity {
+        if total <= left.maximumWidth {
             if left.height == 0 {
-                left.elements.append(contentsOf: right.elements)
+                (left._elements + left.count).moveInitialize(from: right._elements, count: right.count)
                 left.count += right.count
+                right.count = 0
             } else {
                 let leftWidth = left.children.count
                 left.children.append(contentsOf: right.children)
@@ -373,16 +506,19 @@ extension ListSnapshot._Node {
         }
         let leftWidth = (total + 1) / 2
         if left.height == 0 {
-            if left.elements.count < leftWidth {
-                let moving = leftWidth - left.elements.count
-                left.elements.append(contentsOf: right.elements[..<moving])
-                right.elements.removeSubrange(..<moving)
+            let leftCount = left.count
+            let rightCount = right.count
+            if leftCount < leftWidth {
+                let moving = leftWidth - leftCount
+                (left._elements + leftCount).moveInitialize(from: right._elements, count: moving)
+                right._elements.moveInitialize(from: right._elements + moving, count: rightCount - moving)
             } else {
-                right.elements.insert(contentsOf: left.elements[leftWidth...], at: 0)
-                left.elements.removeSubrange(leftWidth...)
+                let moving = leftCount - leftWidth
+                (right._elements + moving).moveInitialize(from: right._elements, count: rightCount)
+                right._elements.moveInitialize(from: left._elements + leftWidth, count: moving)
             }
-            left.count = left.elements.count
-            right.count = right.elements.count
+            left.count = leftWidth
+            right.count = total - leftWidth
         } else {
             if left.children.count < leftWidth {
                 let moving = leftWidth - left.children.count
@@ -409,38 +545,63 @@ extension ListSnapshot {
         @usableFromInline
         internal var leaves: [_Node] = []
 
+        /// The leaf being filled, if any: never full (a full leaf goes to `leaves`).
         @usableFromInline
-        internal var current: [Element] = []
+        internal var current: _Node?
 
         @inlinable
         internal init() {}
 
-        /// Closes the current leaf when it is full.
+        /// The leaf being filled, with room for at least one more element: a new one when there
+        /// is none, or a bigger one when the first leaf was made to fit a short first chunk.
+        @inlinable
+        internal mutating func _leafWithRoom() -> _Node {
+            guard let leaf = current else {
+                let leaf = _Node._makeLeaf(capacity: ListSnapshot._leafCapacity)
+                current = leaf
+                return leaf
+            }
+            if leaf.count == leaf._header.pointee.capacity {
+                let grown = leaf._movedToLeaf(capacity: ListSnapshot._leafCapacity)
+                current = grown
+                return grown
+            }
+            return leaf
+        }
+
+        /// Closes the current leaf when it holds 64 elements.
         @inlinable
         internal mutating func _flushIfFull() {
-            if current.count == ListSnapshot._leafCapacity {
-                leaves.append(_Node(leaf: current))
-                current = []
+            if let leaf = current, leaf.count == ListSnapshot._leafCapacity {
+                leaves.append(leaf)
+                current = nil
             }
         }
 
         /// Adds one element at the end.
         @inlinable
         internal mutating func append(_ element: Element) {
-            if current.isEmpty { current.reserveCapacity(ListSnapshot._leafCapacity) }
-            current.append(element)
+            let leaf = _leafWithRoom()
+            (leaf._elements + leaf.count).initialize(to: element)
+            leaf.count += 1
             _flushIfFull()
         }
 
         /// Adds a chunk of elements at the end.
         @inlinable
         internal mutating func append(chunk: UnsafeBufferPointer<Element>) {
+            guard let base = chunk.baseAddress else { return }
             var start = 0
+            if leaves.isEmpty && current == nil && chunk.count < ListSnapshot._leafCapacity {
+                // The list may be this one short chunk: a leaf that fits it, as `Array` would.
+                current = _Node._makeLeaf(capacity: chunk.count)
+            }
             while start < chunk.count {
-                if current.isEmpty { current.reserveCapacity(ListSnapshot._leafCapacity) }
-                let end = Swift.min(chunk.count, start + ListSnapshot._leafCapacity - current.count)
-                current.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[start..<end]))
-                start = end
+                let leaf = _leafWithRoom()
+                let moving = Swift.min(chunk.count - start, leaf._header.pointee.capacity - leaf.count)
+                (leaf._elements + leaf.count).initialize(from: base + start, count: moving)
+                leaf.count += moving
+                start += moving
                 _flushIfFull()
             }
         }
@@ -457,10 +618,12 @@ extension ListSnapshot {
         /// The root of the finished tree, or `nil` when no element was added.
         @inlinable
         internal mutating func finish() -> _Node? {
-            if !current.isEmpty {
-                leaves.append(_Node(leaf: current))
-                current = []
+            if let leaf = current, leaf.count > 0 {
+                // A list of one short leaf gets a leaf that fits it.
+                let fits = leaves.isEmpty && leaf.count < leaf._header.pointee.capacity
+                leaves.append(fits ? leaf._movedToLeaf(capacity: leaf.count) : leaf)
             }
+            current = nil
             var level = leaves
             leaves = []
             var height = 0
@@ -471,7 +634,7 @@ extension ListSnapshot {
                 var start = 0
                 while start < level.count {
                     let end = Swift.min(level.count, start + ListSnapshot._innerCapacity)
-                    next.append(_Node(height: height, children: Array(level[start..<end])))
+                    next.append(_Node._makeInner(height: height, children: Array(level[start..<end])))
                     start = end
                 }
                 level = next

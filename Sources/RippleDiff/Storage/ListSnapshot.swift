@@ -93,12 +93,6 @@ public struct ListSnapshot<Element> {
     }
 }
 
-// MARK: - Sendable
-
-/// Checked by the compiler: the root is Sendable when the elements are (see
-/// ListSnapshot+Sendable.swift for why the nodes are).
-extension ListSnapshot: Sendable where Element: Sendable {}
-
 // MARK: - Literals
 
 extension ListSnapshot: ExpressibleByArrayLiteral {

@@ -284,16 +284,23 @@ extension ObservableCollection.State {
     @inlinable
     mutating func counted(_ changeset: consuming Changeset?) -> Changeset? {
         if batch != nil {
-            let edits = batch.unsafelyUnwrapped.edits
-            if edits != countedBatchEdits {
-                mutations &+= 1
-                countedBatchEdits = edits
-            }
+            countBatchEdits()
             return nil
         }
         guard let changeset, !changeset.isEmpty else { return nil }
         mutations &+= 1
         return changeset
+    }
+
+    /// Counts a mutation made inside the open batch in `mutations`, once per batch that changed
+    /// something since the last count.
+    @inlinable
+    mutating func countBatchEdits() {
+        let edits = batch.unsafelyUnwrapped.edits
+        if edits != countedBatchEdits {
+            mutations &+= 1
+            countedBatchEdits = edits
+        }
     }
 
     /// Publishes `changeset`, which already happened to `elements`, as a new version; publishes

@@ -420,21 +420,25 @@ final class ListSnapshotTests: XCTestCase {
     /// check every node's running counts against its children.
     func test_runningCounts_afterEveryKindOfMutation() {
         let base = List(0..<70_000)
+        // Fewer repetitions under the sanitizers (each mutation checks the whole tree there), still
+        // past a leaf's worth, so that leaves split and merge.
+        let some = TestScale.count(200, minimum: 2 * List._leafCapacity)
+        let many = TestScale.count(3_000, minimum: 8 * List._leafCapacity)
         // Each mutation on the list, and the same on an array.
         let mutations: [(String, (inout List) -> Void, (inout [Int]) -> Void)] = [
             ("append", { $0.append(-1) }, { $0.append(-1) }),
-            ("append a leaf's worth", { for value in 0..<200 { $0.append(-value) } }, { for value in 0..<200 { $0.append(-value) } }),
+            ("append a leaf's worth", { for value in 0..<some { $0.append(-value) } }, { for value in 0..<some { $0.append(-value) } }),
             ("insert at the front", { $0.insert(-1, at: 0) }, { $0.insert(-1, at: 0) }),
             (
-                "insert in the middle", { for value in 0..<200 { $0.insert(-value, at: 35_000) } },
-                { for value in 0..<200 { $0.insert(-value, at: 35_000) } }
+                "insert in the middle", { for value in 0..<some { $0.insert(-value, at: 35_000) } },
+                { for value in 0..<some { $0.insert(-value, at: 35_000) } }
             ),
-            ("remove at the front", { for _ in 0..<200 { $0.remove(at: 0) } }, { for _ in 0..<200 { $0.remove(at: 0) } }),
+            ("remove at the front", { for _ in 0..<some { $0.remove(at: 0) } }, { for _ in 0..<some { $0.remove(at: 0) } }),
             (
-                "remove in the middle", { for _ in 0..<3_000 { $0.remove(at: 30_000) } },
-                { for _ in 0..<3_000 { $0.remove(at: 30_000) } }
+                "remove in the middle", { for _ in 0..<many { $0.remove(at: 30_000) } },
+                { for _ in 0..<many { $0.remove(at: 30_000) } }
             ),
-            ("remove the last", { for _ in 0..<3_000 { $0.removeLast() } }, { for _ in 0..<3_000 { $0.removeLast() } }),
+            ("remove the last", { for _ in 0..<many { $0.removeLast() } }, { for _ in 0..<many { $0.removeLast() } }),
             ("set", { $0[12_345] = -1 }, { $0[12_345] = -1 }),
             ("move", { $0.move(fromOffset: 10, toOffset: 60_000) }, { $0.insert($0.remove(at: 10), at: 60_000) }),
             (
@@ -570,8 +574,9 @@ final class ListSnapshotTests: XCTestCase {
 
     // MARK: - Seeded property test against Array
 
-    /// 120,000 random operations over six seeds, each with its own size regime (small lists that
-    /// stay in one or two leaves, and lists of thousands, two levels deep). Snapshots (copies) are
+    /// 120,000 random operations over six seeds (in CI's sanitizer steps a `TestScale` fraction,
+    /// at least 4,000 a seed), each with its own size regime (small lists that stay in one or two
+    /// leaves, and lists of thousands, two levels deep). Snapshots (copies) are
     /// taken at random moments with the array copy of the same moment; every one must still equal
     /// its array periodically and at the end. Invariants are checked after every operation.
     func test_random_againstArray_withHeldSnapshots() {
@@ -580,7 +585,7 @@ final class ListSnapshotTests: XCTestCase {
         ]
         forEachSeed(regimes.map(\.seed)) { seed, random in
             let target = regimes.first { $0.seed == seed }!.target
-            return Self.randomRun(operations: 20_000, target: target, using: &random)
+            return Self.randomRun(operations: TestScale.count(20_000, minimum: 4_000), target: target, using: &random)
         }
     }
 
@@ -726,7 +731,7 @@ final class ListSnapshotTests: XCTestCase {
                 var random = SplitMix64(seed: UInt64(thread) &+ 500)
                 var mine = shared
                 var model = Array(0..<20_000)
-                for step in 0..<4_000 {
+                for step in 0..<TestScale.count(4_000, minimum: 1_000) {
                     let offset = random.int(below: mine.count)
                     switch random.int(below: 4) {
                     case 0:

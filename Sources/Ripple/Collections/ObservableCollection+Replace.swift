@@ -58,6 +58,8 @@ extension ObservableCollection {
     /// they must not touch the collection, which they never need to.
     @inlinable
     func replace(with elements: [Element], diff: ([Element], [Element]) -> Changeset) {
+        // The new storage is built once, outside the lock: O(n), and the same whatever the diff.
+        let replacement = ListSnapshot(elements)
         for attempt in 0...Self._optimisticReplaceAttempts {
             let underLock = attempt == Self._optimisticReplaceAttempts
             let read = underLock ? nil : state.withLock { ($0.elements, $0.mutations) }
@@ -67,7 +69,7 @@ extension ObservableCollection {
             let (applied, _) = mutate { state -> (Changeset?, (Changeset?, ListSnapshot<Element>)) in
                 if let read, state.mutations != read.1 { return (nil, (nil, ListSnapshot())) }
                 let changeset = optimistic ?? diff(Array(state.elements), elements)
-                var old = ListSnapshot(elements)
+                var old = replacement
                 swap(&old, &state.elements)
                 state.replacedSinceLastEvent = true
                 if var batch = state.batch {

@@ -249,11 +249,18 @@ extension ListSnapshot {
         /// Finds the leaf that holds `offset` (in `0..<root.count`), the first element after the
         /// leaf at `slot` of `parent`: usually that leaf's next sibling, found without a search.
         /// `root` must stay held while the step is used.
-        @inlinable @inline(never)
+        @inlinable @inline(__always)
         internal static func _nextChunk(root: _Node, offset: Int, parent: Unmanaged<_Node>?, slot: Int) -> _Step {
             if let parent, slot &+ 1 < parent._withUnsafeGuaranteedRef({ $0.children.count }) {
                 return _Step(leaf: _child(parent, slot &+ 1), local: 0, parent: parent, slot: slot &+ 1)
             }
+            return _search(root: root, offset: offset)
+        }
+
+        /// Finds the leaf that holds `offset` (in `0..<root.count`) from the root: the step to a
+        /// leaf under another parent, kept out of line.
+        @inlinable @inline(never)
+        internal static func _search(root: _Node, offset: Int) -> _Step {
             var node = Unmanaged.passUnretained(root)
             if root.height == 0 {
                 return _Step(leaf: node, local: offset, parent: nil, slot: 0)

@@ -133,10 +133,10 @@ extension ListSnapshot {
     /// to the next leaf usually takes its parent's next child, and only moving to the next parent
     /// searches the tree.
     ///
-    /// Each step returns a copy of the element, as `IteratorProtocol` requires; for elements that
-    /// are reference counted (classes, large strings) that costs a retain and a release each,
-    /// which `Array`'s iteration often avoids. `forEach(_:)` and
-    /// ``ListSnapshot/forEachChunk(_:)`` lend the elements instead.
+    /// Each step returns the element, as `IteratorProtocol` requires. In a `for … in` loop the
+    /// compiler lends it to the loop's body, as it does `Array`'s, with no retain or release of
+    /// its reference-counted fields. `forEach(_:)` and ``ListSnapshot/forEachChunk(_:)`` run
+    /// the loop over each leaf's contiguous elements, which the compiler can vectorize.
     ///
     /// The iterator keeps the list's root alive, so it sees the list as it was when the iteration
     /// started, whatever happens to the list afterwards.
@@ -144,10 +144,9 @@ extension ListSnapshot {
         // Only `_root` is a counted reference. The iterator reads the current leaf's storage and
         // its parent through unretained pointers: a node reachable from a root that someone else
         // (here, the iterator) also holds is never mutated or freed (a mutation copies every node
-        // on its path that is not uniquely held, see `_Node._uniqueChild(_:)`), and neither is the
-        // buffer of a leaf's `elements` (a copied leaf shares it, and `Array` copies it before a
-        // write). So no step retains or releases anything: moving to the next leaf costs a few
-        // loads, not six atomic reference-count operations.
+        // on its path that is not uniquely held, see `_Node._uniqueChild(_:)`), and a leaf's
+        // elements live in the leaf's own allocation. So no step retains or releases anything:
+        // moving to the next leaf costs a few loads, not six atomic reference-count operations.
 
         @usableFromInline
         internal let _root: _Node?

@@ -726,12 +726,15 @@ final class ListSnapshotTests: XCTestCase {
         let board = SnapshotBoard()
         let stop = StopFlag()
         let failures = FailureLog()
+        // Each writer publishes its copy every 200 steps; the readers stop once all have.
+        let steps = TestScale.count(4_000, minimum: 1_000)
+        let publications = 4 * ((steps + 199) / 200)
         runOnThreads(6) { thread in
             if thread < 4 {
                 var random = SplitMix64(seed: UInt64(thread) &+ 500)
                 var mine = shared
                 var model = Array(0..<20_000)
-                for step in 0..<TestScale.count(4_000, minimum: 1_000) {
+                for step in 0..<steps {
                     let offset = random.int(below: mine.count)
                     switch random.int(below: 4) {
                     case 0:
@@ -765,7 +768,7 @@ final class ListSnapshotTests: XCTestCase {
                         if total != expected { failures.record("thread \(thread): a published snapshot changed") }
                         held.append((snapshot, expected))
                     }
-                    if board.count >= 80 { stop.raise() }
+                    if board.count >= publications { stop.raise() }
                 }
                 for (snapshot, expected) in held where snapshot.reduce(0, &+) != expected {
                     failures.record("thread \(thread): a held snapshot changed")

@@ -115,8 +115,9 @@ final class ListSnapshotTests: XCTestCase {
 
     /// Every element a list took is released exactly once, whatever moved it between leaves:
     /// splits, merges, shares between neighbours, copies of shared leaves, rebuilds. Random
-    /// operations on lists of counted objects, with snapshots held and dropped; at the end nothing
-    /// is left alive (an element released twice would trap first).
+    /// operations on lists of counted objects (4,000 a seed; a `TestScale` fraction, at least
+    /// 1,000, in CI's sanitizer steps), with snapshots held and dropped; at the end nothing is
+    /// left alive (an element released twice would trap first).
     func test_everyElementIsReleasedExactlyOnce() {
         final class Census {
             var alive = 0
@@ -137,7 +138,7 @@ final class ListSnapshotTests: XCTestCase {
                 var list = ListSnapshot<Tracked>()
                 var model: [Tracked] = []
                 var held: [(ListSnapshot<Tracked>, [Int])] = []
-                for step in 0..<4_000 {
+                for step in 0..<TestScale.count(4_000, minimum: 1_000) {
                     let choice = random.int(below: 10)
                     if choice < 4 || model.isEmpty {
                         let element = Tracked(step, census)

@@ -13,12 +13,7 @@ extension ObservableCollection {
     /// event.
     @inlinable
     func mutate<Result>(_ body: (inout State) -> (Changeset?, Result)) -> Result {
-        let (handoff, result) = state.withLock { state -> (Handoff?, Result) in
-            let (changeset, result) = body(&state)
-            return (state.commitTakingDelivery(changeset), result)
-        }
-        if let handoff { deliver(handoff) }
-        return result
+        mutate(inBatch: { body(&$0).1 }, body)
     }
 
     /// Runs one mutation under the lock, as `mutate(_:)` does, with its batch path apart:

@@ -394,7 +394,7 @@ final class ListSnapshotTests: XCTestCase {
     func test_childSlot_matchesAScanOfTheChildren() {
         var random = SplitMix64(seed: 7)
         for width in 1...List._innerCapacity {
-            let children = (0..<width).map { _ in List._Node._makeLeaf(Array(0..<random.int(in: 1...List._leafCapacity))) }
+            let children = (0..<width).map { _ in Array(0..<random.int(in: 1...List._leafCapacity)).withUnsafeBufferPointer { List._Node._makeLeaf(copying: $0) } }
             let node = List._Node._makeInner(height: 1, children: children)
             for offset in 0...node.count {
                 for inserting in [false, true] where inserting || offset < node.count {

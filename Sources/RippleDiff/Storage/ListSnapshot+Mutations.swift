@@ -52,10 +52,7 @@ extension ListSnapshot: RangeReplaceableCollection {
         }
         guard node._withUnsafeGuaranteedRef({ $0.count < $0._header.pointee.capacity }) else { return false }
         // The whole path is unique and the leaf has room: nothing below can fail.
-        node._withUnsafeGuaranteedRef { leaf in
-            (leaf._elements + leaf.count).initialize(to: element)
-            leaf.count &+= 1
-        }
+        node._withUnsafeGuaranteedRef { $0._appendToLeaf(element) }
         node = root
         while node._withUnsafeGuaranteedRef({ $0.height }) > 0 {
             node = node._withUnsafeGuaranteedRef { inner in
@@ -73,8 +70,7 @@ extension ListSnapshot: RangeReplaceableCollection {
     internal mutating func _appendCopyingOrSplitting(_ element: Element) {
         if _root == nil {
             let leaf = _Node._makeLeaf(capacity: 4)
-            leaf._elements.initialize(to: element)
-            leaf.count = 1
+            leaf._appendToLeaf(element)
             _root = leaf
         } else {
             let root = _uniqueRootWithRoom()

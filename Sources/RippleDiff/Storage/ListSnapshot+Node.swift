@@ -93,19 +93,6 @@ extension ListSnapshot._Node {
         return leaf
     }
 
-    /// Creates a leaf holding the elements of `elements` (1 to 64 of them), with room for 64.
-    @inlinable
-    internal static func _makeLeaf<C: Collection<Element>>(_ elements: C) -> ListSnapshot._Node {
-        let leaf = _makeLeaf(capacity: ListSnapshot._leafCapacity)
-        var count = 0
-        for element in elements {
-            (leaf._elements + count).initialize(to: element)
-            count += 1
-        }
-        leaf._header.pointee.count = count
-        return leaf
-    }
-
     /// Creates an inner node of the given height over `children`.
     @inlinable
     internal static func _makeInner(height: Int, children: [ListSnapshot._Node]) -> ListSnapshot._Node {
@@ -133,6 +120,14 @@ extension ListSnapshot._Node {
             return unsafeDowncast(buffer, to: ListSnapshot._Node.self)
         }
         return Self._makeLeaf(copying: _buffer, capacity: capacity ?? _header.pointee.capacity)
+    }
+
+    /// Appends `element` to this leaf, which must be unique and have room for it.
+    @inlinable @inline(__always)
+    internal func _appendToLeaf(_ element: Element) {
+        let count = _header.pointee.count
+        (_elements + count).initialize(to: element)
+        _header.pointee.count = count &+ 1
     }
 
     /// This leaf's elements in a bigger leaf, with room for `capacity`, moved out of this one
@@ -581,9 +576,7 @@ extension ListSnapshot {
         /// Adds one element at the end.
         @inlinable
         internal mutating func append(_ element: Element) {
-            let leaf = _leafWithRoom()
-            (leaf._elements + leaf.count).initialize(to: element)
-            leaf.count += 1
+            _leafWithRoom()._appendToLeaf(element)
             _flushIfFull()
         }
 

@@ -281,6 +281,45 @@ final class ListSnapshotTests: XCTestCase {
         XCTAssertEqual(Set([built, appended, changed]).count, 2)
     }
 
+    /// A list built in one pass, from an array (whole leaves copied from its buffer) or element by
+    /// element (a range has no contiguous storage), at the sizes where a level fills or starts:
+    /// every node is full but the last of its level, and the tree is as shallow as it can be.
+    func test_build_fillsEveryNodeButTheLastOfEachLevel() {
+        let inner = List._innerCapacity
+        let leaf = leafCapacity
+        let sizes = [0, 1, 5, leaf - 1, leaf, leaf + 1, 2 * leaf, leaf * inner - 1, leaf * inner, leaf * inner + 1,
+                     leaf * inner + leaf, leaf * inner * inner - 1, leaf * inner * inner, leaf * inner * inner + 1]
+        for size in sizes {
+            for (source, list) in [("array", List(Array(0..<size))), ("range", List(0..<size))] {
+                list._checkInvariants()
+                XCTAssertTrue(list.elementsEqual(0..<size), "\(source) of \(size)")
+                guard let root = list._root else {
+                    XCTAssertEqual(size, 0)
+                    continue
+                }
+                var expectedHeight = 0
+                var capacity = leaf
+                while capacity < size {
+                    capacity *= inner
+                    expectedHeight += 1
+                }
+                XCTAssertEqual(root.height, expectedHeight, "\(source) of \(size): the height")
+                // Level by level, left to right: all full but the last.
+                var level = [root]
+                while let first = level.first, first.height > 0 {
+                    for node in level.dropLast() where node.children.count != inner {
+                        XCTFail("\(source) of \(size): a node at height \(node.height) has \(node.children.count) children")
+                    }
+                    level = level.flatMap(\.children)
+                }
+                for node in level.dropLast() where node.count != leaf {
+                    XCTFail("\(source) of \(size): a leaf holds \(node.count)")
+                }
+                XCTAssertEqual(level.count, (size + leaf - 1) / leaf, "\(source) of \(size): the leaves")
+            }
+        }
+    }
+
     func test_bulkCopies_chunksCopyContentsAndSlices() {
         let list = List(0..<10_000)
         var chunks = 0

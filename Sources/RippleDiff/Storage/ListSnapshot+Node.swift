@@ -533,12 +533,23 @@ extension ListSnapshot._Node {
 // MARK: - Building bottom-up
 
 extension ListSnapshot {
-    /// Builds a tree from elements given in order, in O(*n*): full leaves, then full inner nodes
-    /// level by level; only the last node of each level may be short.
+    /// Builds a tree from elements given in order, in O(*n*): full leaves, then full inner nodes;
+    /// only the last node of each level may be short.
+    ///
+    /// Each finished node goes straight into the children of its parent-to-be, and a parent is
+    /// made as soon as it has 32 children, taking their array as it is: no node is retained or
+    /// released on the way up (copying arrays of nodes level by level cost an atomic retain and
+    /// release per node, a fifth of a build).
     @usableFromInline
     internal struct _Builder {
+        /// The full leaves that have no parent yet: fewer than 32.
         @usableFromInline
         internal var leaves: [_Node] = []
+
+        /// The finished inner nodes that have no parent yet, by height: `upper[h - 1]` holds
+        /// fewer than 32 nodes of height `h`, in order, after every node of `upper[h]`.
+        @usableFromInline
+        internal var upper: [[_Node]] = []
 
         /// The leaf being filled, if any: never full (a full leaf goes to `leaves`).
         @usableFromInline
@@ -546,6 +557,48 @@ extension ListSnapshot {
 
         @inlinable
         internal init() {}
+
+        /// Whether no node is finished yet.
+        @inlinable
+        internal var _isEmpty: Bool { leaves.isEmpty && upper.isEmpty }
+
+        /// Adds a full leaf (or the short last one) after every node added so far; makes its
+        /// parent when it is the 32nd.
+        @inlinable
+        internal mutating func _add(leaf: consuming _Node) {
+            leaves.append(leaf)
+            if leaves.count == ListSnapshot._innerCapacity {
+                _add(Self._parent(of: &leaves, height: 1), height: 1)
+            }
+        }
+
+        /// Adds a finished inner node of height `height` after every node added so far, and makes
+        /// the parent of every level that it fills.
+        @inlinable
+        internal mutating func _add(_ node: consuming _Node, height: Int) {
+            var node = node
+            var level = height - 1
+            while true {
+                if upper.count == level {
+                    upper.append([])
+                    upper[level].reserveCapacity(ListSnapshot._innerCapacity)
+                }
+                upper[level].append(node)
+                guard upper[level].count == ListSnapshot._innerCapacity else { return }
+                node = Self._parent(of: &upper[level], height: level + 2)
+                level += 1
+            }
+        }
+
+        /// The node of height `height` over `children`, which it takes, leaving an empty array
+        /// with room for 32.
+        @inlinable
+        internal static func _parent(of children: inout [_Node], height: Int) -> _Node {
+            var taken: [_Node] = []
+            taken.reserveCapacity(ListSnapshot._innerCapacity)
+            swap(&taken, &children)
+            return _Node._makeInner(height: height, children: taken)
+        }
 
         /// The leaf being filled, with room for at least one more element: a new one when there
         /// is none, or a bigger one when the first leaf was made to fit a short first chunk.
@@ -568,8 +621,8 @@ extension ListSnapshot {
         @inlinable
         internal mutating func _flushIfFull() {
             if let leaf = current, leaf.count == ListSnapshot._leafCapacity {
-                leaves.append(leaf)
                 current = nil
+                _add(leaf: leaf)
             }
         }
 
@@ -585,9 +638,18 @@ extension ListSnapshot {
         internal mutating func append(chunk: UnsafeBufferPointer<Element>) {
             guard let base = chunk.baseAddress else { return }
             var start = 0
-            if leaves.isEmpty && current == nil && chunk.count < ListSnapshot._leafCapacity {
+            if _isEmpty && current == nil && chunk.count < ListSnapshot._leafCapacity {
                 // The list may be this one short chunk: a leaf that fits it, as `Array` would.
                 current = _Node._makeLeaf(capacity: chunk.count)
+            }
+            if current == nil {
+                // Whole leaves straight from the chunk, each made full.
+                while chunk.count - start >= ListSnapshot._leafCapacity {
+                    let leaf = _Node._makeLeaf(
+                        copying: UnsafeBufferPointer(start: base + start, count: ListSnapshot._leafCapacity))
+                    start += ListSnapshot._leafCapacity
+                    _add(leaf: leaf)
+                }
             }
             while start < chunk.count {
                 let leaf = _leafWithRoom()
@@ -612,27 +674,25 @@ extension ListSnapshot {
         @inlinable
         internal mutating func finish() -> _Node? {
             if let leaf = current, leaf.count > 0 {
+                current = nil
                 // A list of one short leaf gets a leaf that fits it.
-                let fits = leaves.isEmpty && leaf.count < leaf._header.pointee.capacity
-                leaves.append(fits ? leaf._movedToLeaf(capacity: leaf.count) : leaf)
+                let fits = _isEmpty && leaf.count < leaf._header.pointee.capacity
+                _add(leaf: fits ? leaf._movedToLeaf(capacity: leaf.count) : leaf)
             }
             current = nil
-            var level = leaves
-            leaves = []
-            var height = 0
-            while level.count > 1 {
-                height += 1
-                var next: [_Node] = []
-                next.reserveCapacity((level.count + ListSnapshot._innerCapacity - 1) / ListSnapshot._innerCapacity)
-                var start = 0
-                while start < level.count {
-                    let end = Swift.min(level.count, start + ListSnapshot._innerCapacity)
-                    next.append(_Node._makeInner(height: height, children: Array(level[start..<end])))
-                    start = end
-                }
-                level = next
+            // Bottom-up, each level's short last node; the one node left on top is the root.
+            if upper.isEmpty {
+                guard leaves.count > 1 else { return leaves.popLast() }
+                return Self._parent(of: &leaves, height: 1)
             }
-            return level.first
+            if !leaves.isEmpty { _add(Self._parent(of: &leaves, height: 1), height: 1) }
+            var level = 0
+            while level < upper.count {
+                if level == upper.count - 1 && upper[level].count == 1 { return upper[level].removeLast() }
+                if !upper[level].isEmpty { _add(Self._parent(of: &upper[level], height: level + 2), height: level + 2) }
+                level += 1
+            }
+            return nil
         }
     }
 }

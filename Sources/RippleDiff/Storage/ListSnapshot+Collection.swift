@@ -151,17 +151,14 @@ extension ListSnapshot {
         @usableFromInline
         internal let _root: _Node?
 
-        /// The first element of the current leaf, or `nil` before the first step.
+        /// The next element of the current leaf, or `nil` before the first step.
         @usableFromInline
-        internal var _elements: UnsafePointer<Element>?
+        internal var _current: UnsafePointer<Element>?
 
-        /// The offset of the next element in the current leaf.
+        /// The end of the current leaf's elements: the step to the next leaf comes when `_current`
+        /// reaches it.
         @usableFromInline
-        internal var _position: Int
-
-        /// The current leaf's element count.
-        @usableFromInline
-        internal var _chunkEnd: Int
+        internal var _end: UnsafePointer<Element>?
 
         /// The list offset of the first element after the current leaf.
         @usableFromInline
@@ -180,9 +177,8 @@ extension ListSnapshot {
         @inlinable
         internal init(_root root: _Node?, from offset: Int) {
             _root = root
-            _elements = nil
-            _position = 0
-            _chunkEnd = 0
+            _current = nil
+            _end = nil
             _nextChunkStart = offset
             _parent = nil
             _slot = 0
@@ -194,25 +190,28 @@ extension ListSnapshot {
         ///   elements, and one O(log *n*) search per 16 to 32 leaves.
         @inlinable
         public mutating func next() -> Element? {
-            if _position >= _chunkEnd {
+            if _current == _end {
                 guard let root = _root, _nextChunkStart < root.count else { return nil }
                 // The search gets values and returns values: passed the iterator itself, it would
-                // take its address, and a `for` loop would then keep `_position` in memory rather
-                // than in a register (a store and a load per element, twice as slow).
+                // take its address, and a `for` loop would then keep the iterator in memory rather
+                // than in registers (a store and a load per element, twice as slow).
                 let step = Self._nextChunk(root: root, offset: _nextChunkStart, parent: _parent, slot: _slot)
-                _elements = step.elements
-                _chunkEnd = step.count
+                _current = step.elements + step.local
+                _end = step.elements + step.count
                 _parent = step.parent
                 _slot = step.slot
-                _position = step.local
                 _nextChunkStart &+= step.count &- step.local
             }
+            // A pointer that runs to the leaf's end, compared for equality: the optimizer then
+            // sees a loop over each leaf's contiguous elements inside the loop over leaves, and
+            // vectorizes the inner one as it does `Array`'s loop (an index compared with `>=`
+            // kept one element per step: twice `Array`'s time for a sum of integers).
             // One read, on both paths: reading the element in two places (the current leaf, and
             // the next one after a step) made the optimizer copy it, a retain and a release per
             // element for reference-counted fields, where a single read is lent to the loop body.
-            let position = _position
-            _position = position &+ 1
-            return _elements.unsafelyUnwrapped[position]
+            let element = _current.unsafelyUnwrapped
+            _current = element + 1
+            return element.pointee
         }
 
         /// Where the iteration goes on: the storage of the leaf that holds the offset, its count,

@@ -135,8 +135,10 @@ extension ListSnapshot {
     ///
     /// Each step returns the element, as `IteratorProtocol` requires. In a `for … in` loop the
     /// compiler lends it to the loop's body, as it does `Array`'s, with no retain or release of
-    /// its reference-counted fields. `forEach(_:)` and ``ListSnapshot/forEachChunk(_:)`` run
-    /// the loop over each leaf's contiguous elements, which the compiler can vectorize.
+    /// its reference-counted fields, and it sees the loop over each leaf's contiguous elements
+    /// inside the loop over leaves, so it can vectorize the inner one as it does a loop over an
+    /// array. `forEach(_:)` and ``ListSnapshot/forEachChunk(_:)`` run the loop over each leaf's
+    /// buffer directly.
     ///
     /// The iterator keeps the list's root alive, so it sees the list as it was when the iteration
     /// started, whatever happens to the list afterwards.

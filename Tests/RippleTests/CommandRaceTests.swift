@@ -363,7 +363,12 @@ final class CommandRaceTests: XCTestCase {
         XCTAssertEqual(spy.events.filter { $0.stream == .errors }, [], context)
 
         // The executing history alternates, starting and ending with `false`: no value repeats.
-        while spy.events.last(where: { $0.stream == .executing }) != .executing(false) && Date() < deadline {
+        // Read it once every change is delivered: the thread that ended the last run may still be
+        // handing over its `true` and `false` after this one saw the command idle, and an earlier
+        // `false` would then look like the last (this failed once under AddressSanitizer).
+        while (command.isDeliveringExecutingChanges
+            || spy.events.last(where: { $0.stream == .executing }) != .executing(false)) && Date() < deadline
+        {
             usleep(1_000)
         }
         var executing: [Bool] = []

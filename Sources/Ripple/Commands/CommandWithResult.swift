@@ -145,6 +145,11 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
     /// How many runs wait under `.enqueue`. (`package`: tests wait for a run to be queued.)
     package var queuedRunCount: Int { state.withLock { $0.queued.count } }
 
+    /// Whether changes of ``isExecuting`` are still on their way to subscribers: a thread that
+    /// ended a run may still be delivering them after unlocking. (`package`: tests wait for the
+    /// stream to settle before reading what it delivered.)
+    package var isDeliveringExecutingChanges: Bool { state.withLock { $0.executingEvents.draining } }
+
     /// Whether `execute(parameter:)` would start a run now: the owner is alive, the predicate
     /// holds, and the policy allows another run.
     ///

@@ -76,8 +76,25 @@ final class ListSnapshotTests: XCTestCase {
         XCTAssertEqual(list._root?.height, 0, "the root collapses back to one leaf")
     }
 
+    /// A leaf holds about 4 KiB: 256 elements of 16 bytes or less, fewer of bigger ones, and never
+    /// fewer than 16.
+    func test_leafCapacity_fillsAbout4KiB() {
+        struct Bytes32 { var a, b, c, d: Int }
+        struct Bytes1000 { var bytes: (Bytes32, Bytes32, Bytes32, Bytes32, Bytes32, Bytes32, Bytes32, Bytes32) }
+        XCTAssertEqual(ListSnapshot<UInt8>._leafCapacity, 256)
+        XCTAssertEqual(ListSnapshot<Int>._leafCapacity, 256)
+        XCTAssertEqual(ListSnapshot<(Int, Int)>._leafCapacity, 256)
+        XCTAssertEqual(ListSnapshot<Bytes32>._leafCapacity, 128)
+        XCTAssertEqual(ListSnapshot<Bytes1000>._leafCapacity, 16, "\(MemoryLayout<Bytes1000>.stride) bytes")
+        var big = ListSnapshot((0..<100).map { Bytes32(a: $0, b: 0, c: 0, d: 0) })
+        big.append(contentsOf: big)
+        big._checkInvariants()
+        XCTAssertEqual(big._root?.height, 1, "200 elements of 32 bytes need two leaves")
+        XCTAssertEqual(big.map(\.a), Array(0..<100) + Array(0..<100))
+    }
+
     /// A list that fits in one leaf gets a leaf that fits it, as an array's buffer does, and the
-    /// leaf grows by doubling up to 64 elements; a held snapshot of it never changes.
+    /// leaf grows by doubling up to a full leaf; a held snapshot of it never changes.
     func test_shortList_leafFitsItsElements_andGrowsByDoubling() {
         func room(_ list: List) -> Int? { list._root.map { $0._header.pointee.capacity } }
         var list: List = [1, 2, 3]
@@ -175,10 +192,15 @@ final class ListSnapshotTests: XCTestCase {
         }
     }
 
-    /// Every insertion and removal offset of every size up to three leaves and a bit, built both
-    /// ways (bottom-up and by appends), around every leaf boundary.
+    /// Every insertion and removal offset, in lists built both ways (bottom-up and by appends), of
+    /// the sizes around every boundary up to three leaves: where a leaf fills, and where a split or
+    /// a merge leaves half a leaf. (Every size up to three leaves took two minutes in a debug
+    /// build: the test is cubic in the leaf's 256 `Int`s.)
     func test_leafBoundaries_everyOffset() {
-        for size in 0...(3 * leafCapacity + 2) {
+        let leaf = leafCapacity
+        let boundaries = [leaf / 2, leaf, 3 * leaf / 2, 2 * leaf, 3 * leaf]
+        let sizes = [0, 1, 2] + boundaries.flatMap { ($0 - 2)...($0 + 2) }
+        for size in sizes {
             let model = Array(0..<size)
             var appended = List()
             for value in model { appended.append(value) }
@@ -246,7 +268,8 @@ final class ListSnapshotTests: XCTestCase {
         for value in 0..<total { list.append(value) }
         list._checkInvariants()
         XCTAssertEqual(list.count, total)
-        for offset in [0, 1, 63, 64, 65, total / 3, total / 2, total - 65, total - 1] {
+        let leaf = leafCapacity
+        for offset in [0, 1, leaf - 1, leaf, leaf + 1, total / 3, total / 2, total - leaf - 1, total - 1] {
             XCTAssertEqual(list[offset], offset)
         }
         XCTAssertEqual(list.first, 0)
@@ -401,7 +424,8 @@ final class ListSnapshotTests: XCTestCase {
     /// Every element read by index, on trees of one to three inner levels, whole and after edits
     /// that leave nodes of every width: the search through the running counts finds each leaf.
     func test_subscript_readsEveryOffset() {
-        for count in [1, 63, 64, 65, 64 * 32, 64 * 32 + 1, 70_000] {
+        let leaf = leafCapacity, inner = List._innerCapacity
+        for count in [1, leaf - 1, leaf, leaf + 1, leaf * inner, leaf * inner + 1, leaf * inner * inner + 5 * leaf] {
             var list = List(0..<count)
             var model = Array(0..<count)
             for (index, value) in model.enumerated() where list[index] != value {
@@ -576,26 +600,30 @@ final class ListSnapshotTests: XCTestCase {
     /// A copy shares every node; a change copies one path (one node per level), and a later
     /// change behind the now unique root still copies the shared leaf it reaches.
     func test_copy_sharesAllButOnePath() {
-        var list = List(0..<100_000)
+        let leaf = leafCapacity, inner = List._innerCapacity
+        // Two children under the root: `first` is in the first one, `second` in the second.
+        let total = leaf * inner * inner + 50 * leaf
+        let first = leaf * inner * inner / 2, second = leaf * inner * inner + 10 * leaf
+        var list = List(0..<total)
         let height = list._root!.height
-        XCTAssertEqual(height, 3, "1,563 leaves, 49 nodes above them, 2 above those, the root")
+        XCTAssertEqual(height, 3, "1,074 leaves, 34 nodes above them, 2 above those, the root")
         let snapshot = list
         XCTAssertTrue(list.isIdentical(to: snapshot))
-        list[50_000] = -1
+        list[first] = -1
         XCTAssertFalse(list.isIdentical(to: snapshot))
         XCTAssertEqual(nodes(of: list).subtracting(nodes(of: snapshot)).count, height + 1)
-        XCTAssertEqual(snapshot[50_000], 50_000)
+        XCTAssertEqual(snapshot[first], first)
 
-        // The root is unique now, but the path to offset 80,000 (below the root, another one than
-        // 50,000's) is still the snapshot's.
-        list[80_000] = -2
-        XCTAssertEqual(snapshot[80_000], 80_000)
+        // The root is unique now, but the path to `second` (below the root, another one than
+        // `first`'s) is still the snapshot's.
+        list[second] = -2
+        XCTAssertEqual(snapshot[second], second)
         XCTAssertEqual(nodes(of: list).subtracting(nodes(of: snapshot)).count, 2 * height + 1)
         list.append(-3)
-        list.insert(-4, at: 20_000)
-        list.remove(at: 90_000)
-        list.move(fromOffset: 10, toOffset: 99_000)
-        XCTAssertEqual(Array(snapshot), Array(0..<100_000))
+        list.insert(-4, at: first / 3)
+        list.remove(at: second + leaf)
+        list.move(fromOffset: 10, toOffset: total - 100)
+        XCTAssertEqual(Array(snapshot), Array(0..<total))
         XCTAssertLessThanOrEqual(
             nodes(of: list).subtracting(nodes(of: snapshot)).count, 6 * (height + 1) + 2,
             "each change copies at most a path and a neighbour")
@@ -618,12 +646,15 @@ final class ListSnapshotTests: XCTestCase {
 
     /// 120,000 random operations over six seeds (in CI's sanitizer steps a `TestScale` fraction,
     /// at least 4,000 a seed), each with its own size regime (small lists that stay in one or two
-    /// leaves, and lists of thousands, two levels deep). Snapshots (copies) are
-    /// taken at random moments with the array copy of the same moment; every one must still equal
+    /// leaves, and lists of tens of thousands, two levels deep). Snapshots (copies) are taken at
+    /// random moments with the array copy of the same moment; every one must still equal
     /// its array periodically and at the end. Invariants are checked after every operation.
     func test_random_againstArray_withHeldSnapshots() {
+        // Targets in leaves: under one, a few, about half an inner node, and one to three inner
+        // nodes (256 `Int`s to a leaf).
+        let leaf = leafCapacity
         let regimes: [(seed: UInt64, target: Int)] = [
-            (1, 40), (2, 150), (3, 1_000), (4, 3_000), (5, 6_000), (6, 400),
+            (1, leaf * 5 / 8), (2, leaf * 7 / 3), (3, leaf * 16), (4, leaf * 47), (5, leaf * 94), (6, leaf * 6),
         ]
         forEachSeed(regimes.map(\.seed)) { seed, random in
             let target = regimes.first { $0.seed == seed }!.target
@@ -634,7 +665,8 @@ final class ListSnapshotTests: XCTestCase {
     /// A bigger tree (three levels) under fewer operations.
     func test_random_againstArray_threeLevels() {
         forEachSeed([101]) { _, random in
-            Self.randomRun(operations: 3_000, target: 70_000, initial: 70_000, checkEvery: 50, using: &random)
+            let three = List._leafCapacity * List._innerCapacity * List._innerCapacity + 17 * List._leafCapacity
+            return Self.randomRun(operations: 3_000, target: three, initial: three, checkEvery: 50, using: &random)
         }
     }
 

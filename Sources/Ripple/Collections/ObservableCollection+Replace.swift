@@ -59,17 +59,23 @@ extension ObservableCollection {
     @inlinable
     func replace(with elements: [Element], diff: ([Element], [Element]) -> Changeset) {
         // The new storage is built once, outside the lock: O(n), and the same whatever the diff.
-        let replacement = ListSnapshot(elements)
+        // It is built after the first diff, whose copy of the old elements is freed by then, so
+        // that the new leaves can take its memory: built before, with the copy alive, every
+        // replace at 100,000 elements made the heap grow by a list's worth of fresh pages (on
+        // glibc, 1.2 to 1.5 ms of page faults, as much as the diff).
+        var replacement: ListSnapshot<Element>?
         for attempt in 0...Self._optimisticReplaceAttempts {
             let underLock = attempt == Self._optimisticReplaceAttempts
             let read = underLock ? nil : state.withLock { ($0.elements, $0.mutations) }
             // The diff reads contiguous arrays: the snapshot is copied once, outside the lock.
             let optimistic = read.map { diff(Array($0.0), elements) }
+            let built = replacement ?? ListSnapshot(elements)
+            replacement = built
             // The old elements are returned, to be released after unlocking.
             let (applied, _) = mutate { state -> (Changeset?, (Changeset?, ListSnapshot<Element>)) in
                 if let read, state.mutations != read.1 { return (nil, (nil, ListSnapshot())) }
                 let changeset = optimistic ?? diff(Array(state.elements), elements)
-                var old = replacement
+                var old = built
                 swap(&old, &state.elements)
                 state.replacedSinceLastEvent = true
                 if var batch = state.batch {

@@ -383,7 +383,8 @@ extension ObservableCollection: Sequence {
     public var underestimatedCount: Int { 0 }
 
     /// Calls `body` with the elements of one snapshot, when they are in one contiguous buffer: only
-    /// while the list fits in one chunk of its ``ListSnapshot`` (64 elements).
+    /// while the list fits in one chunk of its ``ListSnapshot`` (about 4 KiB: 16 to 256
+    /// elements).
     ///
     /// - Parameter body: Reads the elements; it runs without the lock held.
     /// - Returns: What `body` returns, or `nil` if the snapshot has no contiguous storage.

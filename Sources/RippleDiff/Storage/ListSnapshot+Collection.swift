@@ -101,7 +101,7 @@ extension ListSnapshot: RandomAccessCollection, MutableCollection {
         return _root.unsafelyUnwrapped
     }
 
-    /// Whether the root is a leaf with no room left that holds fewer than 64 elements.
+    /// Whether the root is a leaf with no room left that holds fewer than a full leaf's elements.
     @inlinable
     internal var _rootIsAFullShortLeaf: Bool {
         guard let root = _root, root.height == 0 else { return false }
@@ -109,8 +109,8 @@ extension ListSnapshot: RandomAccessCollection, MutableCollection {
     }
 
     /// Makes the root unique, as `_uniqueRoot()` does, and gives a root leaf that is full but
-    /// holds fewer than 64 elements room for more (a short list's leaf fits its elements, as an
-    /// array's buffer does, and grows by doubling). The list must not be empty.
+    /// holds fewer than a full leaf's elements room for more (a short list's leaf fits its
+    /// elements, as an array's buffer does, and grows by doubling). The list must not be empty.
     @inlinable
     internal mutating func _uniqueRootWithRoom() -> _Node {
         // No local reference to the root may live across the uniqueness checks: it would make the
@@ -188,8 +188,8 @@ extension ListSnapshot {
 
         /// Returns the next element, or `nil` after the last one.
         ///
-        /// - Complexity: O(1) amortized: one read per element, one step to the next leaf per 64
-        ///   elements, and one O(log *n*) search per 16 to 32 leaves.
+        /// - Complexity: O(1) amortized: one read per element, one step to the next leaf per 16 to
+        ///   256 elements, and one O(log *n*) search per 16 to 32 leaves.
         @inlinable
         public mutating func next() -> Element? {
             if _current == _end {
@@ -330,7 +330,8 @@ extension ListSnapshot {
     /// to copy the list, or to scan it in bulk.
     ///
     /// Each buffer is valid only during the call that receives it. The buffers are never empty,
-    /// hold at most 64 elements each, and together hold every element once, in list order.
+    /// hold one leaf each (at most 16 to 256 elements, about 4 KiB, by their size), and together
+    /// hold every element once, in list order.
     ///
     /// ```swift
     /// let list = ListSnapshot(0..<100)
@@ -343,7 +344,7 @@ extension ListSnapshot {
     ///
     /// - Parameter body: Called with each leaf's elements. An error it throws stops the walk and
     ///   is rethrown.
-    /// - Complexity: O(*n*) for *n* elements; O(*n* / 64) calls of `body`.
+    /// - Complexity: O(*n*) for *n* elements; one call of `body` per 16 to 256 elements.
     @inlinable
     public func forEachChunk(_ body: (UnsafeBufferPointer<Element>) throws -> Void) rethrows {
         try _forEachLeafBuffer(body)

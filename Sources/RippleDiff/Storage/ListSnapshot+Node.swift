@@ -33,7 +33,7 @@ extension ListSnapshot {
         @usableFromInline
         internal var count: Int
 
-        /// A leaf's room for elements (64, or fewer for a root leaf that has not grown yet); 0 in
+        /// A leaf's room for elements (`_leafCapacity`, or fewer for a root leaf that has not grown yet); 0 in
         /// an inner node.
         @usableFromInline
         internal let capacity: Int
@@ -82,7 +82,7 @@ extension ListSnapshot._Node {
         return unsafeDowncast(buffer, to: ListSnapshot._Node.self)
     }
 
-    /// Creates a leaf holding a copy of `elements` (1 to 64 of them), with room for `capacity`.
+    /// Creates a leaf holding a copy of `elements` (1 to `_leafCapacity` of them), with room for `capacity`.
     @inlinable
     internal static func _makeLeaf(
         copying elements: UnsafeBufferPointer<Element>, capacity: Int = ListSnapshot._leafCapacity
@@ -390,7 +390,7 @@ extension ListSnapshot._Node {
     }
 
     /// Inserts `element` at `offset` (in `0...count`) in this leaf, which has room for it unless
-    /// it holds 64 elements; a full leaf is split, and the new right sibling is returned. On the
+    /// it is full; a full leaf is split, and the new right sibling is returned. On the
     /// right edge the leaf keeps a full chunk (appends then leave full leaves behind); elsewhere
     /// it keeps half of the 65, so both halves are at least half full.
     @inlinable
@@ -403,7 +403,7 @@ extension ListSnapshot._Node {
             _header.pointee.count = count + 1
             return nil
         }
-        // Full (a leaf short of 64 is a root leaf, which the list grows before inserting).
+        // Full (a leaf with less room than `_leafCapacity` is a root leaf, which the list grows before inserting).
         let keep = onRightEdge ? count : (count + 2) / 2
         let right = Self._makeLeaf(capacity: ListSnapshot._leafCapacity)
         let target = right._elements
@@ -617,7 +617,7 @@ extension ListSnapshot {
             return leaf
         }
 
-        /// Closes the current leaf when it holds 64 elements.
+        /// Closes the current leaf when it is full.
         @inlinable
         internal mutating func _flushIfFull() {
             if let leaf = current, leaf.count == ListSnapshot._leafCapacity {

@@ -25,22 +25,22 @@
 /// - `count`: O(1).
 /// - Reading or writing one element by index: O(log *n*): a binary search of each inner node's
 ///   running counts, then the leaf. Measured at 1,000,000 `Int` elements (`ripple-bench --suite
-///   storage`, 2-core AMD EPYC): a random read takes 150–190 ns against 6–7 ns for `Array`, most
-///   of it cache misses down the path; about 55 ns at 10,000 elements, where the tree stays in
-///   cache.
+///   storage`, 2-core AMD EPYC): a random read takes 105–140 ns against 6–7 ns for `Array`, most
+///   of it cache misses down the path.
 /// - Insertion, removal and ``move(fromOffset:toOffset:)``: O(log *n*), copying at most one
-///   path of nodes (120–140 ns to insert in the middle of 1,000,000 elements). `append(_:)`
-///   touches only the right edge of the tree, in place while no other copy shares it (35–43 ns,
+///   path of nodes (120–150 ns to insert in the middle of 1,000,000 elements). `append(_:)`
+///   touches only the right edge of the tree, in place while no other copy shares it (31–37 ns,
 ///   against about 1 ns for `Array`).
 /// - Iteration (`for … in`, `forEach(_:)`, ``forEachChunk(_:)``): O(*n*), leaf by leaf, not
 ///   O(log *n*) per element. The compiler vectorizes a loop over each leaf as it does a loop over
-///   an array. At 1,000,000 elements, a `for … in` sum of `Int`s runs within 1.2–1.5× of
-///   `Array`'s, and a sum of a struct with a `String` field within 1.15×; `forEach(_:)` runs as
+///   an array. At 1,000,000 elements, a `for … in` sum of `Int`s runs within 1.15–1.3× of
+///   `Array`'s, and a sum of a struct with a `String` field within 1.1×; `forEach(_:)` runs as
 ///   fast. ``forEachChunk(_:)`` hands out each leaf's contiguous storage, so a bulk copy runs at
 ///   memory-copy speed.
 /// - Building from a sequence (`ListSnapshot(elements)`) and `Array(snapshot)`: O(*n*). A build
-///   allocates one node per leaf of about 4 KiB (about 1.5 ns per 16-byte element, against 0.5 to
-///   0.8 ns to copy an array); `Array(snapshot)` copies leaf by leaf, at about the speed of an array's copy.
+///   allocates one node per leaf of about 4 KiB (with its release later, about 1.5 ns per 16-byte
+///   element, against 0.5 to 0.8 ns to copy an array); `Array(snapshot)` copies leaf by leaf, at
+///   about the speed of an array's copy.
 ///
 /// The storage is not contiguous: `withContiguousStorageIfAvailable(_:)` answers only while the
 /// list fits in one leaf. Code that needs one buffer copies into scratch once, with

@@ -80,12 +80,14 @@ final class ListSnapshotTests: XCTestCase {
     /// fewer than 16.
     func test_leafCapacity_fillsAbout4KiB() {
         struct Bytes32 { var a, b, c, d: Int }
-        struct Bytes1000 { var bytes: (Bytes32, Bytes32, Bytes32, Bytes32, Bytes32, Bytes32, Bytes32, Bytes32) }
+        struct Bytes256 { var bytes: (Bytes32, Bytes32, Bytes32, Bytes32, Bytes32, Bytes32, Bytes32, Bytes32) }
+        struct Bytes512 { var halves: (Bytes256, Bytes256) }
         XCTAssertEqual(ListSnapshot<UInt8>._leafCapacity, 256)
         XCTAssertEqual(ListSnapshot<Int>._leafCapacity, 256)
         XCTAssertEqual(ListSnapshot<(Int, Int)>._leafCapacity, 256)
         XCTAssertEqual(ListSnapshot<Bytes32>._leafCapacity, 128)
-        XCTAssertEqual(ListSnapshot<Bytes1000>._leafCapacity, 16, "\(MemoryLayout<Bytes1000>.stride) bytes")
+        XCTAssertEqual(ListSnapshot<Bytes256>._leafCapacity, 16)
+        XCTAssertEqual(ListSnapshot<Bytes512>._leafCapacity, 16, "never fewer than 16")
         var big = ListSnapshot((0..<100).map { Bytes32(a: $0, b: 0, c: 0, d: 0) })
         big.append(contentsOf: big)
         big._checkInvariants()

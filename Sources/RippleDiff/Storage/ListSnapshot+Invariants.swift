@@ -9,8 +9,9 @@ extension ListSnapshot {
     ///   every child is one level below its parent, so all leaves have the same depth;
     /// - an inner node's running counts (`ends`) are one per child, each the number of elements in
     ///   the children up to and including it (a leaf has none);
-    /// - every leaf holds 1 to `_leafCapacity` elements (a root leaf may have less room) and every inner node 1 to 32 children, and a node
-    ///   off the right edge of the tree is at least half full.
+    /// - every leaf holds 1 to `_leafCapacity` elements (a root leaf may have less room) and every
+    ///   inner node 1 to 32 children, and a node off the right edge of the tree is at least half
+    ///   full.
     ///
     /// - Complexity: O(*n* / *c*) for *n* elements in leaves of *c*: it visits nodes, not elements.
     @usableFromInline

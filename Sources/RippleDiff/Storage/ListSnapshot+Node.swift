@@ -33,8 +33,8 @@ extension ListSnapshot {
         @usableFromInline
         internal var count: Int
 
-        /// A leaf's room for elements (`_leafCapacity`, or fewer for a root leaf that has not grown yet); 0 in
-        /// an inner node.
+        /// A leaf's room for elements (`_leafCapacity`, or fewer for a root leaf that has not
+        /// grown yet); 0 in an inner node.
         @usableFromInline
         internal let capacity: Int
 
@@ -82,7 +82,8 @@ extension ListSnapshot._Node {
         return unsafeDowncast(buffer, to: ListSnapshot._Node.self)
     }
 
-    /// Creates a leaf holding a copy of `elements` (1 to `_leafCapacity` of them), with room for `capacity`.
+    /// Creates a leaf holding a copy of `elements` (1 to `_leafCapacity` of them), with room for
+    /// `capacity`.
     @inlinable
     internal static func _makeLeaf(
         copying elements: UnsafeBufferPointer<Element>, capacity: Int = ListSnapshot._leafCapacity
@@ -390,9 +391,9 @@ extension ListSnapshot._Node {
     }
 
     /// Inserts `element` at `offset` (in `0...count`) in this leaf, which has room for it unless
-    /// it is full; a full leaf is split, and the new right sibling is returned. On the
-    /// right edge the leaf keeps a full chunk (appends then leave full leaves behind); elsewhere
-    /// it keeps half of the 65, so both halves are at least half full.
+    /// it is full; a full leaf is split, and the new right sibling is returned. On the right edge
+    /// the leaf keeps a full chunk (appends then leave full leaves behind); elsewhere it keeps half
+    /// of its elements and the new one, so both halves are at least half full.
     @inlinable
     internal func _insertInLeaf(_ element: Element, at offset: Int, onRightEdge: Bool) -> ListSnapshot._Node? {
         let count = _header.pointee.count
@@ -403,7 +404,8 @@ extension ListSnapshot._Node {
             _header.pointee.count = count + 1
             return nil
         }
-        // Full (a leaf with less room than `_leafCapacity` is a root leaf, which the list grows before inserting).
+        // Full (a leaf with less room than `_leafCapacity` is a root leaf, which the list grows
+        // before inserting).
         let keep = onRightEdge ? count : (count + 2) / 2
         let right = Self._makeLeaf(capacity: ListSnapshot._leafCapacity)
         let target = right._elements

@@ -111,8 +111,8 @@ extension ListSnapshot: ExpressibleByArrayLiteral {
 // MARK: - Shape
 
 extension ListSnapshot {
-    /// The most elements a leaf holds: as many as fill 4 KiB, from 16 (for elements over 256
-    /// bytes) to 256 (for elements of 16 bytes or less). A leaf other than the last one holds at
+    /// The most elements a leaf holds: as many as fill 4 KiB, from 16 (for elements of 256 bytes
+    /// or more) to 256 (for elements of 16 bytes or less). A leaf other than the last one holds at
     /// least half as many.
     ///
     /// A leaf of about 4 KiB spreads the cost of its allocation and release (about 100 ns) over

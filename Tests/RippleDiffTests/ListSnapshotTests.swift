@@ -98,7 +98,7 @@ final class ListSnapshotTests: XCTestCase {
     /// A list that fits in one leaf gets a leaf that fits it, as an array's buffer does, and the
     /// leaf grows by doubling up to a full leaf; a held snapshot of it never changes.
     func test_shortList_leafFitsItsElements_andGrowsByDoubling() {
-        func room(_ list: List) -> Int? { list._root.map { $0._header.pointee.capacity } }
+        func room(_ list: List) -> Int? { list._root.map(\.room) }
         var list: List = [1, 2, 3]
         XCTAssertEqual(room(list), 3)
         let held = list
@@ -138,19 +138,6 @@ final class ListSnapshotTests: XCTestCase {
     /// 1,000, in CI's sanitizer steps), with snapshots held and dropped; at the end nothing is
     /// left alive (an element released twice would trap first).
     func test_everyElementIsReleasedExactlyOnce() {
-        final class Census {
-            var alive = 0
-        }
-        final class Tracked {
-            let census: Census
-            let value: Int
-            init(_ value: Int, _ census: Census) {
-                self.value = value
-                self.census = census
-                census.alive += 1
-            }
-            deinit { census.alive -= 1 }
-        }
         let census = Census()
         forEachSeed([11, 12, 13]) { seed, random in
             do {

@@ -53,6 +53,9 @@ internal enum _SlotBits {
 ///   - seed: ``_hashSeed``, read once per diff.
 @inlinable @inline(__always)
 internal func _diffHash<ID: Hashable>(_ id: ID, seed: UInt64) -> Int {
+    // Safe: each `unsafeBitCast` below stands behind the check that `ID` is the very type it casts
+    // to, so it reinterprets a value as its own type (same size, same bits); in specialized code
+    // the check folds away and the cast is no instruction at all.
     if ID.self == Int.self { return _mixHash(UInt64(UInt(bitPattern: unsafeBitCast(id, to: Int.self))), seed) }
     if ID.self == ObjectIdentifier.self {
         let address = UInt64(UInt(bitPattern: unsafeBitCast(id, to: ObjectIdentifier.self)))

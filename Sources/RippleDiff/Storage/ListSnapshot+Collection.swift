@@ -105,7 +105,7 @@ extension ListSnapshot: RandomAccessCollection, MutableCollection {
     @inlinable
     internal var _rootIsAFullShortLeaf: Bool {
         guard let root = _root, root.height == 0 else { return false }
-        return root.count == root._header.pointee.capacity && root.count < Self._leafCapacity
+        return root.count == root.room && root.count < Self._leafCapacity
     }
 
     /// Makes the root unique, as `_uniqueRoot()` does, and gives a root leaf that is full but
@@ -229,9 +229,16 @@ extension ListSnapshot {
 
             @inlinable
             internal init(leaf: Unmanaged<_Node>, local: Int, parent: Unmanaged<_Node>?, slot: Int) {
-                let buffer = leaf._withUnsafeGuaranteedRef { $0._buffer }
-                self.elements = UnsafePointer(buffer.baseAddress.unsafelyUnwrapped)
-                self.count = buffer.count
+                // The one pointer that leaves its closure, by design: the leaf's storage, kept by
+                // the root that the iterator (or `_forEachLeafBuffer`'s `withExtendedLifetime`)
+                // holds for as long as it reads through it.
+                let (elements, count) = leaf._withUnsafeGuaranteedRef { node in
+                    node.withUnsafeMutablePointers { header, elements in
+                        (UnsafePointer(elements), header.pointee.count)
+                    }
+                }
+                self.elements = elements
+                self.count = count
                 self.local = local
                 self.parent = parent
                 self.slot = slot
@@ -365,7 +372,7 @@ extension ListSnapshot {
     ) rethrows -> R? {
         guard let root = _root else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
         guard root.height == 0 else { return nil }
-        return try withExtendedLifetime(root) { try body(root._buffer) }
+        return try root._withBuffer(body)
     }
 
     /// Copies the list's first elements into `buffer`, chunk by chunk (the standard library calls

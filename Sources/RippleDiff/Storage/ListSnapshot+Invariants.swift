@@ -13,9 +13,11 @@ extension ListSnapshot {
     ///   inner node 1 to 32 children, and a node off the right edge of the tree is at least half
     ///   full.
     ///
+    /// Public, with an underscore (hidden from the documentation), so that tests and fuzz targets
+    /// outside the module can call it without `@testable`, in any build.
+    ///
     /// - Complexity: O(*n* / *c*) for *n* elements in leaves of *c*: it visits nodes, not elements.
-    @usableFromInline
-    internal func _checkInvariants() {
+    public func _checkInvariants() {
         guard let root = _root else { return }
         precondition(root.count > 0, "ListSnapshot._checkInvariants(): the root is empty")
         precondition(
@@ -41,14 +43,14 @@ extension ListSnapshot {
             precondition(node.children.isEmpty, "ListSnapshot._checkInvariants(): \(place()) is a leaf with children")
             precondition(node.ends.isEmpty, "ListSnapshot._checkInvariants(): \(place()) is a leaf with running counts")
             precondition(
-                node.count <= node._header.pointee.capacity && node._header.pointee.capacity <= _leafCapacity,
-                "ListSnapshot._checkInvariants(): \(place()) holds \(node.count) elements in room for \(node._header.pointee.capacity)")
+                node.count <= node.room && node.room <= _leafCapacity,
+                "ListSnapshot._checkInvariants(): \(place()) holds \(node.count) elements in room for \(node.room)")
             precondition(
-                isRoot || node._header.pointee.capacity == _leafCapacity,
-                "ListSnapshot._checkInvariants(): \(place()) is a leaf below the root with room for \(node._header.pointee.capacity), not \(_leafCapacity)")
+                isRoot || node.room == _leafCapacity,
+                "ListSnapshot._checkInvariants(): \(place()) is a leaf below the root with room for \(node.room), not \(_leafCapacity)")
             return
         }
-        precondition(node._header.pointee.capacity == 0, "ListSnapshot._checkInvariants(): \(place()) is an inner node with room for elements")
+        precondition(node.room == 0, "ListSnapshot._checkInvariants(): \(place()) is an inner node with room for elements")
         precondition(
             node.ends.count == width,
             "ListSnapshot._checkInvariants(): \(place()) has \(node.ends.count) running counts for \(width) children")

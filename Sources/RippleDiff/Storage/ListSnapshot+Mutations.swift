@@ -50,7 +50,7 @@ extension ListSnapshot: RangeReplaceableCollection {
             guard let child = node._withUnsafeGuaranteedRef({ $0._uniqueLastChild() }) else { return false }
             node = child
         }
-        guard node._withUnsafeGuaranteedRef({ $0.count < $0._header.pointee.capacity }) else { return false }
+        guard node._withUnsafeGuaranteedRef({ $0.count < $0.room }) else { return false }
         // The whole path is unique and the leaf has room: nothing below can fail.
         node._withUnsafeGuaranteedRef { $0._appendToLeaf(element) }
         node = root

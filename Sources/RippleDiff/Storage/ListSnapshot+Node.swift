@@ -10,7 +10,7 @@
 // it). That spares a retain and a release per node visited.
 
 // Exclusivity: a node's fields live in its `ManagedBuffer` header and are read and written through
-// a pointer to it (`_header`), so they are not checked at run time. Checked dynamically (the
+// a pointer to it (`withUnsafeMutablePointerToHeader`), so they are not checked at run time. Checked dynamically (the
 // default for a class's stored property, which `ManagedBuffer.header` is), every read of a child's
 // count while searching a node cost a runtime call: reading one element took 0.2 to 1.2 µs, and an
 // append 300 ns. The static rules still hold, and no access can overlap another: a node is mutated
@@ -65,8 +65,8 @@ extension ListSnapshot {
     @usableFromInline
     internal final class _Node: ManagedBuffer<_Header, Element> {
         deinit {
-            if _header.pointee.height == 0 {
-                _ = withUnsafeMutablePointerToElements { $0.deinitialize(count: _header.pointee.count) }
+            withUnsafeMutablePointers { header, elements in
+                if header.pointee.height == 0 { _ = elements.deinitialize(count: header.pointee.count) }
             }
         }
     }
@@ -79,6 +79,8 @@ extension ListSnapshot._Node {
         let buffer = create(minimumCapacity: capacity) { _ in
             ListSnapshot._Header(height: 0, count: 0, capacity: capacity, children: [], ends: [])
         }
+        // Safe: `create` is ManagedBuffer's class method, called on `_Node`: it allocates an
+        // instance of `_Node` itself, typed as the base class.
         return unsafeDowncast(buffer, to: ListSnapshot._Node.self)
     }
 
@@ -89,8 +91,10 @@ extension ListSnapshot._Node {
         copying elements: UnsafeBufferPointer<Element>, capacity: Int = ListSnapshot._leafCapacity
     ) -> ListSnapshot._Node {
         let leaf = _makeLeaf(capacity: capacity)
-        leaf._elements.initialize(from: elements.baseAddress.unsafelyUnwrapped, count: elements.count)
-        leaf._header.pointee.count = elements.count
+        leaf.withUnsafeMutablePointers { header, target in
+            target.initialize(from: elements.baseAddress.unsafelyUnwrapped, count: elements.count)
+            header.pointee.count = elements.count
+        }
         return leaf
     }
 
@@ -107,6 +111,7 @@ extension ListSnapshot._Node {
         let buffer = create(minimumCapacity: 0) { _ in
             ListSnapshot._Header(height: height, count: count, capacity: 0, children: children, ends: ends)
         }
+        // Safe: as in `_makeLeaf(capacity:)`, `create` called on `_Node` makes a `_Node`.
         return unsafeDowncast(buffer, to: ListSnapshot._Node.self)
     }
 
@@ -116,19 +121,22 @@ extension ListSnapshot._Node {
     @inlinable
     internal func _copy(capacity: Int? = nil) -> ListSnapshot._Node {
         guard height == 0 else {
-            let header = _header.pointee
+            let header = withUnsafeMutablePointerToHeader { $0.pointee }
             let buffer = Self.create(minimumCapacity: 0) { _ in header }
+            // Safe: as in `_makeLeaf(capacity:)`, `create` called on `_Node` makes a `_Node`.
             return unsafeDowncast(buffer, to: ListSnapshot._Node.self)
         }
-        return Self._makeLeaf(copying: _buffer, capacity: capacity ?? _header.pointee.capacity)
+        return _withBuffer { Self._makeLeaf(copying: $0, capacity: capacity ?? room) }
     }
 
     /// Appends `element` to this leaf, which must be unique and have room for it.
     @inlinable @inline(__always)
     internal func _appendToLeaf(_ element: Element) {
-        let count = _header.pointee.count
-        (_elements + count).initialize(to: element)
-        _header.pointee.count = count &+ 1
+        withUnsafeMutablePointers { header, elements in
+            let count = header.pointee.count
+            (elements + count).initialize(to: element)
+            header.pointee.count = count &+ 1
+        }
     }
 
     /// This leaf's elements in a bigger leaf, with room for `capacity`, moved out of this one
@@ -136,57 +144,78 @@ extension ListSnapshot._Node {
     @inlinable
     internal func _movedToLeaf(capacity: Int) -> ListSnapshot._Node {
         let leaf = Self._makeLeaf(capacity: capacity)
-        leaf._elements.moveInitialize(from: _elements, count: _header.pointee.count)
-        leaf._header.pointee.count = _header.pointee.count
-        _header.pointee.count = 0
+        withUnsafeMutablePointers { header, elements in
+            leaf.withUnsafeMutablePointers { target, targetElements in
+                targetElements.moveInitialize(from: elements, count: header.pointee.count)
+                target.pointee.count = header.pointee.count
+            }
+            header.pointee.count = 0
+        }
         return leaf
     }
 
-    /// The node's fields. Read and written through this pointer, not through `header`: that is a
-    /// class's stored property, so every access to it would be checked for exclusivity at run
-    /// time (a runtime call each, several per append). The static rules still hold, for the
-    /// reasons the top of this file gives.
-    @inlinable
-    internal var _header: UnsafeMutablePointer<ListSnapshot._Header> {
-        withUnsafeMutablePointerToHeader { $0 }
-    }
+    // The node's fields are read and written through a pointer to its header, not through
+    // `header`: that is a class's stored property, so every access to it would be checked for
+    // exclusivity at run time (a runtime call each, several per append). The static rules still
+    // hold, for the reasons the top of this file gives.
+    //
+    // No pointer outlives the node that lends it: the accessors below use it inside
+    // `withUnsafeMutablePointerToHeader` or `withUnsafeMutablePointers`, which keep the node alive
+    // until their closure returns, and the two that yield (`children`, `ends`) end with
+    // `_fixLifetime(self)`, so that the node stays alive until the caller is done with what they
+    // yield. A pointer that escaped its closure let the optimizer free a node before the last read
+    // through it: in release builds, `_root = root.children[0]` read the child out of a root that
+    // was already freed, and a list of 257 elements emptied on `remove(at: 256)`.
 
     /// 0 for a leaf; one more than its children's for an inner node.
     @inlinable
-    internal var height: Int { _header.pointee.height }
+    internal var height: Int { withUnsafeMutablePointerToHeader { $0.pointee.height } }
 
     /// The number of elements in this subtree.
     @inlinable
     internal var count: Int {
-        get { _header.pointee.count }
-        set { _header.pointee.count = newValue }
+        get { withUnsafeMutablePointerToHeader { $0.pointee.count } }
+        set { withUnsafeMutablePointerToHeader { $0.pointee.count = newValue } }
     }
+
+    /// A leaf's room for elements; 0 in an inner node.
+    @inlinable
+    internal var room: Int { withUnsafeMutablePointerToHeader { $0.pointee.capacity } }
 
     /// An inner node's children, in order; empty in a leaf.
     @inlinable
     internal var children: [ListSnapshot._Node] {
-        _read { yield _header.pointee.children }
-        _modify { yield &_header.pointee.children }
+        _read {
+            // The pointer is used only during the yield, and the node outlives it.
+            defer { _fixLifetime(self) }
+            yield withUnsafeMutablePointerToHeader { $0 }.pointee.children
+        }
+        _modify {
+            defer { _fixLifetime(self) }
+            yield &withUnsafeMutablePointerToHeader { $0 }.pointee.children
+        }
     }
 
     /// An inner node's running counts (see `_Header.ends`).
     @inlinable
     internal var ends: [Int] {
-        _read { yield _header.pointee.ends }
-        _modify { yield &_header.pointee.ends }
+        _read {
+            // The pointer is used only during the yield, and the node outlives it.
+            defer { _fixLifetime(self) }
+            yield withUnsafeMutablePointerToHeader { $0 }.pointee.ends
+        }
+        _modify {
+            defer { _fixLifetime(self) }
+            yield &withUnsafeMutablePointerToHeader { $0 }.pointee.ends
+        }
     }
 
-    /// A leaf's first element slot. Valid while the node is alive: the list or iterator that
-    /// reads it holds the node's root.
-    @inlinable
-    internal var _elements: UnsafeMutablePointer<Element> {
-        withUnsafeMutablePointerToElements { $0 }
-    }
-
-    /// A leaf's initialized elements.
-    @inlinable
-    internal var _buffer: UnsafeBufferPointer<Element> {
-        UnsafeBufferPointer(start: _elements, count: _header.pointee.count)
+    /// Calls `body` with a leaf's initialized elements, valid only during the call.
+    @inlinable @inline(__always)
+    internal func _withBuffer<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
+        try withUnsafeMutablePointers { header, elements in
+            try body(UnsafeBufferPointer(start: elements, count: header.pointee.count))
+        }
     }
 
     /// Whether this node is a leaf.
@@ -195,7 +224,7 @@ extension ListSnapshot._Node {
 
     /// The number of entries: elements in a leaf, children in an inner node.
     @inlinable
-    internal var width: Int { height == 0 ? _header.pointee.count : _header.pointee.children.count }
+    internal var width: Int { height == 0 ? count : children.count }
 
     /// The most entries this node may hold.
     @inlinable
@@ -279,12 +308,18 @@ extension ListSnapshot._Node {
 
     /// The element at `offset` (in `0..<count`, not checked).
     ///
-    /// The descent holds no reference of its own to the nodes it passes: the list that calls it
-    /// keeps the root, and so the whole path, alive for the call, and no node on the path can
-    /// change during it (a read holds no unique reference). That saves a retain and a release per
-    /// level.
+    /// The descent holds no reference of its own to the nodes it passes: this node, the root, is
+    /// held until the element is copied out (`withExtendedLifetime`), and with it the whole path,
+    /// and no node on the path can change during it (a read holds no unique reference). That
+    /// saves a retain and a release per level.
     @inlinable
     internal func _element(at offset: Int) -> Element {
+        withExtendedLifetime(self) { _elementUnretained(at: offset) }
+    }
+
+    /// `_element(at:)`'s descent, valid only while the caller holds this node.
+    @inlinable @inline(__always)
+    internal func _elementUnretained(at offset: Int) -> Element {
         var node = Unmanaged.passUnretained(self)
         var offset = offset
         while true {
@@ -297,7 +332,7 @@ extension ListSnapshot._Node {
             guard let next else { break }
             node = next
         }
-        return node._withUnsafeGuaranteedRef { leaf in leaf._elements[offset] }
+        return node._withUnsafeGuaranteedRef { leaf in leaf.withUnsafeMutablePointerToElements { $0[offset] } }
     }
 
     /// Calls `body` with each leaf's elements that fall in `range` (offsets relative to this
@@ -307,10 +342,12 @@ extension ListSnapshot._Node {
         base: Int, in range: Range<Int>, _ body: (UnsafeBufferPointer<Element>) throws -> Void
     ) rethrows {
         if height == 0 {
-            let lower = Swift.max(range.lowerBound - base, 0)
-            let upper = Swift.min(range.upperBound - base, _header.pointee.count)
-            guard lower < upper else { return }
-            try body(UnsafeBufferPointer(start: _elements + lower, count: upper - lower))
+            try _withBuffer { elements in
+                let lower = Swift.max(range.lowerBound - base, 0)
+                let upper = Swift.min(range.upperBound - base, elements.count)
+                guard lower < upper else { return }
+                try body(UnsafeBufferPointer(rebasing: elements[lower..<upper]))
+            }
             return
         }
         var start = base
@@ -350,7 +387,7 @@ extension ListSnapshot._Node {
     @inlinable
     internal func _set(_ element: Element, at offset: Int) {
         if height == 0 {
-            _elements[offset] = element
+            withUnsafeMutablePointerToElements { $0[offset] = element }
             return
         }
         let (slot, local) = _childSlot(for: offset, inserting: false)
@@ -361,7 +398,7 @@ extension ListSnapshot._Node {
     /// node overflowed.
     @inlinable
     internal func _append(_ element: Element) -> ListSnapshot._Node? {
-        if height == 0 { return _insertInLeaf(element, at: _header.pointee.count, onRightEdge: true) }
+        if height == 0 { return _insertInLeaf(element, at: count, onRightEdge: true) }
         count += 1
         let last = children.count - 1
         guard let right = _uniqueChild(last)._append(element) else {
@@ -396,34 +433,36 @@ extension ListSnapshot._Node {
     /// of its elements and the new one, so both halves are at least half full.
     @inlinable
     internal func _insertInLeaf(_ element: Element, at offset: Int, onRightEdge: Bool) -> ListSnapshot._Node? {
-        let count = _header.pointee.count
-        let elements = _elements
-        if count < _header.pointee.capacity {
-            (elements + offset + 1).moveInitialize(from: elements + offset, count: count - offset)
-            (elements + offset).initialize(to: element)
-            _header.pointee.count = count + 1
-            return nil
+        withUnsafeMutablePointers { header, elements in
+            let count = header.pointee.count
+            if count < header.pointee.capacity {
+                (elements + offset + 1).moveInitialize(from: elements + offset, count: count - offset)
+                (elements + offset).initialize(to: element)
+                header.pointee.count = count + 1
+                return nil
+            }
+            // Full (a leaf with less room than `_leafCapacity` is a root leaf, which the list grows
+            // before inserting).
+            let keep = onRightEdge ? count : (count + 2) / 2
+            let right = Self._makeLeaf(capacity: ListSnapshot._leafCapacity)
+            right.withUnsafeMutablePointers { rightHeader, target in
+                if offset >= keep {
+                    // The new element goes right: the elements from `keep` on, with it in their midst.
+                    let before = offset - keep
+                    target.moveInitialize(from: elements + keep, count: before)
+                    (target + before).initialize(to: element)
+                    (target + before + 1).moveInitialize(from: elements + offset, count: count - offset)
+                } else {
+                    // The new element stays left: one more element than `count - keep` moves right.
+                    target.moveInitialize(from: elements + keep - 1, count: count - keep + 1)
+                    (elements + offset + 1).moveInitialize(from: elements + offset, count: keep - 1 - offset)
+                    (elements + offset).initialize(to: element)
+                }
+                rightHeader.pointee.count = count + 1 - keep
+            }
+            header.pointee.count = keep
+            return right
         }
-        // Full (a leaf with less room than `_leafCapacity` is a root leaf, which the list grows
-        // before inserting).
-        let keep = onRightEdge ? count : (count + 2) / 2
-        let right = Self._makeLeaf(capacity: ListSnapshot._leafCapacity)
-        let target = right._elements
-        if offset >= keep {
-            // The new element goes right: the elements from `keep` on, with it in their midst.
-            let before = offset - keep
-            target.moveInitialize(from: elements + keep, count: before)
-            (target + before).initialize(to: element)
-            (target + before + 1).moveInitialize(from: elements + offset, count: count - offset)
-        } else {
-            // The new element stays left: one more element than `count - keep` moves right.
-            target.moveInitialize(from: elements + keep - 1, count: count - keep + 1)
-            (elements + offset + 1).moveInitialize(from: elements + offset, count: keep - 1 - offset)
-            (elements + offset).initialize(to: element)
-        }
-        right._header.pointee.count = count + 1 - keep
-        _header.pointee.count = keep
-        return right
     }
 
     /// Moves the children past this inner node's share into a new right sibling and returns it.
@@ -449,10 +488,11 @@ extension ListSnapshot._Node {
     internal func _remove(at offset: Int, onRightEdge: Bool) -> Element {
         count -= 1
         if height == 0 {
-            let elements = _elements
-            let removed = (elements + offset).move()
-            (elements + offset).moveInitialize(from: elements + offset + 1, count: _header.pointee.count - offset)
-            return removed
+            return withUnsafeMutablePointers { header, elements in
+                let removed = (elements + offset).move()
+                (elements + offset).moveInitialize(from: elements + offset + 1, count: header.pointee.count - offset)
+                return removed
+            }
         }
         let (slot, local) = _childSlot(for: offset, inserting: false)
         let isLast = slot == children.count - 1
@@ -488,7 +528,7 @@ extension ListSnapshot._Node {
         let total = left.width + right.width
         if total <= left.maximumWidth {
             if left.height == 0 {
-                (left._elements + left.count).moveInitialize(from: right._elements, count: right.count)
+                Self._moveElements(right.count, from: right, at: 0, to: left, at: left.count)
                 left.count += right.count
                 right.count = 0
             } else {
@@ -507,12 +547,12 @@ extension ListSnapshot._Node {
             let rightCount = right.count
             if leftCount < leftWidth {
                 let moving = leftWidth - leftCount
-                (left._elements + leftCount).moveInitialize(from: right._elements, count: moving)
-                right._elements.moveInitialize(from: right._elements + moving, count: rightCount - moving)
+                Self._moveElements(moving, from: right, at: 0, to: left, at: leftCount)
+                Self._moveElements(rightCount - moving, from: right, at: moving, to: right, at: 0)
             } else {
                 let moving = leftCount - leftWidth
-                (right._elements + moving).moveInitialize(from: right._elements, count: rightCount)
-                right._elements.moveInitialize(from: left._elements + leftWidth, count: moving)
+                Self._moveElements(rightCount, from: right, at: 0, to: right, at: moving)
+                Self._moveElements(moving, from: left, at: leftWidth, to: right, at: 0)
             }
             left.count = leftWidth
             right.count = total - leftWidth
@@ -529,6 +569,21 @@ extension ListSnapshot._Node {
             right._refreshEnds(from: 0)
         }
         ends[leftSlot] = (leftSlot == 0 ? 0 : ends[leftSlot - 1]) + left.count
+    }
+
+    /// Moves `count` elements of the leaf `source`, from `sourceOffset` on, to the uninitialized
+    /// slots of the leaf `target` from `targetOffset` on (the two may be the same leaf, and the
+    /// ranges may overlap). Counts are left to the caller.
+    @inlinable
+    internal static func _moveElements(
+        _ count: Int, from source: ListSnapshot._Node, at sourceOffset: Int,
+        to target: ListSnapshot._Node, at targetOffset: Int
+    ) {
+        source.withUnsafeMutablePointerToElements { from in
+            target.withUnsafeMutablePointerToElements { to in
+                (to + targetOffset).moveInitialize(from: from + sourceOffset, count: count)
+            }
+        }
     }
 }
 
@@ -611,7 +666,7 @@ extension ListSnapshot {
                 current = leaf
                 return leaf
             }
-            if leaf.count == leaf._header.pointee.capacity {
+            if leaf.count == leaf.room {
                 let grown = leaf._movedToLeaf(capacity: ListSnapshot._leafCapacity)
                 current = grown
                 return grown
@@ -657,10 +712,13 @@ extension ListSnapshot {
             }
             while start < chunk.count {
                 let leaf = _leafWithRoom()
-                let moving = Swift.min(chunk.count - start, leaf._header.pointee.capacity - leaf.count)
-                (leaf._elements + leaf.count).initialize(from: base + start, count: moving)
-                leaf.count += moving
-                start += moving
+                leaf.withUnsafeMutablePointers { header, elements in
+                    let count = header.pointee.count
+                    let moving = Swift.min(chunk.count - start, header.pointee.capacity - count)
+                    (elements + count).initialize(from: base + start, count: moving)
+                    header.pointee.count = count + moving
+                    start += moving
+                }
                 _flushIfFull()
             }
         }
@@ -679,7 +737,7 @@ extension ListSnapshot {
         internal mutating func finish() -> _Node? {
             if let leaf = current, leaf.count > 0 {
                 // A list of one short leaf gets a leaf that fits it.
-                let fits = _isEmpty && leaf.count < leaf._header.pointee.capacity
+                let fits = _isEmpty && leaf.count < leaf.room
                 _add(leaf: fits ? leaf._movedToLeaf(capacity: leaf.count) : leaf)
             }
             current = nil

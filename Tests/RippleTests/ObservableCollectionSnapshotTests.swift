@@ -188,6 +188,72 @@ final class ObservableCollectionSnapshotTests: XCTestCase {
     }
 }
 
+/// Issue 34: in a release build, removing across a leaf boundary of a collection's storage, with
+/// no other copy alive, emptied the collection or crashed, and a delivered sectioned event's
+/// snapshot changed after delivery. `.ci/run` runs these in release.
+final class CollectionStorageLifetimeTests: XCTestCase {
+    /// The `Int`s in a leaf of `ListSnapshot` (4 KiB).
+    private static let leaf = 256
+
+    func test_observableCollection_removeAtTheLastOffset_ofOneLeafAndOne() {
+        let count = Self.leaf + 1
+        let rows = ObservableCollection(Array(0..<count))
+        XCTAssertEqual(rows.remove(at: count - 1), count - 1)
+        XCTAssertEqual(rows.count, count - 1)
+        XCTAssertEqual(Array(rows), Array(0..<(count - 1)))
+        rows.remove(atOffsets: 1..<rows.count)
+        XCTAssertEqual(Array(rows), [0])
+    }
+
+    func test_observableCollection_eventSnapshots_surviveRemovalsAcrossLevels() {
+        let count = 33 * Self.leaf - 1
+        let rows = ObservableCollection(Array(0..<count))
+        let recorder = EventRecorder<CollectionChange<Int>>()
+        let token = rows.subscribe(on: .synchronous, recorder.handler)
+        defer { token.cancel() }
+        var expected = Array(0..<count)
+        var copies: [[Int]] = []
+        for _ in 0..<(Self.leaf + 3) {
+            rows.remove(at: rows.count - 1)
+            expected.removeLast()
+            copies.append(expected)
+        }
+        rows.removeAll { $0 % 33 == 17 }
+        expected.removeAll { $0 % 33 == 17 }
+        copies.append(expected)
+        XCTAssertEqual(Array(rows), expected)
+        let events = recorder.events.filter { !$0.isInitial }
+        XCTAssertEqual(events.count, copies.count)
+        for (event, copy) in zip(events, copies) {
+            XCTAssertTrue(event.snapshot.elementsEqual(copy), "the snapshot of version \(event.version) changed")
+        }
+    }
+
+    func test_sectionedCollection_deliveredSnapshots_neverChange() {
+        let count = Self.leaf + 1
+        let collection = SectionedCollection<String, Int>([SectionData("A", items: Array(0..<count))])
+        let recorder = EventRecorder<SectionedCollectionChange<String, Int>>()
+        let token = collection.subscribe(on: .synchronous, recorder.handler)
+        defer { token.cancel() }
+        var expected = Array(0..<count)
+        var copies: [[Int]] = []
+        for _ in 0..<4 {
+            collection.removeItem(at: ElementPath(item: expected.count - 1, section: 0))
+            expected.removeLast()
+            copies.append(expected)
+        }
+        collection.appendItem(-1, toSection: 0)
+        expected.append(-1)
+        copies.append(expected)
+        XCTAssertEqual(Array(collection.snapshot[0].items), expected)
+        let events = recorder.events.filter { !$0.isInitial }
+        XCTAssertEqual(events.count, copies.count)
+        for (event, copy) in zip(events, copies) {
+            XCTAssertTrue(event.snapshot[0].items.elementsEqual(copy), "a delivered snapshot changed")
+        }
+    }
+}
+
 /// Failures recorded from several threads.
 private final class LockedFailures: @unchecked Sendable {
     // Safe: every access to `failures` holds `lock`.

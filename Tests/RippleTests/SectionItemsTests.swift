@@ -206,6 +206,23 @@ final class SectionItemsTests: XCTestCase {
     // MARK: - Traps (in child processes)
 
     /// The entry point of the child processes; does nothing in a normal run.
+    /// Issue 35: `replace(with:)` ran the items' `id` and `==` under the collection's lock, so an
+    /// `id` that read the collection trapped (the lock is not recursive). The diff now runs
+    /// outside it, as `ObservableCollection.replace(with:)`'s does.
+    func test_replace_runsTheItemsIdAndEqualityOutsideTheLock() {
+        let reader = CollectionReader()
+        let section = SectionData("A", items: [ReadingItem(1, reader), ReadingItem(2, reader)])
+        let collection = SectionedCollection([section])
+        reader.collection = collection
+        let recorder = EventRecorder<SectionedCollectionChange<String, ReadingItem>>()
+        let token = collection.subscribe(on: .synchronous, recorder.handler)
+        defer { token.cancel() }
+        section.items.replace(with: [ReadingItem(2, reader), ReadingItem(3, reader)])
+        XCTAssertEqual(collection.snapshot[0].items.map(\.value), [2, 3])
+        XCTAssertEqual(recorder.events.count, 1)
+        XCTAssertGreaterThan(reader.reads, 0, "the items' id read the collection")
+    }
+
     func test_childProcessEntry() {
         guard let name = childCase else { return }
         let collection = TestSections(makeSectionedList([(1, [1, 2]), (2, [])]))
@@ -232,4 +249,32 @@ final class SectionItemsTests: XCTestCase {
         ]
         try assertChildCasesTrap("RippleTests.SectionItemsTests/test_childProcessEntry", expected: expected)
     }
+}
+
+/// Lets `ReadingItem`'s `id` read the collection that holds it.
+private final class CollectionReader: @unchecked Sendable {
+    // Safe: set once before any item reads it, and read and counted on the test's one thread.
+    var collection: SectionedCollection<String, ReadingItem>?
+    var reads = 0
+}
+
+/// An item whose `id` reads the collection holding it, as a getter over shared state might.
+private struct ReadingItem: Identifiable, Equatable, Sendable {
+    let value: Int
+    let reader: CollectionReader
+
+    init(_ value: Int, _ reader: CollectionReader) {
+        self.value = value
+        self.reader = reader
+    }
+
+    var id: Int {
+        if let collection = reader.collection {
+            _ = collection.numberOfSections
+            reader.reads += 1
+        }
+        return value
+    }
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.value == rhs.value }
 }

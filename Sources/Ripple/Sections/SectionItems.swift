@@ -131,7 +131,8 @@ public final class SectionItems<Item: Sendable>: Sendable {
     /// Reads or replaces the item at `position`. Replacing it publishes an update.
     ///
     /// - Parameter position: An offset in `0..<count`, checked when the call runs.
-    /// - Complexity: O(1) to read; O(*s*) to replace in a collection of *s* sections.
+    /// - Complexity: O(log *m*) to read, for *m* items; O(*s* + log *m*) to replace in a
+    ///   collection of *s* sections.
     @inlinable
     public subscript(position: Int) -> Item {
         get {
@@ -322,22 +323,35 @@ public final class SectionItems<Item: Sendable>: Sendable {
 
     /// Replaces every item with `items`, published as the difference found by `identity`.
     ///
-    /// The diff runs under the lock of the collection holding the items, against the items as
-    /// they are then.
+    /// The diff runs outside the lock of the collection holding the items, against a snapshot of
+    /// them, so that `identity`'s closures (and the items' `id` and `==`) may read the collection.
+    /// When another mutation came first, the diff is thrown away and run again; after three such
+    /// tries it runs under the lock, so that constant writers on other threads cannot starve the
+    /// call (as ``ObservableCollection/replace(with:identity:)`` does).
     ///
     /// - Parameters:
     ///   - items: The new items.
     ///   - identity: How items are told apart and compared, such as `.id` or `.value`.
-    /// - Complexity: One diff of the old and new items.
+    /// - Complexity: One diff of the old and new items (more only under contention).
     @inlinable
     public func replace<Rule>(with items: [Item], identity: DiffIdentity<Item, Rule>) {
-        let old = mutate(replacing: true) { list -> (Changeset?, ListSnapshot<Item>) in
-            let changes = Changeset(from: Array(list), to: items, identity: identity)
-            let old = list
-            list = ListSnapshot(items)
-            return (changes, old)
+        let replacement = ListSnapshot(items)
+        for attempt in 0...ObservableCollection<Item>._optimisticReplaceAttempts {
+            let underLock = attempt == ObservableCollection<Item>._optimisticReplaceAttempts
+            // The snapshot holds the items' root, so any mutation meanwhile gives the list a new
+            // root: `isIdentical(to:)` then tells the diff is stale.
+            let read = underLock ? nil : snapshot
+            let optimistic = read.map { Changeset(from: Array($0), to: items, identity: identity) }
+            let old = mutate(replacing: true) { list -> (Changeset?, ListSnapshot<Item>?) in
+                if let read, !list.isIdentical(to: read) { return (nil, nil) }
+                let changes = optimistic ?? Changeset(from: Array(list), to: items, identity: identity)
+                let old = list
+                list = replacement
+                return (changes, old)
+            }
+            // Released after unlocking.
+            if old != nil { return }
         }
-        withExtendedLifetime(old) {}
     }
 
     /// Replaces every item with `items`, published as the difference found by `id` and `==`

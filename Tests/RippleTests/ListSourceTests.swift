@@ -118,21 +118,52 @@ final class ListSourceTests: DiagnosticsTestCase {
             XCTAssertEqual(screen.source.renderedItems, collection.snapshot)
             XCTAssertEqual(screen.source.renderedVersion, collection.version)
             XCTAssertEqual(screen.source.statistics.reloads, 1, "only the initial reload")
-            XCTAssertGreaterThanOrEqual(screen.source.statistics.batches, 5)
+            // One batch each for the append, the removal, the move and the replace; the update is
+            // a reconfigure of its row, with no (empty) batch.
+            XCTAssertGreaterThanOrEqual(screen.source.statistics.batches, 4)
+            XCTAssertTrue(screen.view.events.contains { if case .reconfigure = $0 { return true } else { return false } })
             XCTAssertEqual(diagnostics.takeAll(), [])
         }
     }
 
-    func test_aMovedAndUpdatedRow_takesTwoStages_eachValid() {
+    /// A row that moves and is updated takes two stages when the update is a reload in the batch
+    /// (UIKit cannot move and reload one row in one batch), each valid.
+    func test_aMovedAndReloadedRow_takesTwoStages_eachValid() {
         MainActor.assumeIsolated {
             let collection = ObservableCollection([TestItem](ids: [1, 2, 3]))
             let screen = TableScreen(collection)
+            screen.source.updateStyle = .reload
             flushMainQueue()
             collection.replace(with: [TestItem(id: 3, content: 1), TestItem(id: 1), TestItem(id: 2)])
             flushMainQueue()
             XCTAssertEqual(screen.source.statistics.batches, 2)
             XCTAssertEqual(screen.view.violations, [])
             XCTAssertEqual(screen.view.rows, [Array(collection.snapshot)])
+        }
+    }
+
+    /// Issue 35: with the default `.reconfigure`, the update's stage holds nothing for the view
+    /// once the source strips its updates (it reconfigures the row after the batches). It ran as
+    /// an empty `performBatchUpdates`, which on a device still costs a layout pass and an
+    /// animation transaction. One event, one batch, then the reconfigure.
+    func test_aMovedAndReconfiguredRow_takesOneBatch_andNoEmptyOne() {
+        MainActor.assumeIsolated {
+            let collection = ObservableCollection([TestItem](ids: [1, 2, 3]))
+            let screen = TableScreen(collection)
+            flushMainQueue()
+            let eventsBefore = screen.view.events.count
+            collection.replace(with: [TestItem(id: 3, content: 1), TestItem(id: 1), TestItem(id: 2)])
+            flushMainQueue()
+            XCTAssertEqual(screen.source.statistics.batches, 1)
+            let batches = screen.view.events.dropFirst(eventsBefore).compactMap { event -> BatchUpdate? in
+                if case .batchUpdates(let batch, _) = event { return batch }
+                return nil
+            }
+            XCTAssertEqual(batches.count, 1)
+            XCTAssertFalse(batches.contains(where: \.isEmpty), "no empty batch")
+            XCTAssertEqual(screen.view.violations, [])
+            XCTAssertEqual(screen.view.rows, [Array(collection.snapshot)])
+            XCTAssertEqual(screen.source.renderedItems, collection.snapshot)
         }
     }
 

@@ -44,10 +44,13 @@ final class ListRenderer<Data> {
     }
 
     /// One stage to animate: the data to show after it, whether it inserts, deletes or moves
-    /// sections (which would carry the loading row off), and the calls that make it.
+    /// sections (which would carry the loading row off), whether it has no call for the view (a
+    /// stage of updates that the source shows by reconfiguring instead), and the calls that make
+    /// it.
     struct Stage {
         var data: Data
         var movesSections = false
+        var isEmpty = false
         var apply: (any ListView) -> Void
     }
 
@@ -111,6 +114,12 @@ final class ListRenderer<Data> {
         }
         var loadingRowSetAside = false
         for stage in stages(rendered) {
+            if stage.isEmpty {
+                // No batch: an empty `performBatchUpdates` still costs the view a layout pass and
+                // an animation transaction. The data changes without a count changing.
+                rendered = stage.data
+                continue
+            }
             if stage.movesSections && showsLoadingRow {
                 // The loading row belongs to the last section: it leaves before sections move.
                 setLoadingRow(shown: false, in: view)
@@ -178,6 +187,13 @@ final class ListRenderer<Data> {
             view.performBatchUpdates({ view.reloadItems(at: reload) }, completion: nil)
         }
         if !reconfigure.isEmpty { view.reconfigureItems(at: reconfigure) }
+    }
+
+    /// Rebinds the headers and footers of `sections` (final indices) after an animated event's
+    /// batches: kept sections whose value is another object.
+    func rebindSupplementaryViews(inSections sections: [Int]) {
+        guard let view, !sections.isEmpty else { return }
+        view.reconfigureSupplementaryViews(inSections: sections)
     }
 
     // MARK: - The user's moves

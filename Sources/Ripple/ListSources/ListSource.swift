@@ -85,7 +85,7 @@ public class ListSource<Element: Sendable>: ListSourceBase<Element, ListSnapshot
             return change.staged(from: rendered).map { stage in
                 var changeset = stage.changeset
                 if reconfigures { changeset.updates = [] }
-                return ListRenderer.Stage(data: stage.data) { $0.apply(changeset) }
+                return ListRenderer.Stage(data: stage.data, isEmpty: changeset.isEmpty) { $0.apply(changeset) }
             }
         }
         if alive && animated { rebindCells(after: change, before: before) }

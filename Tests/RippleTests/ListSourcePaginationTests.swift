@@ -489,3 +489,32 @@ final class ListSourcePaginationTests: XCTestCase {
         }
     }
 }
+
+/// What a pagination reports.
+final class ListSourcePaginationDiagnosticsTests: DiagnosticsTestCase {
+    private final class Owner: Sendable {}
+
+    /// Issue 35: a pagination whose command's owner is gone stopped silently. It reports a
+    /// `paginationStopped` diagnostic, once, and loads nothing.
+    func test_aPaginationWhoseOwnerIsGone_reportsThatItStopped_once() {
+        let diagnostics = diagnostics
+        MainActor.assumeIsolated {
+            let collection = ObservableCollection<TestItem>([TestItem](ids: Array(0..<10)))
+            let screen = FlatTableScreen(collection)
+            var owner: Owner? = Owner()
+            let loadMore = CommandWithResult<Void, PageLoad>(delegate: owner!, perform: { _, _ in .morePages })
+            screen.source.paginate(with: loadMore, threshold: 2, showsLoadingRow: false)
+            flushMainQueue()
+            owner = nil
+            screen.displayLastRow()
+            screen.displayLastRow()
+            collection.append(TestItem(id: 10))
+            flushMainQueue()
+            screen.displayLastRow()
+            let reports = diagnostics.takeAll()
+            XCTAssertEqual(reports.map(\.kind), [.paginationStopped])
+            XCTAssertEqual(reports.first?.message, "the pagination command's owner is gone; no more pages load")
+            XCTAssertEqual(screen.shownIDs.count, 11)
+        }
+    }
+}

@@ -229,6 +229,35 @@ final class SeedParityWinkKitTests: XCTestCase {
         XCTAssertEqual(screen.tableView.violations, [])
     }
 
+    /// Issue 35, bug 1: at the last page, scrolled to the bottom, a refresh through the collection
+    /// brings the list back to its first page while the user is still at its end: rows 8 and 9 are
+    /// on screen, within the threshold, and page 2 loads by itself, with no scroll away and back.
+    /// (The rows were displayed while the last-page marker was still set; it was cleared only
+    /// after rendering, and then only an empty list loaded.)
+    func test_aRefreshAtTheBottomAfterTheLastPage_loadsTheNextPageByItself() async throws {
+        let server = ItemServer(total: 25, pageSize: 10)
+        let controller = ItemListViewController(presenter: ItemListPresenter(service: server))
+        controller.viewDidLoad()
+        let screen = try XCTUnwrap(controller.screen)
+        await screen.settle()
+        for _ in 0..<3 {
+            screen.cells.scrollToEnd()
+            await screen.settle()
+        }
+        XCTAssertEqual(screen.shownItems.count, 25, "the last page")
+        let requests = await server.requests
+        XCTAssertEqual(requests, 3)
+
+        let items = controller.presenter.items
+        let firstPage = Array(items.snapshot.prefix(10))
+        items.replace(with: firstPage, identity: .key({ $0.item.id }, contentEquals: { $0.item == $1.item }))
+        await screen.settle()
+        XCTAssertEqual(screen.shownItems.map(\.item.id), Array(0..<20), "page 2 loaded by itself")
+        let after = await server.requests
+        XCTAssertEqual(after, 4)
+        XCTAssertEqual(screen.tableView.violations, [])
+    }
+
     /// Pull to refresh: the spinner runs until the refresh ends, the first page replaces the list
     /// with a renamed item reloaded in place, and the infinite scroll carries on after it.
     func test_pullToRefresh_endsTheSpinnerWhenTheRefreshEnds_andDiffsTheFirstPage() async throws {

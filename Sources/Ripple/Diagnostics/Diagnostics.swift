@@ -23,6 +23,9 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         /// A cell or header view that cannot show its row's item or its section's value (its
         /// `Item` type is another); the row shows nothing.
         case cellTypeMismatch
+        /// A list source's pagination command refused to load a page because its owner is gone:
+        /// no page loads any more.
+        case paginationStopped
     }
 
     /// The kind of problem.

@@ -79,7 +79,7 @@ extension ListSourceBase {
         pagination?.stop()
         let pagination = Pagination(
             threshold: max(0, threshold), showsLoadingRow: showsLoadingRow,
-            isExecuting: { command.isExecuting }, load: { command.execute(parameter: ()).refusal == nil })
+            isExecuting: { command.isExecuting }, load: { command.execute(parameter: ()).refusal })
         self.pagination = pagination
         pagination.tokens.append(
             command.executingChanges.subscribe { [weak self] executing in
@@ -105,6 +105,10 @@ extension ListSourceBase {
         guard let pagination, path.section >= 0, path.section < counts.count else { return }
         let position = counts[..<path.section].reduce(0, +) + path.item
         guard position >= renderedItemCount - pagination.threshold else { return }
+        // A row displayed by the batch that shrank the list (a refresh while the user is at its
+        // end) comes before `didRender`: the rendered rows are already the new ones, so the last
+        // page is forgotten here too, or that row would load nothing.
+        resumeIfShrunk(pagination)
         if pagination.isLoading && !isLoadingRow(path) {
             // On a device, the rows a page brings are displayed as soon as their batch lands,
             // before the run's end reaches the main queue: remember the row, and look again then.
@@ -136,7 +140,16 @@ extension ListSourceBase {
         let count = renderedItemCount
         guard pagination.firedAtCount != count, pagination.lastPageItemCount == nil, !pagination.isLoading else { return }
         pagination.firedAtCount = count
-        pagination.run = pagination.load() ? .fired : .none
+        let refusal = pagination.load()
+        pagination.run = refusal == nil ? .fired : .none
+        if refusal == .ownerDeallocated && !pagination.reportedOwnerGone {
+            // Once: every row displayed near the end would say it again.
+            pagination.reportedOwnerGone = true
+            Diagnostics.report(
+                Diagnostic(
+                    kind: .paginationStopped, source: "\(Self.self).paginate(with:)",
+                    message: "the pagination command's owner is gone; no more pages load"))
+        }
     }
 
     /// Follows the runs this pagination started, and shows or hides the loading row as the
@@ -178,7 +191,8 @@ final class Pagination {
     let showsLoadingRow: Bool
     /// The command's live executing state.
     let isExecuting: () -> Bool
-    let load: () -> Bool
+    /// Executes the command; its refusal, or `nil` when it started.
+    let load: () -> CommandRefusal?
     /// The number of rendered items when the command last fired, until its run's end is delivered;
     /// `nil` when a page is due.
     var firedAtCount: Int?
@@ -193,7 +207,13 @@ final class Pagination {
     /// The subscriptions to the command.
     var tokens: [SubscriptionToken] = []
 
-    init(threshold: Int, showsLoadingRow: Bool, isExecuting: @escaping () -> Bool, load: @escaping () -> Bool) {
+    /// Whether a refusal for an owner that is gone was reported.
+    var reportedOwnerGone = false
+
+    init(
+        threshold: Int, showsLoadingRow: Bool, isExecuting: @escaping () -> Bool,
+        load: @escaping () -> CommandRefusal?
+    ) {
         self.threshold = threshold
         self.showsLoadingRow = showsLoadingRow
         self.isExecuting = isExecuting

@@ -1,3 +1,4 @@
+import Foundation
 import Ripple
 import RippleTestSupport
 import XCTest
@@ -78,6 +79,29 @@ final class CommandReentrancyTests: XCTestCase {
         }
     }
 
+    /// Issue 35: the limit counted the sync runs of every thread, so 65 plain calls at once, with
+    /// no re-entry at all, trapped as if nested. It counts each thread's nesting now: 70 threads
+    /// each execute once, all at the same time, and every run starts.
+    func test_plainCallsOnManyThreadsAtOnce_neverTrap() {
+        let started = Locked(0)
+        let running = Locked(0)
+        let deepest = Locked(0)
+        let command = Command(policy: .cancelRunning, nonisolatedPerform: { _ in
+            started.withLock { $0 += 1 }
+            let now = running.withLock { running -> Int in running += 1; return running }
+            deepest.withLock { $0 = max($0, now) }
+            // Every run waits for the others to start: 70 sync runs at once, on 70 threads.
+            while started.current < 70 { usleep(1_000) }
+            running.withLock { $0 -= 1 }
+        })
+        runOnThreads(70) { _ in
+            XCTAssertNil(command.execute().refusal)
+        }
+        XCTAssertEqual(started.current, 70)
+        XCTAssertEqual(deepest.current, 70, "70 sync runs at once, more than one thread may nest")
+        XCTAssertFalse(command.isExecuting)
+    }
+
     // MARK: - Beyond the limit (in child processes)
 
     /// The entry point of the child processes; does nothing in a normal run.
@@ -100,8 +124,8 @@ final class CommandReentrancyTests: XCTestCase {
 
     func test_unboundedReentrance_trapsWithAMessageNamingTheMethodTheDepthAndTheLimit() throws {
         let message =
-            "CommandWithResult.execute(parameter:): sync run 65 of this .cancelRunning command is out of range "
-            + "1...64; is execute called from inside its own body?"
+            "CommandWithResult.execute(parameter:): sync run 65 of this .cancelRunning command on this thread is out "
+            + "of range 1...64; is execute called from inside its own body?"
         try assertChildCasesTrap(
             "RippleTests.CommandReentrancyTests/test_childProcessEntry",
             expected: ["mainActorUnbounded": message, "nonisolatedUnbounded": message])

@@ -6,6 +6,10 @@ struct CommandState<Parameter: Sendable, Output: Sendable> {
     var running: [Int: CommandResultRun<Output>] = [:]
     /// Sync bodies running now.
     var syncRunning = 0
+    /// Under `.cancelRunning`, the sync bodies running now by thread (``CurrentThread/id``): how
+    /// deep `execute` called from inside a sync body has nested them on that thread. Threads with
+    /// none are absent. (No other policy nests: they refuse or queue a call from inside a run.)
+    var syncDepths: [UInt: Int] = [:]
     var nextRunID = 0
     /// The parameters waiting under `.enqueue`, oldest first.
     var queued: [QueuedRun<Parameter, Output>] = []
@@ -25,6 +29,13 @@ struct CommandState<Parameter: Sendable, Output: Sendable> {
     }
 
     var activeRuns: Int { running.count + syncRunning }
+
+    /// Ends a sync run, counted in ``syncDepths`` on `thread` when given (as it was started).
+    mutating func endSync(depthOn thread: UInt?) {
+        syncRunning -= 1
+        guard let thread, let depth = syncDepths[thread] else { return }
+        syncDepths[thread] = depth == 1 ? nil : depth - 1
+    }
     var isExecuting: Bool { activeRuns > 0 || !queued.isEmpty }
     /// Whether the policy lets `execute` start (or queue) another run now.
     var admitsAnotherRun: Bool { activeRuns < runLimit }
@@ -47,10 +58,14 @@ struct CommandState<Parameter: Sendable, Output: Sendable> {
         if runEnded || now != before, canExecuteEvents.enqueue(()) { drains.insert(.canExecute) }
     }
 
-    /// Registers a new run. The caller publishes the change.
-    mutating func start(sync: Bool, finish: (Int) -> CommandResultRun<Output>) -> CommandAdmission<Output> {
+    /// Registers a new run; a sync one is counted in ``syncDepths`` on `thread`, when given. The
+    /// caller publishes the change.
+    mutating func start(
+        sync: Bool, depthOn thread: UInt? = nil, finish: (Int) -> CommandResultRun<Output>
+    ) -> CommandAdmission<Output> {
         if sync {
             syncRunning += 1
+            if let thread { syncDepths[thread, default: 0] += 1 }
             return .sync
         }
         let id = nextRunID

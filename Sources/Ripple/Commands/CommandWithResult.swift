@@ -367,6 +367,7 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
         var drains: CommandDrains = []
         var tooDeep = 0
         let isSync = body.isSync
+        let thread = nestingThread
         let admission = state.withLock { state -> CommandAdmission<Output> in
             switch policy {
             case .ignoreWhileRunning, .concurrent:
@@ -374,8 +375,11 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
             case .cancelRunning:
                 // A sync body cannot be cancelled, so `execute` from inside it nests one run deeper
                 // each time, without bound: stop before the stack overflows without a message.
-                if isSync && state.syncRunning >= syncRunLimit {
-                    tooDeep = state.syncRunning + 1
+                // Counted per thread: runs of plain calls on other threads nest nothing, however
+                // many there are.
+                let depth = thread.map { state.syncDepths[$0, default: 0] } ?? 0
+                if isSync && depth >= syncRunLimit {
+                    tooDeep = depth + 1
                     return .refused(.busy)
                 }
                 if !state.running.isEmpty { toCancel = Array(state.running.values) }
@@ -387,19 +391,27 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
                 }
             }
             let before = state.visible
-            let admission = state.start(sync: isSync) { makeRun($0, waiter) }
+            let admission = state.start(sync: isSync, depthOn: thread) { makeRun($0, waiter) }
             state.publishChanges(since: before, into: &drains)
             return admission
         }
         if tooDeep > 0 {
             preconditionFailure(
-                "CommandWithResult.execute(parameter:): sync run \(tooDeep) of this .cancelRunning command is out of "
-                    + "range 1...\(syncRunLimit); is execute called from inside its own body? A sync body cannot be "
+                "CommandWithResult.execute(parameter:): sync run \(tooDeep) of this .cancelRunning command on this thread "
+                    + "is out of range 1...\(syncRunLimit); is execute called from inside its own body? A sync body cannot be "
                     + "cancelled, so each such call nests one level deeper until the stack overflows")
         }
         if !drains.isEmpty { drain(drains) }
         for run in toCancel { run.cancel() }
         return admission
+    }
+
+    /// The calling thread, when this command counts its sync runs' nesting per thread (a sync
+    /// `.cancelRunning` command, the only one whose body can call `execute` from inside without
+    /// being refused or queued); `nil` otherwise.
+    private var nestingThread: UInt? {
+        guard body.isSync, case .cancelRunning = policy else { return nil }
+        return CurrentThread.id
     }
 
     /// The handle of a new Dispatch or async run (or `useWork`), whose end reaches `finish`.
@@ -455,8 +467,9 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
     /// Ends the sync run `current`. When a parameter queued under `.enqueue` takes over, stores it
     /// in `current` and returns `true`: the caller runs it, on this thread.
     private func endSync(_ result: Result<Output, any Error>, next current: inout QueuedRun<Parameter, Output>) -> Bool {
-        end(result, waiter: current.waiter) { state in
-            state.syncRunning -= 1
+        let thread = nestingThread
+        return end(result, waiter: current.waiter) { state in
+            state.endSync(depthOn: thread)
             return false
         } takeOver: { _, queued in
             current = queued

@@ -36,6 +36,43 @@ private final class BookRowPresenter: Presenter<any BookRowView>, Identifiable, 
     }
 }
 
+/// What a shelf's header shows.
+@MainActor
+private protocol ShelfHeaderViewing: Viewable {
+    func show(title: String)
+}
+
+/// A section presenter, rebuilt on every refresh and diffed by `id`.
+private final class ShelfHeaderPresenter: Presenter<any ShelfHeaderViewing>, Identifiable, Equatable {
+    nonisolated let title: String
+    nonisolated var id: String { title }
+
+    nonisolated init(_ title: String) {
+        self.title = title
+        super.init()
+    }
+
+    override func injectView(_ view: any ShelfHeaderViewing) {
+        super.injectView(view)
+        view.show(title: title)
+    }
+
+    nonisolated static func == (lhs: ShelfHeaderPresenter, rhs: ShelfHeaderPresenter) -> Bool { lhs.title == rhs.title }
+}
+
+/// A header (or footer) view of a shelf.
+private final class ShelfHeaderView: HeadlessCell<ShelfHeaderPresenter>, ShelfHeaderViewing {
+    var title = ""
+    var shown: ShelfHeaderPresenter? { item }
+    func show(title: String) { self.title = title }
+}
+
+/// A row object, for a list of optional rows.
+private final class OptionalRow: Sendable {
+    let id: Int
+    init(_ id: Int) { self.id = id }
+}
+
 /// A cell that shows a book row.
 private final class BookRowCell: HeadlessCell<BookRowPresenter>, BookRowView {
     var title = ""
@@ -165,6 +202,56 @@ final class ListSourceRebindingTests: XCTestCase {
             XCTAssertTrue(screen.cells.visibleItems[index] === presenter)
             XCTAssertTrue(presenter.view === cells[index])
         }
+        XCTAssertEqual(screen.tableView.violations, [])
+    }
+
+    /// Issue 35: rows of an optional class type (`Row?`) are objects too. They never got object
+    /// rebinding: the check for "may be an object" read the type's metadata kind, which is an
+    /// enum's for an `Optional`.
+    func test_optionalObjectRows_areRebound_likeObjectRows() async {
+        let list = ObservableCollection<OptionalRow?>([OptionalRow(1), OptionalRow(2)])
+        let screen = HeadlessTableScreen(collection: list)
+        screen.cells.register(HeadlessCell<OptionalRow?>.self, forCellReuseIdentifier: "Cell")
+        await screen.settle()
+
+        // Rows 1 and 2 are kept with fresh objects; row 3 is new, so that the replace is an event.
+        list.replace(
+            with: [OptionalRow(1), OptionalRow(2), OptionalRow(3)],
+            identity: .key({ $0?.id ?? -1 }, contentEquals: { _, _ in true }))
+        await screen.settle()
+
+        let paths = [ElementPath(item: 0, section: 0), ElementPath(item: 1, section: 0)]
+        XCTAssertEqual(screen.tableView.events.last, .reconfigure(paths))
+        for (index, shown) in screen.cells.visibleItems.prefix(2).enumerated() {
+            XCTAssertTrue((shown ?? nil) === list.snapshot[index], "row \(index) shows the new object")
+        }
+        XCTAssertEqual(screen.tableView.violations, [])
+    }
+
+    /// Issue 35, bug 2: a kept section whose header presenter is a fresh object (equal by `id`
+    /// and `==`) keeps its header view, which now shows the new presenter; the old one gives up
+    /// the view. Only the rows were rebound: the header kept the old presenter, and the new one
+    /// had no view.
+    func test_aSectionsRefreshWithAFreshHeaderPresenter_rebindsItsHeader() async {
+        let shelves = SectionedCollection([SectionData(ShelfHeaderPresenter("A"), items: [1, 2])])
+        let screen = HeadlessTableScreenWithSection(collection: shelves)
+        screen.cells.register(HeadlessCell<Int>.self, forCellReuseIdentifier: "Cell")
+        screen.source.headerIdentifier = { _ in "Header" }
+        screen.cells.register(ShelfHeaderView.self, forSupplementaryViewWithReuseIdentifier: "Header")
+        await screen.settle()
+        let old = shelves.snapshot[0].section
+        let header = screen.cells.header(inSection: 0) as? ShelfHeaderView
+        XCTAssertTrue(old.view === header)
+
+        let fresh = ShelfHeaderPresenter("A")
+        shelves.replace(withSections: [SectionData(fresh, items: [1, 2, 3])], sectionIdentity: .id, itemIdentity: .value)
+        await screen.settle()
+
+        XCTAssertTrue(screen.cells.header(inSection: 0) === header, "the kept section keeps its header view")
+        XCTAssertTrue(fresh.view === header, "the new presenter has the header view")
+        XCTAssertTrue(header?.shown === fresh, "the header shows the new presenter")
+        XCTAssertFalse(old.hasView, "the presenter that lost the header gave up its view")
+        XCTAssertEqual(screen.tableView.events.last, .reconfigureSupplementaryViews([0]))
         XCTAssertEqual(screen.tableView.violations, [])
     }
 

@@ -60,7 +60,7 @@ extension ListSourceBase {
                     guard !updated.contains(path) else { continue }
                     let old = before(origin)
                     let new = after(path)
-                    guard Swift.type(of: new as Any) is AnyClass, (old as AnyObject) !== (new as AnyObject) else { continue }
+                    guard let object = _object(new), _object(old) !== object else { continue }
                     rebind(old, new, at: path)
                 }
             }
@@ -68,12 +68,33 @@ extension ListSourceBase {
         renderer.rebind(reconfigure: reconfigure.sorted(), reload: reload.sorted())
     }
 
-    /// Whether elements of type `Item` may be objects: a class, or an existential (`any P`, `Any`,
-    /// `AnyObject`) that a class instance may stand behind. A struct or an enum never is, so a list
-    /// of values pays nothing for the object comparison.
-    static var itemsMayBeObjects: Bool {
-        Item.self is AnyClass || _isExistentialType(Item.self)
-    }
+    /// Whether elements of type `Item` may be objects: a class, an existential (`any P`, `Any`,
+    /// `AnyObject`) that a class instance may stand behind, or an `Optional` of either. A struct
+    /// or an enum never is, so a list of values pays nothing for the object comparison.
+    static var itemsMayBeObjects: Bool { _mayBeObject(Item.self) }
+}
+
+/// Whether values of `type` may be objects: a class, an existential that a class instance may
+/// stand behind, or an `Optional` of either.
+func _mayBeObject(_ type: Any.Type) -> Bool {
+    type is AnyClass || _isExistentialType(type) || type is any _OptionalRow.Type
+}
+
+/// `Optional`, seen through a protocol, so that a row of type `Class?` is unwrapped to its object.
+protocol _OptionalRow {
+    /// The wrapped value, or `nil`.
+    var _wrappedRow: Any? { get }
+}
+
+extension Optional: _OptionalRow {
+    var _wrappedRow: Any? { self.map { $0 } }
+}
+
+/// The object that `value` is, or that it wraps in an `Optional` (at any depth), or `nil` for a
+/// value or an empty `Optional`.
+func _object(_ value: Any) -> AnyObject? {
+    if let optional = value as? any _OptionalRow { return optional._wrappedRow.flatMap(_object) }
+    return Swift.type(of: value) is AnyClass ? value as AnyObject : nil
 }
 
 /// Whether `type` is an existential type (`any P`, `any P<T>`, `P & Q`, `Any`, `AnyObject`).

@@ -71,13 +71,43 @@ public class ListSourceWithSection<Section: Sendable, Item: Sendable>:
                 if reconfigures { changeset.itemUpdates = [] }
                 return ListRenderer.Stage(
                     data: stage.data,
-                    movesSections: !(sections.inserts.isEmpty && sections.deletes.isEmpty && sections.moves.isEmpty)
+                    movesSections: !(sections.inserts.isEmpty && sections.deletes.isEmpty && sections.moves.isEmpty),
+                    isEmpty: changeset.isEmpty
                 ) { $0.apply(changeset) }
             }
         }
-        if alive && animated { rebindCells(after: change, before: before) }
+        if alive && animated {
+            rebindCells(after: change, before: before)
+            rebindSupplementaryViews(after: change, before: before)
+        }
         didRender(alive: alive)
     }
+
+    /// Rebinds the headers and footers of the sections the event kept, not updated, whose value
+    /// is another object (a refresh with fresh section presenters): as rows are rebound (C7),
+    /// nothing on a device asks for those views again. Inserted and reloaded sections have new
+    /// views.
+    private func rebindSupplementaryViews(
+        after change: SectionedCollectionChange<Section, Item>, before: [SectionSnapshot<Section, Item>]
+    ) {
+        guard Self.sectionsMayBeObjects, change.mayReplaceKeptElements else { return }
+        let sections = change.changeset.sections
+        let origins = sections.applied(to: before.indices.map { Optional($0) }) { _ in nil }
+        let updated = Set(sections.updates.map(\.target))
+        let after = change.snapshot
+        var rebound: [Int] = []
+        for (target, origin) in origins.enumerated() {
+            guard let origin, !updated.contains(target), let object = _object(after[target].section),
+                _object(before[origin].section) !== object
+            else { continue }
+            rebound.append(target)
+        }
+        renderer.rebindSupplementaryViews(inSections: rebound)
+    }
+
+    /// Whether section values of type `Section` may be objects (see
+    /// ``ListSourceBase/itemsMayBeObjects``).
+    static var sectionsMayBeObjects: Bool { _mayBeObject(Section.self) }
 
     /// Rebinds the rows the event left showing an old element (C7). Rows of inserted and reloaded
     /// sections have new cells.

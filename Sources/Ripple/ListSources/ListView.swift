@@ -63,6 +63,17 @@ public protocol ListView: AnyObject {
     /// - Parameter paths: The items' paths, in the view's current coordinates.
     func reconfigureItems(at paths: [ElementPath])
 
+    /// Configures the headers and footers of `sections` that are on screen again in place, keeping
+    /// each view. UIKit has no call for it: the glue hands each such view to the data source again.
+    ///
+    /// Sectioned list sources call it outside any batch, after the batches of an event, with the
+    /// sections' final indices (`uikit-cell-lifecycle.md`, C7): for kept sections whose value is a
+    /// different object than their header shows (a refresh with fresh section presenters). The
+    /// default does nothing: a view without headers and footers.
+    ///
+    /// - Parameter sections: The sections, in the view's current coordinates.
+    func reconfigureSupplementaryViews(inSections sections: [Int])
+
     /// Makes `source` answer the view's data-source and delegate questions.
     ///
     /// A list source calls it when it starts driving the view, and again when the app's forwarding
@@ -78,6 +89,11 @@ public protocol ListView: AnyObject {
 }
 
 extension ListView {
+    /// Does nothing: a view without headers and footers.
+    ///
+    /// - Parameter sections: The sections.
+    public func reconfigureSupplementaryViews(inSections sections: [Int]) {}
+
     /// Does nothing: the view reads its data some other way. Returns `nil`.
     ///
     /// - Parameter source: The list source that drives the view.

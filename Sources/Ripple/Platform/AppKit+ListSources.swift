@@ -82,6 +82,17 @@ extension NSCollectionView: ListView {
     public func reconfigureItems(at paths: [ElementPath]) {
         (dataSource as? ListViewAdapter)?.configureVisibleCells(at: paths) { item(at: IndexPath($0)) }
     }
+    /// Configures the headers and footers on screen of `sections` again in place, through the
+    /// source (AppKit has no call for it).
+    public func reconfigureSupplementaryViews(inSections sections: [Int]) {
+        guard let adapter = dataSource as? ListViewAdapter else { return }
+        let wanted = Set(sections)
+        for kind in [NSCollectionView.elementKindSectionHeader, NSCollectionView.elementKindSectionFooter] {
+            for path in indexPathsForVisibleSupplementaryElements(ofKind: kind) where wanted.contains(path.section) {
+                adapter.configureVisibleSupplementaryView(supplementaryView(forElementKind: kind, at: path), inSection: path.section)
+            }
+        }
+    }
     /// Makes `source` the collection view's data source and delegate, through an adapter.
     ///
     /// - Parameter source: The list source that drives the collection view.

@@ -48,6 +48,17 @@ class ListViewAdapter: NSObject {
         }
     }
 
+    /// Configures the header or footer `view` of `section` on screen again, in place, through the
+    /// source; nothing when there is none on screen.
+    ///
+    /// - Parameters:
+    ///   - view: The view's header or footer on screen, or `nil`.
+    ///   - section: Its section now.
+    @MainActor
+    func configureVisibleSupplementaryView(_ view: AnyObject?, inSection section: Int) {
+        if let view { source?.configureSupplementary(view, inSection: section) }
+    }
+
     /// Whether the app's delegate implements `selector`.
     func appImplements(_ selector: Selector) -> Bool {
         (appDelegate as? NSObjectProtocol)?.responds(to: selector) ?? false

@@ -47,6 +47,15 @@ extension UITableView: ListView {
             (dataSource as? ListViewAdapter)?.configureVisibleCells(at: paths) { cellForRow(at: IndexPath($0)) }
         }
     }
+    /// Configures the headers and footers on screen of `sections` again in place, through the
+    /// source (UIKit has no call for it).
+    public func reconfigureSupplementaryViews(inSections sections: [Int]) {
+        guard let adapter = dataSource as? ListViewAdapter else { return }
+        for section in sections {
+            adapter.configureVisibleSupplementaryView(headerView(forSection: section), inSection: section)
+            adapter.configureVisibleSupplementaryView(footerView(forSection: section), inSection: section)
+        }
+    }
     /// Makes `source` the table's data source and delegate, through an adapter.
     ///
     /// - Parameter source: The list source that drives the table.
@@ -84,6 +93,17 @@ extension UICollectionView: ListView {
             reconfigureItems(at: paths.map(IndexPath.init))
         } else {
             (dataSource as? ListViewAdapter)?.configureVisibleCells(at: paths) { cellForItem(at: IndexPath($0)) }
+        }
+    }
+    /// Configures the headers and footers on screen of `sections` again in place, through the
+    /// source (UIKit has no call for it).
+    public func reconfigureSupplementaryViews(inSections sections: [Int]) {
+        guard let adapter = dataSource as? ListViewAdapter else { return }
+        let wanted = Set(sections)
+        for kind in [UICollectionView.elementKindSectionHeader, UICollectionView.elementKindSectionFooter] {
+            for path in indexPathsForVisibleSupplementaryElements(ofKind: kind) where wanted.contains(path.section) {
+                adapter.configureVisibleSupplementaryView(supplementaryView(forElementKind: kind, at: path), inSection: path.section)
+            }
         }
     }
     /// Makes `source` the collection view's data source and delegate, through an adapter.

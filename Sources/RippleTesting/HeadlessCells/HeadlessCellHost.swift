@@ -271,6 +271,11 @@ public final class HeadlessCellHost<Source: ListDataSource> {
             carry(items: items, sections: sections)
         case .reconfigured(let paths):
             reconfigure(paths)
+        case .reconfiguredSupplementaryViews(let sections):
+            let wanted = Set(sections)
+            for entry in visibleSupplementaryViews where wanted.contains(entry.section) {
+                source.configureSupplementary(entry.view, inSection: entry.section)
+            }
         }
     }
 

@@ -304,6 +304,17 @@ public final class HeadlessCollectionView<Item> {
     ///
     /// - Parameter paths: The items' paths.
     public func reconfigureItems(at paths: [ElementPath]) { engine.reconfigure(paths, method: "reconfigureItems(at:)") }
+
+    /// Configures the headers and footers on screen of `sections` again in place, keeping each
+    /// view, as Ripple's UIKit glue does with the visible supplementary views.
+    ///
+    /// Inside an open batch, or with a section that does not exist, it records a violation and
+    /// does nothing.
+    ///
+    /// - Parameter sections: The sections' indices now.
+    public func reconfigureSupplementaryViews(inSections sections: [Int]) {
+        engine.reconfigureSupplementaryViews(inSections: sections)
+    }
 }
 
 @available(*, unavailable)

@@ -262,6 +262,34 @@ final class _HeadlessListEngine<Element> {
         layoutObserver?(.reconfigured(paths))
     }
 
+    /// Configures the headers and footers of `sections` on screen again in place: a pass of its
+    /// own after the structural batch, as for items; inside an open batch, or for a section that
+    /// does not exist, the call is recorded as a violation and ignored.
+    func reconfigureSupplementaryViews(inSections sections: [Int]) {
+        loadIfNeeded()
+        let method = "reconfigureSupplementaryViews(inSections:)"
+        guard depth == 0 else {
+            recordMisuse(
+                BatchUpdateViolation(
+                    rule: .reconfigurePass, messageID: nil,
+                    message:
+                        "\(method) called inside a batch (update depth \(depth)); Ripple reconfigures in a pass of its own, after the structural batch, by the sections' final indices. The call is ignored."
+                ))
+            return
+        }
+        if let bad = sections.first(where: { !displayed.indices.contains($0) }) {
+            recordMisuse(
+                BatchUpdateViolation(
+                    rule: .reconfigurePass, messageID: nil,
+                    message:
+                        "\(method): attempt to reconfigure the supplementary views of section \(bad), which does not exist; number of sections: \(displayed.count). The call is ignored."
+                ))
+            return
+        }
+        events.append(.reconfigureSupplementaryViews(sections))
+        layoutObserver?(.reconfiguredSupplementaryViews(sections))
+    }
+
     // MARK: - Batches (R2, R14)
 
     func beginUpdates() {
@@ -376,6 +404,8 @@ enum _HeadlessLayoutChange {
     case carried(items: [[ElementPath?]], sections: [Int?])
     /// Items were reconfigured in place (C4).
     case reconfigured([ElementPath])
+    /// The headers and footers of sections were reconfigured in place.
+    case reconfiguredSupplementaryViews([Int])
 }
 
 /// A headless view whose screen changes a ``HeadlessCellHost`` follows.

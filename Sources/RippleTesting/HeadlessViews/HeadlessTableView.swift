@@ -312,6 +312,18 @@ public final class HeadlessTableView<Row> {
     ///
     /// - Parameter paths: The rows' paths.
     public func reconfigureRows(at paths: [ElementPath]) { engine.reconfigure(paths, method: "reconfigureRows(at:)") }
+
+    /// Configures the headers and footers on screen of `sections` again in place, keeping each
+    /// view, as Ripple's UIKit glue does with `headerView(forSection:)` and
+    /// `footerView(forSection:)`.
+    ///
+    /// Inside an open batch, or with a section that does not exist, it records a violation and
+    /// does nothing.
+    ///
+    /// - Parameter sections: The sections' indices now.
+    public func reconfigureSupplementaryViews(inSections sections: [Int]) {
+        engine.reconfigureSupplementaryViews(inSections: sections)
+    }
 }
 
 @available(*, unavailable)

@@ -40,6 +40,10 @@ public enum HeadlessViewEvent: Hashable, Sendable, CustomStringConvertible {
     /// rows on screen were configured again in place (C4), at these paths.
     case reconfigure([ElementPath])
 
+    /// `reconfigureSupplementaryViews(inSections:)` ran outside a batch: the headers and footers
+    /// on screen of these sections were configured again in place.
+    case reconfigureSupplementaryViews([Int])
+
     /// A one-line summary of the event.
     public var description: String {
         switch self {
@@ -48,6 +52,7 @@ public enum HeadlessViewEvent: Hashable, Sendable, CustomStringConvertible {
             return "batchUpdates(\(batch)) → \(result.violation.map { "invalid: \($0)" } ?? "valid")"
         case .misuse(let violation): return "misuse(\(violation))"
         case .reconfigure(let paths): return "reconfigure(\(paths))"
+        case .reconfigureSupplementaryViews(let sections): return "reconfigureSupplementaryViews(\(sections))"
         }
     }
 }

@@ -65,6 +65,31 @@ final class ObservedCommandTests: XCTestCase {
         XCTAssertNil(view.output.2, "a new run clears the last error")
     }
 
+    /// Issue 35: each change of a command's state is exactly one invalidation of a body that
+    /// reads it (counted with a counter that registers again inside each report, so that two
+    /// would count two).
+    func test_eachStateChange_isExactlyOneInvalidation() async {
+        let presenter = InboxPresenter()
+        let state = presenter.saveState
+        let view = HeadlessSwiftUIView { (state.isExecuting, state.lastError != nil) }
+        let executing = InvalidationCounter { _ = state.isExecuting }
+        let lastError = InvalidationCounter { _ = state.lastError }
+        presenter.isEditing = true
+        presenter.failNext = true
+        _ = await presenter.save.run()
+        await view.settle()
+        XCTAssertEqual(executing.invalidations, 2, "started, ended")
+        XCTAssertEqual(lastError.invalidations, 1, "the run's error")
+
+        presenter.failNext = false
+        _ = await presenter.save.run()
+        await view.settle()
+        XCTAssertEqual(executing.invalidations, 4, "started, ended")
+        XCTAssertEqual(lastError.invalidations, 2, "the new run cleared the error")
+        XCTAssertEqual(view.output.0, false)
+        XCTAssertEqual(view.output.1, false)
+    }
+
     func test_refreshable_awaitsTheRun_andEndsWhenItEnds() async {
         let presenter = InboxPresenter()
         let view = HeadlessSwiftUIView { presenter.shown.elements }

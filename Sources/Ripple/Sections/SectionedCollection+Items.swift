@@ -41,7 +41,8 @@ extension SectionedCollection {
     ///
     /// - Parameter path: A path to an item: a section in `0..<numberOfSections` and an item
     ///   offset inside that section.
-    /// - Complexity: O(1) to read; O(*s*) to replace, for *s* sections.
+    /// - Complexity: O(log *m*) to read; O(*s* + log *m*) to replace, for *s* sections and *m*
+    ///   items in the path's section.
     @inlinable
     public subscript(path: ElementPath) -> Item {
         get {
@@ -135,7 +136,7 @@ extension SectionedCollection {
     ///   - source: The item's path now.
     ///   - destination: The item's path afterwards: inside the same section, an offset in
     ///     `0..<count`; in another section, an offset in `0...count` of that section as it is now.
-    /// - Complexity: O(*s* + log *m*) for *s* sections and *m* items in the section. involved.
+    /// - Complexity: O(*s* + log *m*) for *s* sections and *m* items in the sections involved.
     @inlinable
     public func moveItem(from source: ElementPath, to destination: ElementPath) {
         let mustDrain = withState { state in
@@ -159,7 +160,7 @@ extension SectionedCollection {
     ///     ``SectionedCollectionChange/version``).
     /// - Returns: `true` when the item moved (or `source == destination`); `false`, changing
     ///   nothing, when the version is another, a batch is open, or a path is out of range.
-    /// - Complexity: O(*s* + log *m*) for *s* sections and *m* items in the section. involved.
+    /// - Complexity: O(*s* + log *m*) for *s* sections and *m* items in the sections involved.
     @inlinable
     public func moveItem(from source: ElementPath, to destination: ElementPath, ifVersion version: Int) -> Bool {
         let (moved, mustDrain) = withState { state -> (Bool, Bool) in

@@ -64,8 +64,8 @@ import RippleDiff
 /// path out of range at the moment of the read traps, with a message naming it and the range.
 ///
 /// # Performance
-/// A single item mutation costs the array edit of its section, plus O(*s*) for the event, for *s*
-/// sections. A batch folds into one change-set in O(*s* + *n* + *k* log *k*) for *n* items, *k*
+/// A single item mutation costs O(log *m*) in its section's items (a ``ListSnapshot`` of *m*
+/// items), plus O(*s*) for the event, for *s* sections. A batch folds into one change-set in O(*s* + *n* + *k* log *k*) for *n* items, *k*
 /// of them moved, without hashing. `replace(with:)` costs one sectioned diff, plus O(*c*) to
 /// apply its *c* changes.
 public final class SectionedCollection<Section: Sendable, Item: Sendable>: Sendable {

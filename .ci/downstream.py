@@ -32,11 +32,14 @@ class Toolchain:
     objects: list  # the object files of LINKED_TARGETS
 
 
-def prepare(scratch_path, build=True, quiet=True):
-    """Builds (or checks) the Ripple products in `scratch_path` and returns how to compile against them."""
-    base = ["swift", "build", "--scratch-path", scratch_path] + BUILD_FLAGS
+def prepare(scratch_path, build=True, quiet=True, release=False, linked=LINKED_TARGETS):
+    """Builds (or checks) the Ripple products in `scratch_path` and returns how to compile against them.
+
+    With `release`, the release build that `swift build -c release` leaves there (CI's benchmark
+    build, with no `-warnings-as-errors`), linking only the `linked` targets."""
+    base = ["swift", "build", "--scratch-path", scratch_path] + (["-c", "release"] if release else BUILD_FLAGS)
     if build:
-        result = subprocess.run(base + ["--target", "RippleTesting"], cwd=ROOT, text=True,
+        result = subprocess.run(base + ["--target", linked[-1]], cwd=ROOT, text=True,
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         if result.returncode != 0:
             sys.stdout.write(result.stdout)
@@ -46,11 +49,11 @@ def prepare(scratch_path, build=True, quiet=True):
     bin_path = subprocess.run(base + ["--show-bin-path"], cwd=ROOT, text=True, check=True,
                               stdout=subprocess.PIPE).stdout.strip()
     modules = os.path.join(bin_path, "Modules")
-    for needed in [os.path.join(modules, "RippleTesting.swiftmodule")]:
+    for needed in [os.path.join(modules, f"{linked[-1]}.swiftmodule")]:
         if not os.path.exists(needed):
             raise SystemExit(f"error: {needed} is missing; build first or drop --no-build")
     objects = []
-    for target in LINKED_TARGETS:
+    for target in linked:
         # Only the objects of sources that still exist: a renamed file leaves its old object behind
         # in an incremental build, and linking both would define its symbols twice.
         sources = {os.path.basename(p) for p in glob.glob(os.path.join(ROOT, "Sources", target, "**", "*.swift"), recursive=True)}

@@ -30,6 +30,7 @@ let package = Package(
         .executableTarget(name: "fuzz-sectioned", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-batch", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-sequential", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "fuzz-storage", dependencies: ["FuzzSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

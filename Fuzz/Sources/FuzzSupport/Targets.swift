@@ -70,3 +70,10 @@ public func fuzzSequential(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 
         }
     }
 }
+
+/// `ListSnapshot` against `Array`: operations that build lists of several levels and remove across
+/// leaf and level boundaries, with copies held and re-checked (`Storage.swift`).
+@_cdecl("ripple_fuzz_storage")
+public func fuzzStorage(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    withInput(data, size) { bytes in checkStorage(&bytes) }
+}

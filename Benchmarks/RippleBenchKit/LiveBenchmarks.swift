@@ -222,11 +222,12 @@ enum LiveBenchmarks {
             MainQueue.drain()
         }
 
-        /// Whether the source and every subscriber have taken every event, each as one batch.
+        /// Whether the source and every subscriber have taken every event, each as one batch, or
+        /// (an update, which the source shows by reconfiguring its row) one reconfigure.
         var isCaughtUp: Bool {
             let version = collection.version
             return source.renderedVersion == version && kept.allSatisfy { $0.version == version }
-                && view.reloads == 1 && view.batches == version && view.counts == [count]
+                && view.reloads == 1 && view.batches + view.reconfigures == version && view.counts == [count]
         }
     }
 }
@@ -240,6 +241,8 @@ final class CountingListView: ListView {
     private(set) var reloads = 0
     /// `performBatchUpdates` calls so far.
     private(set) var batches = 0
+    /// `reconfigureItems(at:)` calls so far.
+    private(set) var reconfigures = 0
     /// Reads the data source's counts, for `reloadData()`.
     private var readCounts: () -> [Int] = { [] }
 
@@ -280,7 +283,7 @@ final class CountingListView: ListView {
         counts[path.section] -= 1
         counts[newPath.section] += 1
     }
-    func reconfigureItems(at paths: [ElementPath]) {}
+    func reconfigureItems(at paths: [ElementPath]) { reconfigures += 1 }
 
     func adoptDataSource<Source: ListDataSource>(_ source: Source) -> AnyObject? {
         readCounts = { [weak source] in

@@ -127,7 +127,8 @@ final class LiveAndObserveSuiteTests: XCTestCase {
         screen.appendBatch(10)
         XCTAssertTrue(screen.isCaughtUp)
         XCTAssertEqual(screen.view.counts, [111])
-        XCTAssertEqual(screen.view.batches, 5)
+        XCTAssertEqual(screen.view.batches, 4, "the appends, the removal and the batch")
+        XCTAssertEqual(screen.view.reconfigures, 1, "the update: a reconfigure, no batch")
         XCTAssertEqual(screen.source.renderedItems, screen.collection.snapshot)
         XCTAssertEqual(screen.kept.map(\.snapshot), [screen.collection.snapshot, screen.collection.snapshot])
     }

@@ -843,10 +843,60 @@ final class ListSnapshotTests: XCTestCase {
         shared._checkInvariants()
     }
 
+    /// One owner mutates its list, in place whenever no snapshot shares the path it changes, and
+    /// hands snapshots to three readers, which iterate each one and drop it. So the owner's
+    /// nodes go from shared to unique again and again: a mutation that skipped a uniqueness check
+    /// would write a node a reader is reading, which ThreadSanitizer reports (`.ci/run` runs this
+    /// under it, in release) and the readers' sums catch.
+    func test_threads_snapshotsReadElsewhere_whileTheOwnerMutatesInPlace() {
+        let board = SnapshotBoard()
+        let failures = FailureLog()
+        let stop = StopFlag()
+        let steps = TestScale.count(20_000, minimum: 4_000)
+        runOnThreads(4) { thread in
+            if thread == 0 {
+                var random = SplitMix64(seed: 700)
+                var list = ListSnapshot(0..<3_000)
+                var sum = 3_000 * 2_999 / 2
+                for step in 0..<steps {
+                    let offset = random.int(below: list.count)
+                    switch random.int(below: 4) {
+                    case 0:
+                        list.append(step)
+                        sum &+= step
+                    case 1:
+                        list.insert(step, at: offset)
+                        sum &+= step
+                    case 2:
+                        sum &-= list.remove(at: offset)
+                    default:
+                        sum &+= step &- list[offset]
+                        list[offset] = step
+                    }
+                    if step % 50 == 0 { board.publish(list, sum: sum) }
+                }
+                var total = 0
+                for value in list { total &+= value }
+                if total != sum { failures.record("the owner's list lost its sum") }
+                list._checkInvariants()
+                stop.raise()
+            } else {
+                while !stop.isRaised {
+                    guard let (snapshot, expected) = board.latest() else { continue }
+                    var total = 0
+                    for value in snapshot { total &+= value }
+                    if total != expected { failures.record("reader \(thread): a snapshot changed while it was read") }
+                }
+            }
+        }
+        XCTAssertEqual(failures.all, [])
+        XCTAssertGreaterThan(board.count, 0)
+    }
+
     // MARK: - Traps
 
-    func test_childProcessEntry() {
-        guard let name = childCase else { return }
+    func test_childProcessEntry() throws {
+        let name = try childProcessCase()
         var list = ListSnapshot(0..<10)
         switch name {
         case "subscriptGet": _ = list[10]

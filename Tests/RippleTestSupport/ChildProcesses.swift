@@ -32,6 +32,19 @@ public var childCase: String? {
     return ProcessInfo.processInfo.environment[childCaseVariable]
 }
 
+/// The case a child-process entry test (one named `test_childProcessEntry`) runs. In the normal
+/// test run it skips the test: an entry point checks nothing itself (its parent test checks how
+/// each child ended), so it must not count as a test that passed.
+///
+/// - Returns: The case named by `RIPPLE_CHILD_CASE`.
+/// - Throws: `XCTSkip` in the normal test run.
+public func childProcessCase() throws -> String {
+    guard let name = childCase else {
+        throw XCTSkip("a child-process entry point: it runs only in the child processes of its parent test")
+    }
+    return name
+}
+
 /// Runs the test `testName` (such as `"RippleTests.Class/method"`) of this test binary in child processes,
 /// once per case (each with `RIPPLE_CHILD_CASE` set to it), all at the same time, and returns how
 /// each ended.

@@ -187,9 +187,9 @@ final class DiagnosticsTests: DiagnosticsTestCase {
         deinit { action() }
     }
 
-    /// The entry point of the child processes; does nothing in a normal run.
-    func test_childProcessEntry() {
-        guard childCase == "replacedHandlerReports" else { return }
+    /// The entry point of the child processes; skipped in a normal run.
+    func test_childProcessEntry() throws {
+        guard try childProcessCase() == "replacedHandlerReports" else { return }
         // The replaced handler holds the last reference to an object whose deinit reports: the
         // old handler must be released after the handler lock is unlocked.
         do {

@@ -298,3 +298,138 @@ final class CellLifecyclePropertyTests: XCTestCase {
         func rows() -> [LifeRow?] { source.map { Array($0.renderedItems) } ?? [] }
     }
 }
+
+/// A section of the random sectioned lists: an object with an identifier and a title. A refresh
+/// builds new objects, equal ones included, as an app's refresh builds fresh section presenters.
+private final class LifeShelf: Identifiable, Equatable, Sendable, CustomStringConvertible {
+    let id: Int
+    let title: Int
+    init(id: Int, title: Int) {
+        self.id = id
+        self.title = title
+    }
+    static func == (lhs: LifeShelf, rhs: LifeShelf) -> Bool { lhs.id == rhs.id && lhs.title == rhs.title }
+    var description: String { "§\(id):\(title)" }
+}
+
+/// Headers and footers follow their sections (docs/cell-lifecycle.md): over random refreshes of a
+/// sectioned list with fresh section objects (equal ones included), section and item changes, and
+/// scrolls, every header and footer on screen shows its section's value now, and every cell its
+/// row's element (C7), on tables and collection views; every batch is valid.
+final class SectionedCellLifecyclePropertyTests: XCTestCase {
+    func test_tableHeadersAndFooters_showTheirSectionsValue_afterEveryRandomChange() {
+        MainActor.assumeIsolated {
+            forEachSeed(TestScale.seeds(1..<11, minimum: 3)) { seed, random in
+                let collection = SectionedCollection<LifeShelf, LifeRow>()
+                let screen = HeadlessTableScreenWithSection(collection: collection, visibleRowCount: random.int(in: 3...9))
+                return Self.run(collection, screen, random: &random)
+            }
+        }
+    }
+
+    func test_collectionHeadersAndFooters_showTheirSectionsValue_afterEveryRandomChange() {
+        MainActor.assumeIsolated {
+            forEachSeed(TestScale.seeds(101..<111, minimum: 3)) { seed, random in
+                let collection = SectionedCollection<LifeShelf, LifeRow>()
+                let screen = HeadlessCollectionScreenWithSection(collection: collection, visibleRowCount: random.int(in: 3...9))
+                return Self.run(collection, screen, random: &random)
+            }
+        }
+    }
+
+    /// 150 random steps on one screen; the first failure, naming the step.
+    @MainActor
+    private static func run<Source: ListSourceWithSection<LifeShelf, LifeRow>>(
+        _ collection: SectionedCollection<LifeShelf, LifeRow>, _ screen: HeadlessListScreen<Source>,
+        random: inout SplitMix64
+    ) -> String? {
+        screen.source.headerIdentifier = { _ in "Header" }
+        screen.source.footerIdentifier = { $0.title % 2 == 0 ? "Footer" : nil }
+        screen.cells.register(HeadlessCell<LifeRow>.self, forCellReuseIdentifier: "Cell")
+        screen.cells.register(HeadlessCell<LifeShelf>.self, forSupplementaryViewWithReuseIdentifier: "Header")
+        screen.cells.register(HeadlessCell<LifeShelf>.self, forSupplementaryViewWithReuseIdentifier: "Footer")
+        if random.chance(1, in: 4) { screen.source.updateStyle = .reload }
+        var nextID = 0
+        func freshID() -> Int {
+            nextID += 1
+            return nextID
+        }
+        screen.drainMainQueue()
+        for step in 0..<150 {
+            let action = mutate(collection, random: &random, freshID: freshID)
+            screen.drainMainQueue()
+            if random.chance(1, in: 3) { screen.cells.scroll(toRow: random.int(below: 30)) }
+            // What the source renders: a replace that changes nothing by identity and content
+            // publishes no event, so the source (and the cells) keep the objects it had, as for
+            // rows in the flat test above.
+            let sections = screen.source.renderedSections
+            if screen.source.renderedVersion == collection.version,
+                !zip(sections, collection.snapshot).allSatisfy({ $0.section == $1.section && $0.items == $1.items })
+            {
+                return "step \(step) (\(action)): the source renders other sections than the collection's"
+            }
+            for entry in screen.cells.visibleSupplementaryViews {
+                guard let shown = (entry.view as? HeadlessCell<LifeShelf>)?.item, entry.section < sections.count,
+                    shown === sections[entry.section].section
+                else {
+                    return "step \(step) (\(action)): the \(entry.kind) of section \(entry.section) shows a stale or wrong value"
+                }
+            }
+            for (path, cell) in screen.cells.visibleCells {
+                guard let shown = cell.shownItem as? LifeRow, path.section < sections.count,
+                    path.item < sections[path.section].items.count, shown === sections[path.section].items[path.item]
+                else {
+                    let rendered = path.section < sections.count && path.item < sections[path.section].items.count
+                        ? "\(sections[path.section].items[path.item])" : "nothing"
+                    return "step \(step) (\(action)): row \(path) shows \(String(describing: cell.shownItem)), not its element \(rendered) (C7)"
+                }
+            }
+            let violations = ((screen.source.listView as? HeadlessTableView<LifeRow?>)?.violations ?? [])
+                + ((screen.source.listView as? HeadlessCollectionView<LifeRow?>)?.violations ?? [])
+            if let violation = violations.first { return "step \(step) (\(action)): \(violation)" }
+        }
+        return nil
+    }
+
+    /// One random change: a refresh with fresh objects (sections kept, changed, dropped, added and
+    /// moved; items likewise), or a single section or item mutation.
+    @MainActor
+    private static func mutate(
+        _ collection: SectionedCollection<LifeShelf, LifeRow>, random: inout SplitMix64, freshID: () -> Int
+    ) -> String {
+        let sections = collection.snapshot
+        switch random.int(below: 5) {
+        case 0:
+            let shelf = LifeShelf(id: freshID(), title: random.int(below: 4))
+            collection.insertSection(SectionData(shelf, items: (0..<random.int(below: 4)).map { _ in LifeRow(id: freshID(), content: 0) }), at: random.int(below: sections.count + 1))
+            return "insert a section"
+        case 1 where !sections.isEmpty:
+            let section = random.int(below: sections.count)
+            collection.appendItem(LifeRow(id: freshID(), content: 0), toSection: section)
+            return "append an item to section \(section)"
+        default:
+            var next: [SectionData<LifeShelf, LifeRow>] = []
+            for old in sections where !random.chance(1, in: 6) {
+                let shelf: LifeShelf
+                switch random.int(below: 4) {
+                case 0: shelf = LifeShelf(id: old.section.id, title: old.section.title + 1)  // changed
+                case 1, 2: shelf = LifeShelf(id: old.section.id, title: old.section.title)  // an equal new object
+                default: shelf = old.section
+                }
+                var items: [LifeRow] = []
+                for row in old.items where !random.chance(1, in: 6) {
+                    items.append(random.chance(1, in: 3) ? LifeRow(id: row.id, content: row.content) : row)
+                }
+                if random.chance(1, in: 3) { items.append(LifeRow(id: freshID(), content: 0)) }
+                next.append(SectionData(shelf, items: items))
+            }
+            if random.chance(1, in: 3) { next.insert(SectionData(LifeShelf(id: freshID(), title: 0), items: []), at: random.int(below: next.count + 1)) }
+            if next.count > 1 && random.chance(1, in: 3) {
+                next.insert(next.remove(at: random.int(below: next.count)), at: random.int(below: next.count))
+            }
+            collection.replace(withSections: next)
+            return "replace \(sections.count) → \(next.count) sections"
+        }
+    }
+}
+

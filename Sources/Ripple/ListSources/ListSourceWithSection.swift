@@ -109,14 +109,16 @@ public class ListSourceWithSection<Section: Sendable, Item: Sendable>:
     /// ``ListSourceBase/itemsMayBeObjects``).
     static var sectionsMayBeObjects: Bool { _mayBeObject(Section.self) }
 
-    /// Rebinds the rows the event left showing an old element (C7). Rows of inserted and reloaded
-    /// sections have new cells.
+    /// Rebinds the rows the event left showing an old element (C7). Rows of inserted sections have
+    /// new cells. Rows of updated (reloaded) sections are rebound like kept rows: a section that
+    /// is updated and moved is reloaded in a stage before the last, whose data may still hold the
+    /// old elements of its rows (a property test found such rows showing the previous objects).
     private func rebindCells(after change: SectionedCollectionChange<Section, Item>, before: [SectionSnapshot<Section, Item>]) {
         let changeset = change.changeset
         let after = change.snapshot
-        let reloadedSections = Set(changeset.sections.updates.map(\.target))
+        let updatedSections = Set(changeset.sections.updates.map(\.target))
         rebindCells(
-            updates: changeset.itemUpdates.filter { !reloadedSections.contains($0.target.section) }.map { ($0.source, $0.target) },
+            updates: changeset.itemUpdates.map { ($0.source, $0.target) },
             origins: {
                 // Only a `replace` can keep a row with another instance: any other event costs
                 // what it changes, not a pass over every row.
@@ -125,9 +127,9 @@ public class ListSourceWithSection<Section: Sendable, Item: Sendable>:
                     SectionSnapshot<Bool, ElementPath?>(
                         section: false, items: snapshot.items.indices.map { ElementPath(item: $0, section: section) })
                 }
-                // Inserted and updated sections come back marked `true`: their rows have new cells.
-                return changeset.applied(to: paths, section: { _ in true }, item: { _ in nil }).map { section in
-                    section.section ? section.items.map { _ in nil } : Array(section.items)
+                // Inserted sections come back marked `true`: their rows have new cells.
+                return changeset.applied(to: paths, section: { !updatedSections.contains($0) }, item: { _ in nil }).map {
+                    section in section.section ? section.items.map { _ in nil } : Array(section.items)
                 }
             },
             before: { before[$0.section].items[$0.item] }, after: { after[$0.section].items[$0.item] })

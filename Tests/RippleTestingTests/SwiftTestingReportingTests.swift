@@ -26,7 +26,7 @@ private func issue(_ issue: Issue, says text: String, atLine line: Int) -> Bool 
 /// nothing, since every failure is an issue instead.
 private func xcTestFailures(_ body: () throws -> Void) rethrows -> [String] {
     let captured = ObservableCollection<String>()
-    try TestFailure.$xcTestRecorder.withValue({ captured.append($0.message) }, operation: body)
+    try TestFailure.$xcTestRecorder.withValue(TestFailure.Recorder { captured.append($0.message) }, operation: body)
     return Array(captured.snapshot)
 }
 
@@ -35,7 +35,7 @@ private func xcTestFailures(
     isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
 ) async rethrows -> [String] {
     let captured = ObservableCollection<String>()
-    try await TestFailure.$xcTestRecorder.withValue({ captured.append($0.message) }, operation: body)
+    try await TestFailure.$xcTestRecorder.withValue(TestFailure.Recorder { captured.append($0.message) }, operation: body)
     return Array(captured.snapshot)
 }
 

@@ -21,7 +21,7 @@ private let owner = Owner()
 /// failing the test with them.
 private func xcTestFailures(_ body: () throws -> Void) rethrows -> [TestFailure] {
     let captured = ObservableCollection<TestFailure>()
-    try TestFailure.$xcTestRecorder.withValue({ captured.append($0) }, operation: body)
+    try TestFailure.$xcTestRecorder.withValue(TestFailure.Recorder { captured.append($0) }, operation: body)
     return Array(captured.snapshot)
 }
 
@@ -30,7 +30,7 @@ private func xcTestFailures(
     isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
 ) async rethrows -> [TestFailure] {
     let captured = ObservableCollection<TestFailure>()
-    try await TestFailure.$xcTestRecorder.withValue({ captured.append($0) }, operation: body)
+    try await TestFailure.$xcTestRecorder.withValue(TestFailure.Recorder { captured.append($0) }, operation: body)
     return Array(captured.snapshot)
 }
 

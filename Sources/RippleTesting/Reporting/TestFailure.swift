@@ -53,7 +53,7 @@ struct TestFailure: Sendable {
         }
         #endif
         if let recorder = TestFailure.xcTestRecorder {
-            recorder(self)
+            recorder.record(self)
         } else {
             XCTFail(message, file: filePath, line: line)
         }
@@ -73,5 +73,15 @@ struct TestFailure: Sendable {
     /// Test hook: when set, takes the failures that would go to `XCTFail`, so that RippleTesting's
     /// own tests can check the XCTest path without failing their run. Swift Testing's path ignores
     /// it: the routing decision itself is what those tests check.
-    @TaskLocal static var xcTestRecorder: (@Sendable (TestFailure) -> Void)?
+    ///
+    /// A class, not an optional closure: Swift 6.3.1 miscompiles `withValue` of a task-local
+    /// optional closure in optimized builds (it crashes in `swift_task_localValuePush`), which the
+    /// release AddressSanitizer step of `.ci/run` hit.
+    @TaskLocal static var xcTestRecorder: Recorder?
+
+    /// Takes the failures that would go to `XCTFail` (``xcTestRecorder``).
+    final class Recorder: Sendable {
+        let record: @Sendable (TestFailure) -> Void
+        init(_ record: @escaping @Sendable (TestFailure) -> Void) { self.record = record }
+    }
 }

@@ -54,6 +54,11 @@ final class ObservedCommandTests: XCTestCase {
         presenter.failNext = true
         XCTAssertEqual(presenter.save.execute(), .started)
         XCTAssertTrue(presenter.saveState.isExecuting || view.output.1 == false)
+        // The run is an async task on the cooperative pool: `settle()` lets the main queue deliver,
+        // but cannot know when the task ends (under ThreadSanitizer it once ended after two quiet
+        // turns). Wait for the command's own state first, then for its delivery.
+        for _ in 0..<10_000 where presenter.save.isExecuting { try? await Task.sleep(nanoseconds: 1_000_000) }
+        XCTAssertFalse(presenter.save.isExecuting, "the run ended within 10 s")
         await view.settle()
         XCTAssertEqual(view.output.1, false, "the run ended")
         XCTAssertEqual(view.output.2, Offline(), "its error shows")

@@ -120,6 +120,18 @@ let cases: [(name: String, run: () -> Void)] = [
         }
         if Counted.alive != 0 { fail("class elements: \(Counted.alive) alive after the list is gone") }
     }),
+    ("an iterator that is the only holder of its list, dropped part-way through a leaf", {
+        var iterator = ListSnapshot(Array(0..<773)).makeIterator()
+        for expected in 0..<265 where iterator.next() != expected { fail("iterator: not \(expected)") }
+        var rest = 0
+        while iterator.next() != nil { rest += 1 }
+        if rest != 773 - 265 { fail("iterator: \(rest) elements after the first 265, expected \(773 - 265)") }
+    }),
+    ("reading one element of a list nothing else holds", {
+        for offset in [0, 256, 5_000, 10_239] where ListSnapshot(Array(0..<10_240))[offset] != offset {
+            fail("subscript of a temporary at \(offset)")
+        }
+    }),
     ("ObservableCollection.remove(at:) of the last of 257", {
         let rows = ObservableCollection(Array(0..<257))
         rows.remove(at: 256)

@@ -10,10 +10,10 @@
 // it). That spares a retain and a release per node visited.
 
 // Exclusivity: a node's fields live in its `ManagedBuffer` header and are read and written through
-// a pointer to it (`withUnsafeMutablePointerToHeader`), so they are not checked at run time. Checked dynamically (the
-// default for a class's stored property, which `ManagedBuffer.header` is), every read of a child's
-// count while searching a node cost a runtime call: reading one element took 0.2 to 1.2 µs, and an
-// append 300 ns. The static rules still hold, and no access can overlap another: a node is mutated
+// a pointer to it (`withUnsafeMutablePointerToHeader`), so they are not checked at run time.
+// Checked dynamically (the default for a class's stored property, which `ManagedBuffer.header`
+// is), every read of a child's count while searching a node cost a runtime call: reading one
+// element took 0.2 to 1.2 µs, and an append 300 ns. The static rules still hold, and no access can overlap another: a node is mutated
 // only by the one mutating method of the one list value that holds its whole path uniquely (so no
 // other code can be reading it), no method here calls out to user code while it mutates a node,
 // and the visitors that call user code (`_forEachChunk`, the iterator) read nodes that the visiting

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (Not formatted: each `// expected-error:` comment must stay on the line it is about.)
 // A command's body kind is in its label, never chosen by overload resolution: `perform:` takes a
 // synchronous body, which runs before `execute()` returns; `task:` takes an `async` one, which runs
 // in a task. An `async` closure passed as `perform:` must not compile (before, one `handler:`

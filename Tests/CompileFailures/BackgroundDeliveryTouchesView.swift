@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (Not formatted: each `// expected-error:` comment must stay on the line it is about.)
 // A handler delivered on a background queue is `@Sendable` and runs off the main actor: it can
 // neither read a presenter's view nor call the view's main-actor methods.
 

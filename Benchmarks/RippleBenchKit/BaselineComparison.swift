@@ -24,7 +24,9 @@ struct BenchmarkRecord: Equatable {
     /// The records of a JSON file written by `--json`: an object with `"results"` (and a
     /// `"header"`), or, from runners before the header, the array of records alone. Other keys of
     /// a record are ignored.
-    static func parse(_ bytes: [UInt8], file: String) throws(BenchmarkFileError) -> (header: JSONNode?, records: [BenchmarkRecord]) {
+    static func parse(_ bytes: [UInt8], file: String) throws(BenchmarkFileError) -> (
+        header: JSONNode?, records: [BenchmarkRecord]
+    ) {
         let root: JSONNode
         do {
             root = try JSONParser.parse(bytes)
@@ -48,21 +50,26 @@ struct BenchmarkRecord: Equatable {
         default:
             throw BenchmarkFileError(
                 file: file, position: root.position,
-                message: "expected a ripple-bench JSON file, an object with \"header\" and \"results\", found \(root.summary)")
+                message:
+                    "expected a ripple-bench JSON file, an object with \"header\" and \"results\", found \(root.summary)"
+            )
         }
         var records: [BenchmarkRecord] = []
         for (index, node) in list.enumerated() {
             guard case .object = node.kind else {
                 throw BenchmarkFileError(
-                    file: file, position: node.position, message: "result \(index + 1): expected a record object, found \(node.summary)")
+                    file: file, position: node.position,
+                    message: "result \(index + 1): expected a record object, found \(node.summary)")
             }
             func string(_ key: String) throws(BenchmarkFileError) -> String {
                 guard let value = node[key] else {
-                    throw BenchmarkFileError(file: file, position: node.position, message: "result \(index + 1): missing field \"\(key)\"")
+                    throw BenchmarkFileError(
+                        file: file, position: node.position, message: "result \(index + 1): missing field \"\(key)\"")
                 }
                 guard case .string(let text) = value.kind else {
                     throw BenchmarkFileError(
-                        file: file, position: value.position, message: "result \(index + 1): expected \"\(key)\" to be a string, found \(value.summary)")
+                        file: file, position: value.position,
+                        message: "result \(index + 1): expected \"\(key)\" to be a string, found \(value.summary)")
                 }
                 return text
             }
@@ -71,15 +78,19 @@ struct BenchmarkRecord: Equatable {
             let element = try string("element")
             let engine = try string("engine")
             guard let median = node["median_ns"] else {
-                throw BenchmarkFileError(file: file, position: node.position, message: "result \(index + 1): missing field \"median_ns\"")
+                throw BenchmarkFileError(
+                    file: file, position: node.position, message: "result \(index + 1): missing field \"median_ns\"")
             }
             guard case .number(let literal) = median.kind, let nanoseconds = Int64(literal), nanoseconds >= 0 else {
                 throw BenchmarkFileError(
                     file: file, position: median.position,
-                    message: "result \(index + 1): expected \"median_ns\" to be a whole number of nanoseconds, found \(median.summary)")
+                    message:
+                        "result \(index + 1): expected \"median_ns\" to be a whole number of nanoseconds, found \(median.summary)"
+                )
             }
             records.append(
-                BenchmarkRecord(suite: suite, scenario: scenario, element: element, engine: engine, medianNanoseconds: nanoseconds))
+                BenchmarkRecord(
+                    suite: suite, scenario: scenario, element: element, engine: engine, medianNanoseconds: nanoseconds))
         }
         return (header, records)
     }
@@ -137,7 +148,8 @@ struct BaselineComparison {
             if !BaselineComparison.referenceEngines.contains(record.engine), let oldRatio, let newRatio, oldRatio > 0 {
                 regressed = newRatio > oldRatio * (1 + tolerance)
             }
-            return Row(current: record, baseline: old, currentRatio: newRatio, baselineRatio: oldRatio, regressed: regressed)
+            return Row(
+                current: record, baseline: old, currentRatio: newRatio, baselineRatio: oldRatio, regressed: regressed)
         }
         let measured = Set(current.map(\.cell))
         unmatched = Set(baseline.map(\.cell)).subtracting(measured).count
@@ -152,7 +164,9 @@ struct BaselineComparison {
         }
         var ratios: [String: Double] = [:]
         for record in records {
-            guard let base = baselines["\(record.suite)/\(record.scenario)/\(record.element)"], base > 0 else { continue }
+            guard let base = baselines["\(record.suite)/\(record.scenario)/\(record.element)"], base > 0 else {
+                continue
+            }
             ratios[record.cell] = Double(record.medianNanoseconds) / Double(base)
         }
         return ratios
@@ -186,9 +200,12 @@ struct BaselineComparison {
         if let baselineHeader { lines += [baselineHeader, ""] }
         lines.append(
             "Each cell's median and its ratio to the scenario's baseline engine (`vs baseline`), then and now. "
-                + "A cell regresses when its ratio grew by more than \(toleranceText); `stdlib` and the baseline engines never do.")
+                + "A cell regresses when its ratio grew by more than \(toleranceText); `stdlib` and the baseline engines never do."
+        )
         lines.append("")
-        lines.append("| suite | scenario | element | engine | median then | median now | change | vs baseline then | now | change | |")
+        lines.append(
+            "| suite | scenario | element | engine | median then | median now | change | vs baseline then | now | change | |"
+        )
         lines.append("|---|---|---|---|---:|---:|---:|---:|---:|---:|---|")
         for row in rows {
             let record = row.current
@@ -211,7 +228,8 @@ struct BaselineComparison {
         if regressions.isEmpty {
             lines.append("No cell's ratio to its baseline engine regressed beyond \(toleranceText).")
         } else {
-            lines.append("**\(regressions.count) cell\(regressions.count == 1 ? "" : "s") regressed beyond \(toleranceText):**")
+            lines.append(
+                "**\(regressions.count) cell\(regressions.count == 1 ? "" : "s") regressed beyond \(toleranceText):**")
             lines += regressionLines.map { "- \($0)" }
         }
         return lines.joined(separator: "\n")

@@ -114,7 +114,8 @@ enum BenchmarkChart {
                 var note = BenchmarkReport.format(row.ratio) + "×"
                 if let moves = row.moves { note += " · \(moves) moves" }
                 let noteX = Swift.max(one, end) + 6
-                body.append("<text x=\"\(f(noteX))\" y=\"\(f(y + rowHeight - 4))\" class=\"note\">\(escape(note))</text>")
+                body.append(
+                    "<text x=\"\(f(noteX))\" y=\"\(f(y + rowHeight - 4))\" class=\"note\">\(escape(note))</text>")
                 y += rowHeight
             }
             y += 6

@@ -61,7 +61,8 @@ struct BenchmarkFileError: Error, Equatable, CustomStringConvertible {
 /// same way, whitespace outside strings aside (`1` and `1.0` differ). Identifiers may repeat.
 enum BenchmarkListReader {
     /// Reads the pair `old` → `new`, named `name` (by default after the old file).
-    static func readPair(old: String, new: String, name: String? = nil) throws(BenchmarkFileError) -> BenchmarkListPair {
+    static func readPair(old: String, new: String, name: String? = nil) throws(BenchmarkFileError) -> BenchmarkListPair
+    {
         let oldList = try read(path: old)
         let newList = try read(path: new)
         if oldList.kindName != newList.kindName, oldList.count > 0, newList.count > 0 {
@@ -87,16 +88,20 @@ enum BenchmarkListReader {
         let news = names.filter { $0.hasSuffix("-new.json") }
         guard !olds.isEmpty else {
             throw BenchmarkFileError(
-                file: path, position: nil, message: "no NAME-old.json file in the folder; expected pairs NAME-old.json and NAME-new.json")
+                file: path, position: nil,
+                message: "no NAME-old.json file in the folder; expected pairs NAME-old.json and NAME-new.json")
         }
         for new in news where !olds.contains(String(new.dropLast("-new.json".count)) + "-old.json") {
-            throw BenchmarkFileError(file: join(path, new), position: nil, message: "has no matching \(new.dropLast("-new.json".count))-old.json")
+            throw BenchmarkFileError(
+                file: join(path, new), position: nil,
+                message: "has no matching \(new.dropLast("-new.json".count))-old.json")
         }
         var pairs: [BenchmarkListPair] = []
         for old in olds {
             let stem = String(old.dropLast("-old.json".count))
             guard news.contains(stem + "-new.json") else {
-                throw BenchmarkFileError(file: join(path, old), position: nil, message: "has no matching \(stem)-new.json")
+                throw BenchmarkFileError(
+                    file: join(path, old), position: nil, message: "has no matching \(stem)-new.json")
             }
             pairs.append(try readPair(old: join(path, old), new: join(path, stem + "-new.json"), name: stem))
         }
@@ -110,7 +115,9 @@ enum BenchmarkListReader {
             throw BenchmarkFileError(file: path, position: nil, message: "no such file")
         }
         guard !isFolder.boolValue, let data = FileManager.default.contents(atPath: path) else {
-            throw BenchmarkFileError(file: path, position: nil, message: isFolder.boolValue ? "is a folder, not a file" : "cannot read the file")
+            throw BenchmarkFileError(
+                file: path, position: nil,
+                message: isFolder.boolValue ? "is a folder, not a file" : "cannot read the file")
         }
         return try parse(Array(data), file: path)
     }
@@ -145,7 +152,9 @@ enum BenchmarkListReader {
                 guard let id = Int(literal) else {
                     throw BenchmarkFileError(
                         file: file, position: identifier.position,
-                        message: "row \(number): expected an identifier that is a string or a whole number in the range of Int, found \(identifier.summary)")
+                        message:
+                            "row \(number): expected an identifier that is a string or a whole number in the range of Int, found \(identifier.summary)"
+                    )
                 }
                 if let first, first.kind != "number" {
                     throw mixed(identifier, number: number, kind: "a number", first: first, file: file)
@@ -155,18 +164,25 @@ enum BenchmarkListReader {
             default:
                 throw BenchmarkFileError(
                     file: file, position: identifier.position,
-                    message: "row \(number): expected an identifier that is a string or a whole number, found \(identifier.summary)")
+                    message:
+                        "row \(number): expected an identifier that is a string or a whole number, found \(identifier.summary)"
+                )
             }
         }
         return first?.kind == "string" ? .string(strings) : .int(ints)
     }
 
     /// The identifier and the content of row `number`.
-    private static func fields(of row: JSONNode, number: Int, file: String) throws(BenchmarkFileError) -> (JSONNode, JSONNode) {
+    private static func fields(of row: JSONNode, number: Int, file: String) throws(BenchmarkFileError) -> (
+        JSONNode, JSONNode
+    ) {
         switch row.kind {
         case .array(let items):
             guard items.count == 2 else {
-                let missing = items.isEmpty ? "the identifier and the content are missing" : items.count == 1 ? "the content is missing" : "it has more than two"
+                let missing =
+                    items.isEmpty
+                    ? "the identifier and the content are missing"
+                    : items.count == 1 ? "the content is missing" : "it has more than two"
                 throw BenchmarkFileError(
                     file: file, position: row.position,
                     message: "row \(number): expected [identifier, content], found \(row.summary) (\(missing))")
@@ -176,11 +192,14 @@ enum BenchmarkListReader {
             for member in members where member.key != "id" && member.key != "content" {
                 throw BenchmarkFileError(
                     file: file, position: member.value.position,
-                    message: "row \(number): unexpected field \(JSONNode.quoted(member.key)); a row object has only \"id\" and \"content\"")
+                    message:
+                        "row \(number): unexpected field \(JSONNode.quoted(member.key)); a row object has only \"id\" and \"content\""
+                )
             }
             guard let identifier = row["id"] else {
                 throw BenchmarkFileError(
-                    file: file, position: row.position, message: "row \(number): missing field \"id\" in {\"id\": identifier, \"content\": content}")
+                    file: file, position: row.position,
+                    message: "row \(number): missing field \"id\" in {\"id\": identifier, \"content\": content}")
             }
             guard let content = row["content"] else {
                 throw BenchmarkFileError(
@@ -191,7 +210,9 @@ enum BenchmarkListReader {
         default:
             throw BenchmarkFileError(
                 file: file, position: row.position,
-                message: "row \(number): expected [identifier, content] or {\"id\": …, \"content\": …}, found \(row.summary)")
+                message:
+                    "row \(number): expected [identifier, content] or {\"id\": …, \"content\": …}, found \(row.summary)"
+            )
         }
     }
 

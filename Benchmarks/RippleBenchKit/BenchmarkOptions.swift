@@ -42,14 +42,18 @@ struct BenchmarkOptions: Equatable {
         var arguments = arguments[...]
         var modeFlag: String?
         func value(_ flag: String, _ what: String) throws(UsageError) -> String {
-            guard let next = arguments.popFirst(), !next.hasPrefix("--") else { throw UsageError(description: "\(flag) needs \(what)") }
+            guard let next = arguments.popFirst(), !next.hasPrefix("--") else {
+                throw UsageError(description: "\(flag) needs \(what)")
+            }
             return next
         }
         func names(_ flag: String) throws(UsageError) -> Set<String> {
             Set(try value(flag, "a list of names, e.g. A,B").split(separator: ",").map(String.init))
         }
         func setMode(_ mode: BenchmarkMode, _ flag: String) throws(UsageError) {
-            if let modeFlag, modeFlag != flag { throw UsageError(description: "\(modeFlag) and \(flag) cannot be combined") }
+            if let modeFlag, modeFlag != flag {
+                throw UsageError(description: "\(modeFlag) and \(flag) cannot be combined")
+            }
             modeFlag = flag
             options.mode = mode
         }
@@ -58,7 +62,8 @@ struct BenchmarkOptions: Equatable {
             case "--suite":
                 let name = try value("--suite", "a name")
                 guard suiteNames.contains(name) else {
-                    throw UsageError(description: "no suite named '\(name)'; the suites are \(suiteNames.joined(separator: ", "))")
+                    throw UsageError(
+                        description: "no suite named '\(name)'; the suites are \(suiteNames.joined(separator: ", "))")
                 }
                 options.suite = name
             case "--scenario": options.scenarios = try names("--scenario")
@@ -78,7 +83,9 @@ struct BenchmarkOptions: Equatable {
             case "--quiet", "-q": options.quiet = true
             case "--force": options.force = true
             case "--lists":
-                var paths = [try value("--lists", "OLD NEW (two JSON files) or a folder of NAME-old.json and NAME-new.json")]
+                var paths = [
+                    try value("--lists", "OLD NEW (two JSON files) or a folder of NAME-old.json and NAME-new.json")
+                ]
                 if let next = arguments.first, !next.hasPrefix("--") {
                     paths.append(next)
                     arguments.removeFirst()
@@ -88,7 +95,8 @@ struct BenchmarkOptions: Equatable {
             case "--tolerance":
                 let text = try value("--tolerance", "a percentage, e.g. 10%")
                 guard let tolerance = BaselineComparison.tolerance(text) else {
-                    throw UsageError(description: "--tolerance needs a percentage of at least 0, e.g. 10%, not '\(text)'")
+                    throw UsageError(
+                        description: "--tolerance needs a percentage of at least 0, e.g. 10%, not '\(text)'")
                 }
                 options.tolerance = tolerance
             case "--help", "-h": options.help = true
@@ -99,7 +107,8 @@ struct BenchmarkOptions: Equatable {
             throw UsageError(description: "--lists measures your lists alone; it cannot be combined with --suite")
         }
         if options.lists != nil, let modeFlag {
-            throw UsageError(description: "--lists measures your lists as they are; it cannot be combined with \(modeFlag)")
+            throw UsageError(
+                description: "--lists measures your lists as they are; it cannot be combined with \(modeFlag)")
         }
         return options
     }

@@ -16,14 +16,16 @@ enum BenchmarkReport {
                 $0.task.scenario == task.scenario && $0.task.element == task.element
                     && baselineEngines.contains($0.task.engine)
             }
-            let ratio = baseline.map {
-                $0.medianNanoseconds == 0
-                    ? "–" : format(Double(result.medianNanoseconds) / Double($0.medianNanoseconds)) + "×"
-            } ?? "–"
+            let ratio =
+                baseline.map {
+                    $0.medianNanoseconds == 0
+                        ? "–" : format(Double(result.medianNanoseconds) / Double($0.medianNanoseconds)) + "×"
+                } ?? "–"
             lines.append(
                 "| \(task.scenario) | \(task.element) | \(task.engine) | \(task.n) | "
                     + "\(duration(result.medianNanoseconds)) | \(duration(result.minNanoseconds)) | "
-                    + "\(ratio) | \(result.throughput.map(throughput) ?? "–") | \(result.moves.map(String.init) ?? "–") |")
+                    + "\(ratio) | \(result.throughput.map(throughput) ?? "–") | \(result.moves.map(String.init) ?? "–") |"
+            )
         }
         if !notes.isEmpty {
             lines.append("")
@@ -74,7 +76,8 @@ enum BenchmarkReport {
 
     /// A byte count in KiB or MiB.
     static func bytes(_ count: Int) -> String {
-        count < 1 << 20 ? String(format: "%.0f KiB", Double(count) / 1024) : String(format: "%.1f MiB", Double(count) / 1_048_576)
+        count < 1 << 20
+            ? String(format: "%.0f KiB", Double(count) / 1024) : String(format: "%.1f MiB", Double(count) / 1_048_576)
     }
 
     static func format(_ value: Double) -> String {

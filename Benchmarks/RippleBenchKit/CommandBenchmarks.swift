@@ -18,7 +18,8 @@ import Ripple
 enum CommandBenchmarks {
     static let suite = BenchmarkSuite(
         name: "command",
-        summary: "sync `Command.execute()` (`ripple`) vs a direct closure call with the same hold on the owner (`closure`)",
+        summary:
+            "sync `Command.execute()` (`ripple`) vs a direct closure call with the same hold on the owner (`closure`)",
         makeGroups: { mode, _ in groups(quick: mode == .quick) })
 
     static func groups(quick: Bool) -> [BenchmarkGroup] {

@@ -18,7 +18,8 @@ import RippleDiff
 enum DiffBenchmarks {
     static let suite = BenchmarkSuite(
         name: "diff",
-        summary: "flat staged diff (`ripple`) vs one `Dictionary` pass (`floor`) vs `difference(from:).inferringMoves()` (`stdlib`)",
+        summary:
+            "flat staged diff (`ripple`) vs one `Dictionary` pass (`floor`) vs `difference(from:).inferringMoves()` (`stdlib`)",
         makeGroups: groups(mode:scenarios:),
         summarize: summarize(_:))
 
@@ -77,7 +78,8 @@ enum DiffBenchmarks {
         func changed(_ name: String, _ count: Int) -> Scenario {
             Scenario(
                 name: name, count: count,
-                kind: .changed(ChangeShape(count: count, deleted: count / 10, inserted: count / 10, shuffled: count / 50)))
+                kind: .changed(
+                    ChangeShape(count: count, deleted: count / 10, inserted: count / 10, shuffled: count / 50)))
         }
         func scattered(_ name: String, _ count: Int) -> Scenario {
             Scenario(name: name, count: count, kind: .scattered(.proportional(count), distinct: nil))
@@ -153,10 +155,12 @@ enum DiffBenchmarks {
             let uuids = (0...largest).map { uuidString(number: $0) }
             return [
                 group(
-                    scenario, element: "int", stdlibLimit: stdlibLimit(mode), source: source.map { IntElement(id: $0.id, content: $0.content) },
+                    scenario, element: "int", stdlibLimit: stdlibLimit(mode),
+                    source: source.map { IntElement(id: $0.id, content: $0.content) },
                     target: target.map { IntElement(id: $0.id, content: $0.content) }),
                 group(
-                    scenario, element: "uuid", stdlibLimit: stdlibLimit(mode), source: source.map { UUIDElement(id: uuids[$0.id], content: $0.content) },
+                    scenario, element: "uuid", stdlibLimit: stdlibLimit(mode),
+                    source: source.map { UUIDElement(id: uuids[$0.id], content: $0.content) },
                     target: target.map {
                         UUIDElement(id: String(decoding: Array(uuids[$0.id].utf8), as: UTF8.self), content: $0.content)
                     }),
@@ -185,12 +189,19 @@ enum DiffBenchmarks {
         ]
         var skipped: [(engine: String, reason: String)] = []
         if scenario.stdlibIsQuadratic {
-            skipped.append(("stdlib", "`stdlib` skipped at `\(scenario.name)`: Myers' algorithm is quadratic when every element changed or moved"))
+            skipped.append(
+                (
+                    "stdlib",
+                    "`stdlib` skipped at `\(scenario.name)`: Myers' algorithm is quadratic when every element changed or moved"
+                ))
         } else if n > (scenario.isUnchanged ? fullStdlibLimit : stdlibLimit) {
             // An unchanged list costs `stdlib` one pass, so it runs there up to the full limit.
             skipped.append(
                 stdlibLimit < fullStdlibLimit
-                    ? ("stdlib", "`stdlib` skipped at `\(scenario.name)`: above 10,000 elements it takes seconds per run (`--full` measures it up to 100,000)")
+                    ? (
+                        "stdlib",
+                        "`stdlib` skipped at `\(scenario.name)`: above 10,000 elements it takes seconds per run (`--full` measures it up to 100,000)"
+                    )
                     : ("stdlib", "`stdlib` skipped at `\(scenario.name)`: above 100,000 elements it takes minutes"))
         } else {
             tasks.append(
@@ -275,7 +286,8 @@ enum DiffBenchmarks {
         var lines: [String] = []
         if let worst {
             lines.append(
-                "`ripple` ÷ `floor`, largest outside `dups` (target ≤ 1.0×): \(BenchmarkReport.format(worst.ratio))× at \(worst.where)")
+                "`ripple` ÷ `floor`, largest outside `dups` (target ≤ 1.0×): \(BenchmarkReport.format(worst.ratio))× at \(worst.where)"
+            )
         }
         if !dups.isEmpty {
             lines.append("`ripple` ÷ `floor` in `dups` (target ≤ 1.5×): " + dups.joined(separator: ", "))
@@ -312,7 +324,8 @@ enum DiffBenchmarks {
             var parts: [String] = []
             for engine in ["ripple", "floor"] {
                 for element in ["int", "uuid"] {
-                    guard let perSmall = perElement(small, element, engine), let perLarge = perElement(large, element, engine),
+                    guard let perSmall = perElement(small, element, engine),
+                        let perLarge = perElement(large, element, engine),
                         perSmall > 0
                     else { continue }
                     parts.append("`\(engine)` \(element) \(BenchmarkReport.format(perLarge / perSmall))×")

@@ -33,7 +33,8 @@ struct JSONNode {
         case .null: return "null"
         case .bool(let value): return "\(value)"
         case .number(let text): return "the number \(text)"
-        case .string(let text): return "the string \(JSONNode.quoted(text.count > 40 ? String(text.prefix(40)) + "…" : text))"
+        case .string(let text):
+            return "the string \(JSONNode.quoted(text.count > 40 ? String(text.prefix(40)) + "…" : text))"
         case .array(let items): return "an array of \(items.count) element\(items.count == 1 ? "" : "s")"
         case .object: return "an object"
         }

@@ -55,7 +55,8 @@ struct JSONParser {
         var end = offset + 1
         while end < bytes.count && end < offset + 4 && bytes[end] & 0xC0 == 0x80 { end += 1 }
         let text = String(decoding: bytes[offset..<end], as: UTF8.self)
-        return text.unicodeScalars.first == "\u{FFFD}" ? "byte 0x\(String(byte, radix: 16, uppercase: true))" : "'\(text)'"
+        return text.unicodeScalars.first == "\u{FFFD}"
+            ? "byte 0x\(String(byte, radix: 16, uppercase: true))" : "'\(text)'"
     }
 
     /// Moves past one byte, keeping the line and column.
@@ -84,7 +85,9 @@ struct JSONParser {
         guard offset < bytes.count else { throw error("expected a JSON value, found the end of the file") }
         switch bytes[offset] {
         case UInt8(ascii: "["):
-            guard depth < JSONParser.maximumDepth else { throw error("arrays and objects nested deeper than \(JSONParser.maximumDepth) levels") }
+            guard depth < JSONParser.maximumDepth else {
+                throw error("arrays and objects nested deeper than \(JSONParser.maximumDepth) levels")
+            }
             advance()
             var items: [JSONNode] = []
             skipWhitespace()
@@ -96,7 +99,9 @@ struct JSONParser {
                 skipWhitespace()
                 items.append(try value(depth: depth + 1))
                 skipWhitespace()
-                guard offset < bytes.count else { throw error("expected ',' or ']' after an array element, found the end of the file") }
+                guard offset < bytes.count else {
+                    throw error("expected ',' or ']' after an array element, found the end of the file")
+                }
                 if bytes[offset] == UInt8(ascii: ",") {
                     advance()
                 } else if bytes[offset] == UInt8(ascii: "]") {
@@ -107,7 +112,9 @@ struct JSONParser {
                 }
             }
         case UInt8(ascii: "{"):
-            guard depth < JSONParser.maximumDepth else { throw error("arrays and objects nested deeper than \(JSONParser.maximumDepth) levels") }
+            guard depth < JSONParser.maximumDepth else {
+                throw error("arrays and objects nested deeper than \(JSONParser.maximumDepth) levels")
+            }
             advance()
             var members: [(key: String, value: JSONNode)] = []
             var keys: Set<String> = []
@@ -124,7 +131,9 @@ struct JSONParser {
                 let keyPosition = position
                 let key = try string()
                 guard keys.insert(key).inserted else {
-                    throw JSONSyntaxError(position: keyPosition, message: "the member \(JSONNode.quoted(key)) appears twice in one object")
+                    throw JSONSyntaxError(
+                        position: keyPosition, message: "the member \(JSONNode.quoted(key)) appears twice in one object"
+                    )
                 }
                 skipWhitespace()
                 guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else {
@@ -134,7 +143,9 @@ struct JSONParser {
                 skipWhitespace()
                 members.append((key, try value(depth: depth + 1)))
                 skipWhitespace()
-                guard offset < bytes.count else { throw error("expected ',' or '}' after an object member, found the end of the file") }
+                guard offset < bytes.count else {
+                    throw error("expected ',' or '}' after an object member, found the end of the file")
+                }
                 if bytes[offset] == UInt8(ascii: ",") {
                     advance()
                 } else if bytes[offset] == UInt8(ascii: "}") {
@@ -201,7 +212,9 @@ struct JSONParser {
         }
         if offset < bytes.count, bytes[offset] == UInt8(ascii: "e") || bytes[offset] == UInt8(ascii: "E") {
             advance()
-            if offset < bytes.count, bytes[offset] == UInt8(ascii: "+") || bytes[offset] == UInt8(ascii: "-") { advance() }
+            if offset < bytes.count, bytes[offset] == UInt8(ascii: "+") || bytes[offset] == UInt8(ascii: "-") {
+                advance()
+            }
             guard digits() > 0 else { throw error("expected a digit in the exponent, found \(found)") }
         }
         return String(decoding: bytes[start..<offset], as: UTF8.self)
@@ -210,7 +223,9 @@ struct JSONParser {
     private mutating func hexQuad() throws(JSONSyntaxError) -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
-            guard offset < bytes.count else { throw error("expected four hexadecimal digits after \\u, found the end of the file") }
+            guard offset < bytes.count else {
+                throw error("expected four hexadecimal digits after \\u, found the end of the file")
+            }
             let byte = bytes[offset]
             let digit: UInt8
             switch byte {
@@ -235,7 +250,9 @@ struct JSONParser {
             }
         }
         while true {
-            guard offset < bytes.count else { throw error("expected '\"' to end the string, found the end of the file") }
+            guard offset < bytes.count else {
+                throw error("expected '\"' to end the string, found the end of the file")
+            }
             let byte = bytes[offset]
             if byte == UInt8(ascii: "\"") {
                 flush(offset)
@@ -266,7 +283,8 @@ struct JSONParser {
                 advance()
                 var value = try hexQuad()
                 if (0xD800..<0xDC00).contains(value),
-                    offset + 1 < bytes.count, bytes[offset] == UInt8(ascii: "\\"), bytes[offset + 1] == UInt8(ascii: "u")
+                    offset + 1 < bytes.count, bytes[offset] == UInt8(ascii: "\\"),
+                    bytes[offset + 1] == UInt8(ascii: "u")
                 {
                     advance()
                     advance()

@@ -28,7 +28,9 @@ enum ListsBenchmarks {
         switch (pair.old, pair.new) {
         case (.int(let old), .int(let new)): return group(pair.name, element: "int", old, new)
         case (.string(let old), .string(let new)): return group(pair.name, element: "string", old, new)
-        default: return BenchmarkGroup(tasks: [], notes: ["`\(pair.name)`: the two lists' identifiers are of different kinds"])
+        default:
+            return BenchmarkGroup(
+                tasks: [], notes: ["`\(pair.name)`: the two lists' identifiers are of different kinds"])
         }
     }
 
@@ -39,7 +41,9 @@ enum ListsBenchmarks {
         let targetIDs = target.map(\.id)
         let elements = source.count + target.count
         func task(_ engine: String, _ body: @escaping () -> Int?) -> BenchmarkTask {
-            BenchmarkTask(suite: "lists", scenario: name, element: element, engine: engine, n: source.count, elements: elements, body: body)
+            BenchmarkTask(
+                suite: "lists", scenario: name, element: element, engine: engine, n: source.count, elements: elements,
+                body: body)
         }
         // What the diff finds, once and untimed.
         let changeset = Changeset(from: source, to: target)
@@ -52,10 +56,14 @@ enum ListsBenchmarks {
         // Myers' edit distance counts a move as a delete plus an insert.
         let distance = changeset.deletes.count + changeset.inserts.count + 2 * changeset.moves.count
         if elements > stdlibRowLimit {
-            skipped.append(("stdlib", "`stdlib` skipped at `\(name)`: above \(stdlibRowLimit) rows in all it takes minutes"))
+            skipped.append(
+                ("stdlib", "`stdlib` skipped at `\(name)`: above \(stdlibRowLimit) rows in all it takes minutes"))
         } else if elements * distance > stdlibWorkLimit {
             skipped.append(
-                ("stdlib", "`stdlib` skipped at `\(name)`: Myers' algorithm takes time rows × edits, here about \(elements) × \(distance)"))
+                (
+                    "stdlib",
+                    "`stdlib` skipped at `\(name)`: Myers' algorithm takes time rows × edits, here about \(elements) × \(distance)"
+                ))
         } else {
             tasks.append(task("stdlib") { DiffBenchmarks.stdlibEngine(sourceIDs, targetIDs) })
         }

@@ -100,7 +100,8 @@ enum LiveBenchmarks {
                     prepare: {
                         MainActor.assumeIsolated {
                             if let previous = screen.value {
-                                precondition(previous.isCaughtUp, "the source must have rendered every event as one batch")
+                                precondition(
+                                    previous.isCaughtUp, "the source must have rendered every event as one batch")
                             }
                             screen.value = nil
                             screen.value = Screen(rows)
@@ -139,7 +140,8 @@ enum LiveBenchmarks {
         let what =
             "resident memory held by the collection, the source and two subscribers that each keep the latest snapshot, "
             + "after \(appends.withSeparators) appends to \(rows.withSeparators) rows"
-            + (memoryAppendsPerEvent == 1 ? "" : " (\(events.withSeparators) events of \(memoryAppendsPerEvent) appends)")
+            + (memoryAppendsPerEvent == 1
+                ? "" : " (\(events.withSeparators) events of \(memoryAppendsPerEvent) appends)")
         var screen: Screen?
         guard
             let held = MemoryProbe.heldGrowth({
@@ -157,7 +159,8 @@ enum LiveBenchmarks {
         }
         withExtendedLifetime(array) {}
         let ratio = arrayBytes > 0 ? BenchmarkReport.format(Double(held) / Double(arrayBytes)) + "×" : "–"
-        return "\(what): \(BenchmarkReport.bytes(held)), against \(BenchmarkReport.bytes(arrayBytes)) for one `Array` of the same "
+        return
+            "\(what): \(BenchmarkReport.bytes(held)), against \(BenchmarkReport.bytes(arrayBytes)) for one `Array` of the same "
             + "\(count.withSeparators) rows (\(MemoryLayout<Row>.stride) bytes each): \(ratio)"
     }
 
@@ -182,7 +185,8 @@ enum LiveBenchmarks {
             count = rows.count
             nextID = rows.count
             for index in 0..<subscribers {
-                tokens.append(collection.subscribe { [unowned self] change in kept[index] = (change.snapshot, change.version) })
+                tokens.append(
+                    collection.subscribe { [unowned self] change in kept[index] = (change.snapshot, change.version) })
             }
             MainQueue.drain()
             precondition(view.reloads == 1, "the source must have shown the rows")

@@ -16,7 +16,8 @@ import Ripple
 enum ObserveBenchmarks {
     static let suite = BenchmarkSuite(
         name: "observe",
-        summary: "`ObservedList` following an `ObservableCollection`, each append delivered on the main actor and applied "
+        summary:
+            "`ObservedList` following an `ObservableCollection`, each append delivered on the main actor and applied "
             + "before the next (`ripple`) vs `Array.append` plus one closure call (`array`); per append",
         makeGroups: { mode, _ in groups(mode) },
         summarize: { summarize($0) })
@@ -52,7 +53,9 @@ enum ObserveBenchmarks {
                         MainActor.assumeIsolated { observed.append() }
                     })
             } else {
-                group.skipped = [("ripple", "`ripple` skipped: `ObservedList` needs iOS 17, macOS 14, tvOS 17 or watchOS 10")]
+                group.skipped = [
+                    ("ripple", "`ripple` skipped: `ObservedList` needs iOS 17, macOS 14, tvOS 17 or watchOS 10")
+                ]
             }
         }
         return [group]

@@ -40,7 +40,8 @@ struct ProgressLog {
         let engines = results.map { result in
             "\(result.task.engine) \(BenchmarkReport.duration(result.medianNanoseconds))"
         }
-        write("[\(first.task.suite)] \(first.task.scenario) \(first.task.element): \(engines.joined(separator: ", "))\n")
+        write(
+            "[\(first.task.suite)] \(first.task.scenario) \(first.task.element): \(engines.joined(separator: ", "))\n")
     }
 
     /// A suite has ended: the live line is cleared.

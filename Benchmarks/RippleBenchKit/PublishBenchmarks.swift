@@ -5,11 +5,13 @@ import RippleDiff
 enum PublishBenchmarks {
     static let suite = BenchmarkSuite(
         name: "publish",
-        summary: "`ObservableCollection` with one synchronous subscriber vs `Array.append` plus one closure call (`array`)",
+        summary:
+            "`ObservableCollection` with one synchronous subscriber vs `Array.append` plus one closure call (`array`)",
         makeGroups: { mode, _ in groups(quick: mode == .quick) })
 
     static func groups(quick: Bool) -> [BenchmarkGroup] {
-        let sizes: [(String, Int)] = quick ? [("1", 1), ("10k", 10_000)] : [("1", 1), ("10k", 10_000), ("100k", 100_000)]
+        let sizes: [(String, Int)] =
+            quick ? [("1", 1), ("10k", 10_000)] : [("1", 1), ("10k", 10_000), ("100k", 100_000)]
         return sizes.map { name, count in
             let elements = (0..<count).map { IntElement(id: $0, content: 0) }
             func task(_ engine: String, prepare: (() -> Void)? = nil, _ body: @escaping () -> Int?) -> BenchmarkTask {
@@ -52,7 +54,9 @@ enum PublishBenchmarks {
                             replaced.value = nil
                             let collection = ObservableCollection(source)
                             let moves = Counter()
-                            let token = collection.subscribe(on: .synchronous) { moves.value = $0.changeset.moves.count }
+                            let token = collection.subscribe(on: .synchronous) {
+                                moves.value = $0.changeset.moves.count
+                            }
                             replaced.value = (collection, token, moves)
                         }
                     ) {
@@ -120,7 +124,10 @@ final class Observer {
 
     init() {
         var sink = 0
-        callback = { sink &+= $0; blackHole(sink) }
+        callback = {
+            sink &+= $0
+            blackHole(sink)
+        }
     }
 
     @inline(never)

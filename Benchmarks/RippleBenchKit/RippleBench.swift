@@ -27,9 +27,18 @@ package enum RippleBench {
     /// Roughly how many seconds each suite takes on the project's 2-core machine, per mode, for
     /// the estimate printed at the start.
     static let estimatedSeconds: [BenchmarkMode: [String: Int]] = [
-        .quick: ["diff": 8, "sections": 1, "sections-live": 2, "publish": 2, "observe": 1, "command": 2, "live": 2, "storage": 1],
-        .standard: ["diff": 62, "sections": 6, "sections-live": 8, "publish": 4, "observe": 2, "command": 6, "live": 12, "storage": 1],
-        .full: ["diff": 275, "sections": 6, "sections-live": 8, "publish": 4, "observe": 2, "command": 6, "live": 12, "storage": 1],
+        .quick: [
+            "diff": 8, "sections": 1, "sections-live": 2, "publish": 2, "observe": 1, "command": 2, "live": 2,
+            "storage": 1,
+        ],
+        .standard: [
+            "diff": 62, "sections": 6, "sections-live": 8, "publish": 4, "observe": 2, "command": 6, "live": 12,
+            "storage": 1,
+        ],
+        .full: [
+            "diff": 275, "sections": 6, "sections-live": 8, "publish": 4, "observe": 2, "command": 6, "live": 12,
+            "storage": 1,
+        ],
     ]
 
     /// Runs ripple-bench with `arguments` (without the program's name) and returns the exit
@@ -126,7 +135,8 @@ package enum RippleBench {
                 notes += (group.skipped.map(\.reason) + group.notes).filter { !notes.contains($0) }
             }
             log.suiteEnded()
-            sections.append(BenchmarkReport.markdown(suite: suite, results: results, notes: notes + suite.summarize(results)))
+            sections.append(
+                BenchmarkReport.markdown(suite: suite, results: results, notes: notes + suite.summarize(results)))
             allResults += results
         }
         header.loadAtEnd = BenchmarkHeader.loadAverage()
@@ -153,7 +163,8 @@ package enum RippleBench {
         }
         if let path = options.jsonPath {
             do {
-                try BenchmarkReport.json(allResults, header: header).write(toFile: path, atomically: true, encoding: .utf8)
+                try BenchmarkReport.json(allResults, header: header).write(
+                    toFile: path, atomically: true, encoding: .utf8)
             } catch {
                 printError("cannot write \(path): \(error)")
                 status = 2
@@ -162,11 +173,14 @@ package enum RippleBench {
         if let baseline, let path = options.comparePath {
             let comparison = BaselineComparison(
                 baseline: baseline.records, current: BenchmarkRecord.records(allResults), tolerance: options.tolerance)
-            print(comparison.markdown(baselinePath: path, baselineHeader: BaselineComparison.describe(header: baseline.header)) + "\n")
+            print(
+                comparison.markdown(
+                    baselinePath: path, baselineHeader: BaselineComparison.describe(header: baseline.header)) + "\n")
             if comparison.exitStatus != 0 {
                 printError(
                     "\(comparison.regressions.count) cell\(comparison.regressions.count == 1 ? "" : "s") regressed beyond "
-                        + "\(comparison.toleranceText) against \(path):\n  " + comparison.regressionLines.joined(separator: "\n  "))
+                        + "\(comparison.toleranceText) against \(path):\n  "
+                        + comparison.regressionLines.joined(separator: "\n  "))
                 if status == 0 { status = comparison.exitStatus }
             }
         }
@@ -199,7 +213,8 @@ package enum RippleBench {
         if options.lists != nil {
             // About 20 ns per row per engine run, `stdlib` aside, and a second to read the files.
             let seconds = 1 + listRows * (options.runs + 3) * 60 / 1_000_000_000
-            return "ripple-bench: diffing your lists (\(listRows) rows in all) takes about \(roughly(seconds)) on a 2-core machine, "
+            return
+                "ripple-bench: diffing your lists (\(listRows) rows in all) takes about \(roughly(seconds)) on a 2-core machine, "
                 + "more where `stdlib` runs"
         }
         let table = estimatedSeconds[options.mode] ?? [:]
@@ -208,8 +223,10 @@ package enum RippleBench {
         let filtered = options.scenarios != nil || options.engines != nil || options.elements != nil
         let other =
             options.mode == .standard
-            ? " (--quick: seconds; --full: about 5 minutes)" : options.mode == .quick ? "" : " (the default run: about 1½ minutes)"
-        return "ripple-bench: the \(options.mode.rawValue) run takes \(filtered ? "at most " : "")about \(roughly(seconds)) "
+            ? " (--quick: seconds; --full: about 5 minutes)"
+            : options.mode == .quick ? "" : " (the default run: about 1½ minutes)"
+        return
+            "ripple-bench: the \(options.mode.rawValue) run takes \(filtered ? "at most " : "")about \(roughly(seconds)) "
             + "on a 2-core machine\(other); progress below, the report on standard output at the end"
     }
 

@@ -145,7 +145,8 @@ struct SectionShape {
         for position in chosen { leaving[position.section][position.item] = true }
         let movers = chosen.suffix(movedItems).map { (section: $0.section, item: target[$0.section].items[$0.item]) }
         for s in target.indices {
-            target[s].items = ListSnapshot(target[s].items.indices.filter { !leaving[s][$0] }.map { target[s].items[$0] })
+            target[s].items = ListSnapshot(
+                target[s].items.indices.filter { !leaving[s][$0] }.map { target[s].items[$0] })
         }
         for (index, mover) in movers.enumerated() {
             var s = mover.section

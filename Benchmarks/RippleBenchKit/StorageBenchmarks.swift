@@ -83,15 +83,33 @@ enum StorageBenchmarks {
         if wanted("sum") {
             groups.append(
                 BenchmarkGroup(tasks: [
-                    task("sum", "int", "array") { blackHole(sumInts(ints)); return nil },
-                    task("sum", "int", "listsnapshot") { blackHole(sumInts(intList)); return nil },
-                    task("sum", "int", "listsnapshot-foreach") { blackHole(sumIntsForEach(intList)); return nil },
+                    task("sum", "int", "array") {
+                        blackHole(sumInts(ints))
+                        return nil
+                    },
+                    task("sum", "int", "listsnapshot") {
+                        blackHole(sumInts(intList))
+                        return nil
+                    },
+                    task("sum", "int", "listsnapshot-foreach") {
+                        blackHole(sumIntsForEach(intList))
+                        return nil
+                    },
                 ]))
             groups.append(
                 BenchmarkGroup(tasks: [
-                    task("sum", "struct", "array") { blackHole(sumItems(items)); return nil },
-                    task("sum", "struct", "listsnapshot") { blackHole(sumItems(itemList)); return nil },
-                    task("sum", "struct", "listsnapshot-foreach") { blackHole(sumItemsForEach(itemList)); return nil },
+                    task("sum", "struct", "array") {
+                        blackHole(sumItems(items))
+                        return nil
+                    },
+                    task("sum", "struct", "listsnapshot") {
+                        blackHole(sumItems(itemList))
+                        return nil
+                    },
+                    task("sum", "struct", "listsnapshot-foreach") {
+                        blackHole(sumItemsForEach(itemList))
+                        return nil
+                    },
                 ]))
         }
         if wanted("read") {
@@ -103,8 +121,14 @@ enum StorageBenchmarks {
             }
             groups.append(
                 BenchmarkGroup(tasks: [
-                    task("read", "int", "array") { blackHole(readInts(ints, offsets)); return nil },
-                    task("read", "int", "listsnapshot") { blackHole(readInts(intList, offsets)); return nil },
+                    task("read", "int", "array") {
+                        blackHole(readInts(ints, offsets))
+                        return nil
+                    },
+                    task("read", "int", "listsnapshot") {
+                        blackHole(readInts(intList, offsets))
+                        return nil
+                    },
                 ]))
         }
         /// The `array` and `listsnapshot` engines of a mutation scenario, each timing `perRun`
@@ -154,14 +178,18 @@ enum StorageBenchmarks {
             let element = result.task.element
             seen.append("\(scenario)/\(element)")
             func perOperation(_ engine: String) -> Double? {
-                guard let found = results.first(where: { $0.task.scenario == scenario && $0.task.element == element && $0.task.engine == engine })
+                guard
+                    let found = results.first(where: {
+                        $0.task.scenario == scenario && $0.task.element == element && $0.task.engine == engine
+                    })
                 else { return nil }
                 return Double(found.medianNanoseconds) / Double(found.task.elements ?? found.task.n)
             }
             guard let array = perOperation("array"), let list = perOperation("listsnapshot") else { continue }
             let unit = scenario.hasSuffix("-sum") ? "element" : "operation"
             let target =
-                scenario.hasSuffix("-sum") ? " (target for `for … in` ≤ 1.5×)" : scenario.hasSuffix("-read") ? " (target: well under 100 ns)" : ""
+                scenario.hasSuffix("-sum")
+                ? " (target for `for … in` ≤ 1.5×)" : scenario.hasSuffix("-read") ? " (target: well under 100 ns)" : ""
             func ratio(_ value: Double) -> String { array > 0 ? BenchmarkReport.format(value / array) + "×" : "–" }
             var line =
                 "`\(scenario)` \(element), per \(unit): `array` \(nanoseconds(array)), `listsnapshot` \(nanoseconds(list)) "

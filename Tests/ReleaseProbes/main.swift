@@ -58,103 +58,147 @@ final class Delivered: @unchecked Sendable {
 }
 
 let cases: [(name: String, run: () -> Void)] = [
-    ("ListSnapshot.remove(at:) of the last of 257", {
-        var list = ListSnapshot(Array(0..<257))
-        list.remove(at: 256)
-        expect(list, Array(0..<256), "remove(at: 256)")
-    }),
-    ("ListSnapshot.removeLast() of 257", {
-        var list = ListSnapshot(Array(0..<257))
-        _ = list.removeLast()
-        expect(list, Array(0..<256), "removeLast()")
-    }),
-    ("ListSnapshot.popLast() of 257", {
-        var list = ListSnapshot(Array(0..<257))
-        _ = list.popLast()
-        expect(list, Array(0..<256), "popLast()")
-    }),
-    ("ListSnapshot.removeSubrange(256..<257) of 257", {
-        var list = ListSnapshot(Array(0..<257))
-        list.removeSubrange(256..<257)
-        expect(list, Array(0..<256), "removeSubrange")
-    }),
-    ("ListSnapshot.replaceSubrange(256..<257, with: []) of 257", {
-        var list = ListSnapshot(Array(0..<257))
-        list.replaceSubrange(256..<257, with: [])
-        expect(list, Array(0..<256), "replaceSubrange")
-    }),
-    ("257 appends, then remove(at: 256)", {
-        var list = ListSnapshot<Int>()
-        for value in 0..<257 { list.append(value) }
-        list.remove(at: 256)
-        expect(list, Array(0..<256), "appends, remove(at: 256)")
-    }),
-    ("8,447 elements, removeLast(256)", {
-        var list = ListSnapshot(Array(0..<8_447))
-        list.removeLast(256)
-        expect(list, Array(0..<8_191), "removeLast(256)")
-    }),
-    ("insert(contentsOf:at: 0) of 8,447, then removeAll(where:)", {
-        var list = ListSnapshot<Int>()
-        list.insert(contentsOf: Array(0..<8_447), at: 0)
-        list.removeAll { $0 % 33 == 17 }
-        expect(list, (0..<8_447).filter { $0 % 33 != 17 }, "removeAll(where:)")
-    }),
-    ("removing from the front of 16,387 down to empty", {
-        var list = ListSnapshot(Array(0..<16_387))
-        var expected = Array(0..<16_387)
-        while !list.isEmpty {
-            let step = min(list.count, 97)
-            list.removeSubrange(0..<step)
-            expected.removeSubrange(0..<step)
-            if list.count < 600 { expect(list, expected, "removeSubrange(0..<\(step)) down to \(list.count)") }
+    (
+        "ListSnapshot.remove(at:) of the last of 257",
+        {
+            var list = ListSnapshot(Array(0..<257))
+            list.remove(at: 256)
+            expect(list, Array(0..<256), "remove(at: 256)")
         }
-    }),
-    ("class elements: released once through a collapse", {
-        do {
-            var list = ListSnapshot((0..<8_447).map(Counted.init))
+    ),
+    (
+        "ListSnapshot.removeLast() of 257",
+        {
+            var list = ListSnapshot(Array(0..<257))
+            _ = list.removeLast()
+            expect(list, Array(0..<256), "removeLast()")
+        }
+    ),
+    (
+        "ListSnapshot.popLast() of 257",
+        {
+            var list = ListSnapshot(Array(0..<257))
+            _ = list.popLast()
+            expect(list, Array(0..<256), "popLast()")
+        }
+    ),
+    (
+        "ListSnapshot.removeSubrange(256..<257) of 257",
+        {
+            var list = ListSnapshot(Array(0..<257))
+            list.removeSubrange(256..<257)
+            expect(list, Array(0..<256), "removeSubrange")
+        }
+    ),
+    (
+        "ListSnapshot.replaceSubrange(256..<257, with: []) of 257",
+        {
+            var list = ListSnapshot(Array(0..<257))
+            list.replaceSubrange(256..<257, with: [])
+            expect(list, Array(0..<256), "replaceSubrange")
+        }
+    ),
+    (
+        "257 appends, then remove(at: 256)",
+        {
+            var list = ListSnapshot<Int>()
+            for value in 0..<257 { list.append(value) }
+            list.remove(at: 256)
+            expect(list, Array(0..<256), "appends, remove(at: 256)")
+        }
+    ),
+    (
+        "8,447 elements, removeLast(256)",
+        {
+            var list = ListSnapshot(Array(0..<8_447))
             list.removeLast(256)
-            list.remove(at: 0)
-            if list.map(\.value) != Array(1..<8_191) { fail("class elements: the list changed") }
-            if Counted.alive != 8_190 { fail("class elements: \(Counted.alive) alive, expected 8,190") }
+            expect(list, Array(0..<8_191), "removeLast(256)")
         }
-        if Counted.alive != 0 { fail("class elements: \(Counted.alive) alive after the list is gone") }
-    }),
-    ("an iterator that is the only holder of its list, dropped part-way through a leaf", {
-        var iterator = ListSnapshot(Array(0..<773)).makeIterator()
-        for expected in 0..<265 where iterator.next() != expected { fail("iterator: not \(expected)") }
-        var rest = 0
-        while iterator.next() != nil { rest += 1 }
-        if rest != 773 - 265 { fail("iterator: \(rest) elements after the first 265, expected \(773 - 265)") }
-    }),
-    ("reading one element of a list nothing else holds", {
-        for offset in [0, 256, 5_000, 10_239] where ListSnapshot(Array(0..<10_240))[offset] != offset {
-            fail("subscript of a temporary at \(offset)")
+    ),
+    (
+        "insert(contentsOf:at: 0) of 8,447, then removeAll(where:)",
+        {
+            var list = ListSnapshot<Int>()
+            list.insert(contentsOf: Array(0..<8_447), at: 0)
+            list.removeAll { $0 % 33 == 17 }
+            expect(list, (0..<8_447).filter { $0 % 33 != 17 }, "removeAll(where:)")
         }
-    }),
-    ("ObservableCollection.remove(at:) of the last of 257", {
-        let rows = ObservableCollection(Array(0..<257))
-        rows.remove(at: 256)
-        expect(Array(rows), Array(0..<256), "ObservableCollection.remove(at: 256)")
-    }),
-    ("SectionedCollection: a delivered snapshot never changes", {
-        let collection = SectionedCollection<String, Int>([SectionData("A", items: Array(0..<257))])
-        let delivered = Delivered()
-        let token = collection.subscribe(on: .synchronous) { delivered.snapshots.append($0.snapshot[0].items) }
-        var expected = Array(0..<257)
-        var copies: [[Int]] = []
-        for _ in 0..<4 {
-            expected.removeLast()
-            collection.removeItem(at: ElementPath(item: expected.count, section: 0))
+    ),
+    (
+        "removing from the front of 16,387 down to empty",
+        {
+            var list = ListSnapshot(Array(0..<16_387))
+            var expected = Array(0..<16_387)
+            while !list.isEmpty {
+                let step = min(list.count, 97)
+                list.removeSubrange(0..<step)
+                expected.removeSubrange(0..<step)
+                if list.count < 600 { expect(list, expected, "removeSubrange(0..<\(step)) down to \(list.count)") }
+            }
+        }
+    ),
+    (
+        "class elements: released once through a collapse",
+        {
+            do {
+                var list = ListSnapshot((0..<8_447).map(Counted.init))
+                list.removeLast(256)
+                list.remove(at: 0)
+                if list.map(\.value) != Array(1..<8_191) { fail("class elements: the list changed") }
+                if Counted.alive != 8_190 { fail("class elements: \(Counted.alive) alive, expected 8,190") }
+            }
+            if Counted.alive != 0 { fail("class elements: \(Counted.alive) alive after the list is gone") }
+        }
+    ),
+    (
+        "an iterator that is the only holder of its list, dropped part-way through a leaf",
+        {
+            var iterator = ListSnapshot(Array(0..<773)).makeIterator()
+            for expected in 0..<265 where iterator.next() != expected { fail("iterator: not \(expected)") }
+            var rest = 0
+            while iterator.next() != nil { rest += 1 }
+            if rest != 773 - 265 { fail("iterator: \(rest) elements after the first 265, expected \(773 - 265)") }
+        }
+    ),
+    (
+        "reading one element of a list nothing else holds",
+        {
+            for offset in [0, 256, 5_000, 10_239] where ListSnapshot(Array(0..<10_240))[offset] != offset {
+                fail("subscript of a temporary at \(offset)")
+            }
+        }
+    ),
+    (
+        "ObservableCollection.remove(at:) of the last of 257",
+        {
+            let rows = ObservableCollection(Array(0..<257))
+            rows.remove(at: 256)
+            expect(Array(rows), Array(0..<256), "ObservableCollection.remove(at: 256)")
+        }
+    ),
+    (
+        "SectionedCollection: a delivered snapshot never changes",
+        {
+            let collection = SectionedCollection<String, Int>([SectionData("A", items: Array(0..<257))])
+            let delivered = Delivered()
+            let token = collection.subscribe(on: .synchronous) { delivered.snapshots.append($0.snapshot[0].items) }
+            var expected = Array(0..<257)
+            var copies: [[Int]] = []
+            for _ in 0..<4 {
+                expected.removeLast()
+                collection.removeItem(at: ElementPath(item: expected.count, section: 0))
+                copies.append(expected)
+            }
+            expected.append(-1)
+            collection.appendItem(-1, toSection: 0)
             copies.append(expected)
+            token.cancel()
+            if delivered.snapshots.count != copies.count {
+                fail("SectionedCollection: \(delivered.snapshots.count) events")
+            }
+            for (snapshot, copy) in zip(delivered.snapshots, copies) { expect(snapshot, copy, "a delivered snapshot") }
         }
-        expected.append(-1)
-        collection.appendItem(-1, toSection: 0)
-        copies.append(expected)
-        token.cancel()
-        if delivered.snapshots.count != copies.count { fail("SectionedCollection: \(delivered.snapshots.count) events") }
-        for (snapshot, copy) in zip(delivered.snapshots, copies) { expect(snapshot, copy, "a delivered snapshot") }
-    }),
+    ),
 ]
 
 // With an argument, runs that case; without, runs each case in a process of its own.

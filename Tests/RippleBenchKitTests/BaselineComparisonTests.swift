@@ -32,27 +32,34 @@ final class BaselineComparisonTests: XCTestCase {
 
     func testARegressedRatioExitsNonZeroAndNamesTheCell() throws {
         // ripple ÷ floor: 0.50× → 0.60×, a 20% regression, against a tolerance of 10%.
-        let comparison = try compare(baseline: run(ripple: 500_000, floor: 1_000_000), current: run(ripple: 600_000, floor: 1_000_000))
+        let comparison = try compare(
+            baseline: run(ripple: 500_000, floor: 1_000_000), current: run(ripple: 600_000, floor: 1_000_000))
         XCTAssertEqual(comparison.exitStatus, 1)
         XCTAssertEqual(comparison.regressions.map(\.current.cell), ["diff/10k/int/ripple"])
         XCTAssertEqual(comparison.regressionLines, ["diff/10k/int/ripple: 0.50× → 0.60× the baseline engine (+20%)"])
         let report = comparison.markdown(baselinePath: "baseline.json", baselineHeader: nil)
-        XCTAssertTrue(report.contains("| diff | 10k | int | ripple | 500 µs | 600 µs | +20% | 0.50× | 0.60× | +20% | **regressed** |"), report)
+        XCTAssertTrue(
+            report.contains(
+                "| diff | 10k | int | ripple | 500 µs | 600 µs | +20% | 0.50× | 0.60× | +20% | **regressed** |"), report
+        )
         XCTAssertTrue(report.contains("**1 cell regressed beyond 10%:**"), report)
     }
 
     func testWithinToleranceExitsZero() throws {
         // 0.50× → 0.54×: 8%.
-        let comparison = try compare(baseline: run(ripple: 500_000, floor: 1_000_000), current: run(ripple: 540_000, floor: 1_000_000))
+        let comparison = try compare(
+            baseline: run(ripple: 500_000, floor: 1_000_000), current: run(ripple: 540_000, floor: 1_000_000))
         XCTAssertEqual(comparison.exitStatus, 0)
         XCTAssertTrue(comparison.regressions.isEmpty)
         XCTAssertTrue(
-            comparison.markdown(baselinePath: "b", baselineHeader: nil).hasSuffix("No cell's ratio to its baseline engine regressed beyond 10%."))
+            comparison.markdown(baselinePath: "b", baselineHeader: nil).hasSuffix(
+                "No cell's ratio to its baseline engine regressed beyond 10%."))
     }
 
     func testASlowerMachineIsNotARegression() throws {
         // Everything twice as slow, ratios unchanged: the medians change, the verdict does not.
-        let comparison = try compare(baseline: run(ripple: 500_000, floor: 1_000_000), current: run(ripple: 1_000_000, floor: 2_000_000))
+        let comparison = try compare(
+            baseline: run(ripple: 500_000, floor: 1_000_000), current: run(ripple: 1_000_000, floor: 2_000_000))
         XCTAssertEqual(comparison.exitStatus, 0)
         let ripple = try XCTUnwrap(comparison.rows.first { $0.current.engine == "ripple" })
         XCTAssertEqual(ripple.medianChange ?? 0, 1.0, accuracy: 1e-9)
@@ -61,7 +68,8 @@ final class BaselineComparisonTests: XCTestCase {
 
     func testAFasterFloorCanRegressTheRatio() throws {
         // The same ripple median, but floor got faster: Ripple lost ground.
-        let comparison = try compare(baseline: run(ripple: 500_000, floor: 1_000_000), current: run(ripple: 500_000, floor: 800_000))
+        let comparison = try compare(
+            baseline: run(ripple: 500_000, floor: 1_000_000), current: run(ripple: 500_000, floor: 800_000))
         XCTAssertEqual(comparison.regressions.map(\.current.cell), ["diff/10k/int/ripple"])
     }
 
@@ -90,12 +98,15 @@ final class BaselineComparisonTests: XCTestCase {
         XCTAssertEqual(comparison.exitStatus, 0)
         XCTAssertEqual(comparison.unmatched, 2)
         XCTAssertTrue(comparison.rows.allSatisfy { $0.baseline == nil })
-        XCTAssertTrue(comparison.markdown(baselinePath: "b", baselineHeader: nil).contains("2 cells of the baseline not measured in this run."))
+        XCTAssertTrue(
+            comparison.markdown(baselinePath: "b", baselineHeader: nil).contains(
+                "2 cells of the baseline not measured in this run."))
     }
 
     func testTheHeaderlessArrayOfEarlierRunnersIsRead() throws {
         let comparison = try compare(
-            baseline: run(ripple: 500_000, floor: 1_000_000, header: false), current: run(ripple: 900_000, floor: 1_000_000))
+            baseline: run(ripple: 500_000, floor: 1_000_000, header: false),
+            current: run(ripple: 900_000, floor: 1_000_000))
         XCTAssertEqual(comparison.exitStatus, 1)
     }
 
@@ -103,18 +114,22 @@ final class BaselineComparisonTests: XCTestCase {
         let header = try BenchmarkRecord.parse(Array(run(ripple: 1, floor: 1).utf8), file: "b.json").header
         XCTAssertEqual(
             BaselineComparison.describe(header: header),
-            "Baseline: Test CPU, 2 cores; Swift 6.3; release; quick run, 7 runs; 2026-11-26T00:00:00Z; load 0.50 → 0.70.")
+            "Baseline: Test CPU, 2 cores; Swift 6.3; release; quick run, 7 runs; 2026-11-26T00:00:00Z; load 0.50 → 0.70."
+        )
     }
 
     func testWhatTheRunnerWritesIsWhatItCompares() throws {
         func result(_ engine: String, _ median: Int64) -> BenchmarkResult {
             BenchmarkResult(
-                task: BenchmarkTask(suite: "diff", scenario: "5k \"q\"", element: "int", engine: engine, n: 5, elements: 10, body: { nil }),
+                task: BenchmarkTask(
+                    suite: "diff", scenario: "5k \"q\"", element: "int", engine: engine, n: 5, elements: 10,
+                    body: { nil }),
                 medianNanoseconds: median, minNanoseconds: median, runs: 7, moves: engine == "ripple" ? 2 : nil)
         }
         let results = [result("ripple", 250), result("floor", 1_000)]
         let header = BenchmarkHeader(
-            processor: "CPU \"x\"", cores: 2, system: "Linux", swift: "6.3", configuration: "release", internalChecks: false,
+            processor: "CPU \"x\"", cores: 2, system: "Linux", swift: "6.3", configuration: "release",
+            internalChecks: false,
             forced: false, mode: "quick", runs: 7, options: [], date: "d", loadAtStart: 1, loadAtEnd: nil)
         let json = BenchmarkReport.json(results, header: header)
         let parsed = try BenchmarkRecord.parse(Array(json.utf8), file: "out.json")
@@ -138,10 +153,13 @@ final class BaselineComparisonTests: XCTestCase {
             }
         }
         XCTAssertEqual(
-            message("42"), "base.json:1:1: expected a ripple-bench JSON file, an object with \"header\" and \"results\", found the number 42")
+            message("42"),
+            "base.json:1:1: expected a ripple-bench JSON file, an object with \"header\" and \"results\", found the number 42"
+        )
         XCTAssertEqual(
             message(#"{"header": {}}"#),
-            #"base.json:1:1: expected an object with "results": [records …] (ripple-bench --json writes one), found no "results""#)
+            #"base.json:1:1: expected an object with "results": [records …] (ripple-bench --json writes one), found no "results""#
+        )
         XCTAssertEqual(
             message(#"[{"suite": "diff", "scenario": "a", "element": "int", "engine": "ripple"}]"#),
             #"base.json:1:2: result 1: missing field "median_ns""#)
@@ -150,7 +168,8 @@ final class BaselineComparisonTests: XCTestCase {
             #"base.json:1:32: result 1: expected "scenario" to be a string, found the number 5"#)
         XCTAssertEqual(
             message(#"[{"suite": "diff", "scenario": "a", "element": "int", "engine": "ripple", "median_ns": 1.5}]"#),
-            #"base.json:1:88: result 1: expected "median_ns" to be a whole number of nanoseconds, found the number 1.5"#)
+            #"base.json:1:88: result 1: expected "median_ns" to be a whole number of nanoseconds, found the number 1.5"#
+        )
     }
 
     func testTolerances() {

@@ -26,7 +26,9 @@ final class BenchmarkListReaderTests: XCTestCase {
     }
 
     /// The message of the error that reading `text` as `name` throws.
-    private func message(_ name: String, _ text: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    private func message(_ name: String, _ text: String, file: StaticString = #filePath, line: UInt = #line) throws
+        -> String
+    {
         let path = try self.file(name, text)
         do {
             let list = try BenchmarkListReader.read(path: path)
@@ -82,7 +84,9 @@ final class BenchmarkListReaderTests: XCTestCase {
         let new = try file("ws-new.json", "[\n  [1, {\"a\":[1,2]}],\n\t[2, \"x \"]\n]\n")
         let pair = try BenchmarkListReader.readPair(old: old, new: new)
         XCTAssertEqual(pair.name, "ws")
-        guard case .int(let before) = pair.old, case .int(let after) = pair.new else { return XCTFail("expected int lists") }
+        guard case .int(let before) = pair.old, case .int(let after) = pair.new else {
+            return XCTFail("expected int lists")
+        }
         XCTAssertEqual(before[0], after[0], "whitespace outside strings does not count")
         XCTAssertNotEqual(before[1], after[1], "whitespace inside a string does")
     }
@@ -168,17 +172,20 @@ final class BenchmarkListReaderTests: XCTestCase {
         XCTAssertThrowsError(try BenchmarkListReader.readPair(old: old, new: new)) { error in
             XCTAssertEqual(
                 "\(error)".replacingOccurrences(of: folder + "/", with: ""),
-                "k-new.json: its identifiers are whole numbers but those of k-old.json are strings; both lists must use one kind")
+                "k-new.json: its identifiers are whole numbers but those of k-old.json are strings; both lists must use one kind"
+            )
         }
     }
 
     func testMissingFields() throws {
         XCTAssertEqual(
             try message("short.json", "[[1, \"a\"],\n [2]]"),
-            "short.json:2:2: row 2: expected [identifier, content], found an array of 1 element (the content is missing)")
+            "short.json:2:2: row 2: expected [identifier, content], found an array of 1 element (the content is missing)"
+        )
         XCTAssertEqual(
             try message("empty-row.json", "[[]]"),
-            "empty-row.json:1:2: row 1: expected [identifier, content], found an array of 0 elements (the identifier and the content are missing)")
+            "empty-row.json:1:2: row 1: expected [identifier, content], found an array of 0 elements (the identifier and the content are missing)"
+        )
         XCTAssertEqual(
             try message("long.json", "[[1, 2, 3]]"),
             "long.json:1:2: row 1: expected [identifier, content], found an array of 3 elements (it has more than two)")
@@ -196,7 +203,8 @@ final class BenchmarkListReaderTests: XCTestCase {
     func testBadIdentifiersAndRows() throws {
         XCTAssertEqual(
             try message("float.json", "[[1.5, 1]]"),
-            "float.json:1:3: row 1: expected an identifier that is a string or a whole number in the range of Int, found the number 1.5")
+            "float.json:1:3: row 1: expected an identifier that is a string or a whole number in the range of Int, found the number 1.5"
+        )
         XCTAssertEqual(
             try message("huge.json", "[[123456789012345678901234567890, 1]]"),
             "huge.json:1:3: row 1: expected an identifier that is a string or a whole number in the range of Int, "
@@ -206,7 +214,8 @@ final class BenchmarkListReaderTests: XCTestCase {
             "bool.json:1:3: row 1: expected an identifier that is a string or a whole number, found true")
         XCTAssertEqual(
             try message("scalar-row.json", "[[1, 1], 7]"),
-            #"scalar-row.json:1:10: row 2: expected [identifier, content] or {"id": …, "content": …}, found the number 7"#)
+            #"scalar-row.json:1:10: row 2: expected [identifier, content] or {"id": …, "content": …}, found the number 7"#
+        )
     }
 
     func testSyntaxErrors() throws {
@@ -220,7 +229,9 @@ final class BenchmarkListReaderTests: XCTestCase {
         XCTAssertEqual(
             try message("string.json", "[[\"é\u{1}\", 1]]"),
             "string.json:1:5: a control character (byte 0x1) must be escaped inside a string")
-        XCTAssertEqual(try message("trailing.json", "[] x"), "trailing.json:1:4: expected the end of the file after the JSON value, found 'x'")
+        XCTAssertEqual(
+            try message("trailing.json", "[] x"),
+            "trailing.json:1:4: expected the end of the file after the JSON value, found 'x'")
         XCTAssertEqual(
             try message("deep.json", String(repeating: "[", count: 300)),
             "deep.json:1:257: arrays and objects nested deeper than 256 levels")

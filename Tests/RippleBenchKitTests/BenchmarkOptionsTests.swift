@@ -31,9 +31,12 @@ final class BenchmarkOptionsTests: XCTestCase {
         XCTAssertEqual(try parse("--lists a.json b.json --json out.json").jsonPath, "out.json")
         XCTAssertEqual(try parse("--lists folder --quiet").lists, ["folder"])
         XCTAssertEqual(try parse("--lists folder --quiet").quiet, true)
-        XCTAssertEqual(error("--lists"), "--lists needs OLD NEW (two JSON files) or a folder of NAME-old.json and NAME-new.json")
-        XCTAssertEqual(error("--lists a b --suite diff"), "--lists measures your lists alone; it cannot be combined with --suite")
-        XCTAssertEqual(error("--quick --lists a b"), "--lists measures your lists as they are; it cannot be combined with --quick")
+        XCTAssertEqual(
+            error("--lists"), "--lists needs OLD NEW (two JSON files) or a folder of NAME-old.json and NAME-new.json")
+        XCTAssertEqual(
+            error("--lists a b --suite diff"), "--lists measures your lists alone; it cannot be combined with --suite")
+        XCTAssertEqual(
+            error("--quick --lists a b"), "--lists measures your lists as they are; it cannot be combined with --quick")
     }
 
     func testCompareAndTolerance() throws {
@@ -63,8 +66,10 @@ final class BenchmarkOptionsTests: XCTestCase {
             try estimate(""),
             "ripple-bench: the default run takes about 1½ minutes on a 2-core machine (--quick: seconds; --full: about 5 minutes); "
                 + "progress below, the report on standard output at the end")
-        XCTAssertTrue(try estimate("--quick").hasPrefix("ripple-bench: the quick run takes about 15 s on a 2-core machine;"))
-        XCTAssertTrue(try estimate("--full").hasPrefix("ripple-bench: the full run takes about 5 minutes on a 2-core machine"))
+        XCTAssertTrue(
+            try estimate("--quick").hasPrefix("ripple-bench: the quick run takes about 15 s on a 2-core machine;"))
+        XCTAssertTrue(
+            try estimate("--full").hasPrefix("ripple-bench: the full run takes about 5 minutes on a 2-core machine"))
         XCTAssertTrue(try estimate("--scenario 1m").hasPrefix("ripple-bench: the default run takes at most about"))
         XCTAssertEqual(RippleBench.roughly(3), "5 s")
         XCTAssertEqual(RippleBench.roughly(44), "45 s")

@@ -43,7 +43,8 @@ final class LiveAndObserveSuiteTests: XCTestCase {
         XCTAssertThrowsError(try BenchmarkOptions.parse(["--suite", "lives"], suiteNames: suiteNames)) { error in
             XCTAssertEqual(
                 "\(error)",
-                "no suite named 'lives'; the suites are diff, sections, sections-live, publish, observe, command, live, storage")
+                "no suite named 'lives'; the suites are diff, sections, sections-live, publish, observe, command, live, storage"
+            )
         }
     }
 
@@ -53,9 +54,11 @@ final class LiveAndObserveSuiteTests: XCTestCase {
             RippleBench.selectedSuites(try BenchmarkOptions.parse(arguments, suiteNames: suiteNames)).map(\.name)
         }
         XCTAssertEqual(try selected([]), ["diff", "sections", "sections-live", "publish", "observe", "command"])
-        XCTAssertEqual(try selected(["--quick"]), ["diff", "sections", "sections-live", "publish", "observe", "command"])
         XCTAssertEqual(
-            try selected(["--full"]), ["diff", "sections", "sections-live", "publish", "observe", "command", "live", "storage"])
+            try selected(["--quick"]), ["diff", "sections", "sections-live", "publish", "observe", "command"])
+        XCTAssertEqual(
+            try selected(["--full"]),
+            ["diff", "sections", "sections-live", "publish", "observe", "command", "live", "storage"])
         XCTAssertEqual(try selected(["--suite", "live"]), ["live"])
         XCTAssertEqual(try selected(["--quick", "--suite", "live"]), ["live"])
         XCTAssertEqual(try selected(["--suite", "observe"]), ["observe"])
@@ -87,16 +90,19 @@ final class LiveAndObserveSuiteTests: XCTestCase {
         XCTAssertEqual(
             ObserveBenchmarks.summarize(results),
             ["time per append at `100k` ÷ at `10k` (target for `ripple`: ≤ 1.2×): `ripple` 1.10×, `array` 2.00×"])
-        XCTAssertEqual(ObserveBenchmarks.summarize(Array(results.prefix(3))), [
-            "time per append at `100k` ÷ at `10k` (target for `ripple`: ≤ 1.2×): `array` 2.00×"
-        ])
+        XCTAssertEqual(
+            ObserveBenchmarks.summarize(Array(results.prefix(3))),
+            [
+                "time per append at `100k` ÷ at `10k` (target for `ripple`: ≤ 1.2×): `array` 2.00×"
+            ])
         XCTAssertEqual(ObserveBenchmarks.summarize([]), [])
     }
 
     @MainActor
     func testTheGroupsOfAQuickRun() {
         let observe = ObserveBenchmarks.groups(.quick)
-        XCTAssertEqual(observe.map { $0.tasks.map { "\($0.scenario) \($0.engine)" } }, [["10k-append array", "10k-append ripple"]])
+        XCTAssertEqual(
+            observe.map { $0.tasks.map { "\($0.scenario) \($0.engine)" } }, [["10k-append array", "10k-append ripple"]])
         XCTAssertEqual(observe.flatMap { $0.tasks.map(\.iterations) }, [1_000, 1_000])
         XCTAssertEqual(
             ObserveBenchmarks.groups(.standard).map { $0.tasks.map { "\($0.scenario) \($0.engine)" } },
@@ -120,10 +126,13 @@ final class LiveAndObserveSuiteTests: XCTestCase {
             _ = screen.event(operation)
             XCTAssertTrue(screen.isCaughtUp, "\(operation)")
             if operation == .update {
-                XCTAssertEqual(screen.collection.snapshot.map(\.revision), (0..<102).map { $0 == 51 ? 1 : 0 }, "the row in the middle")
+                XCTAssertEqual(
+                    screen.collection.snapshot.map(\.revision), (0..<102).map { $0 == 51 ? 1 : 0 },
+                    "the row in the middle")
             }
         }
-        XCTAssertEqual(screen.collection.snapshot.map(\.id), Array(0..<51) + Array(52..<102), "the row in the middle removed")
+        XCTAssertEqual(
+            screen.collection.snapshot.map(\.id), Array(0..<51) + Array(52..<102), "the row in the middle removed")
         screen.appendBatch(10)
         XCTAssertTrue(screen.isCaughtUp)
         XCTAssertEqual(screen.view.counts, [111])

@@ -25,7 +25,8 @@ final class ChangesetOriginsTests: XCTestCase {
     func test_emptyAndUnchanged() {
         XCTAssertEqual(Changeset(sourceCount: 0, origins: []), .unchanged(count: 0))
         XCTAssertEqual(Changeset(sourceCount: 3, origins: [0, 1, 2]), .unchanged(count: 3))
-        XCTAssertEqual(Changeset(sourceCount: 2, origins: []), Changeset(sourceCount: 2, targetCount: 0, deletes: [0, 1]))
+        XCTAssertEqual(
+            Changeset(sourceCount: 2, origins: []), Changeset(sourceCount: 2, targetCount: 0, deletes: [0, 1]))
     }
 
     func test_random_replaysToTheOrigins() {
@@ -33,8 +34,12 @@ final class ChangesetOriginsTests: XCTestCase {
             let sourceCount = random.int(in: 0...20)
             var origins = Array(0..<sourceCount).filter { _ in !random.chance(1, in: 4) }
             random.shuffle(&origins)
-            for _ in 0..<random.int(in: 0...5) { origins.insert(-1 - random.int(below: 3), at: random.int(below: origins.count + 1)) }
-            let updated = (0..<random.int(in: 0...6)).compactMap { _ in sourceCount == 0 ? nil : random.int(below: sourceCount) }
+            for _ in 0..<random.int(in: 0...5) {
+                origins.insert(-1 - random.int(below: 3), at: random.int(below: origins.count + 1))
+            }
+            let updated = (0..<random.int(in: 0...6)).compactMap { _ in
+                sourceCount == 0 ? nil : random.int(below: sourceCount)
+            }
             let changes = Changeset(sourceCount: sourceCount, origins: origins, updatedSources: updated)
             let context = "origins \(origins), updated \(updated): \(changes)"
             if let failure = changes.validationFailure() { return "\(context): \(failure)" }

@@ -81,7 +81,8 @@ final class ChangesetReplayTests: XCTestCase {
         let source = ["a", "b", "c", "d", "e"]
         let element = { (offset: Int) in "t\(offset)" }
         XCTAssertEqual(shuffled.validationFailure(), "deletes must be ascending: 0 follows 3")
-        XCTAssertEqual(try replay(shuffled, on: source, element: element).get(), ordered.applied(to: source, element: element))
+        XCTAssertEqual(
+            try replay(shuffled, on: source, element: element).get(), ordered.applied(to: source, element: element))
     }
 
     func test_applied_agreesWithTheOracle_onRandomValidChangesets() {
@@ -95,7 +96,9 @@ final class ChangesetReplayTests: XCTestCase {
             case .failure(let failure):
                 return "\(changes): the oracle rejects it: \(failure)"
             case .success(let expected):
-                return firstMismatch(changes.applied(to: source, element: element), expected).map { "\(changes): \($0)" }
+                return firstMismatch(changes.applied(to: source, element: element), expected).map {
+                    "\(changes): \($0)"
+                }
             }
         }
     }
@@ -116,11 +119,14 @@ final class ChangesetReplayTests: XCTestCase {
             (Changeset(sourceCount: 0, targetCount: 2, inserts: [1]), "target offset 1 is out of range"),
             (Changeset(sourceCount: 2, targetCount: 2, deletes: [0]), "the replay has 1 rows"),
             (
-                Changeset(sourceCount: 2, targetCount: 2, moves: [Pair(source: 0, target: 1)], updates: [Pair(source: 0, target: 0)]),
+                Changeset(
+                    sourceCount: 2, targetCount: 2, moves: [Pair(source: 0, target: 1)],
+                    updates: [Pair(source: 0, target: 0)]),
                 "update 0→0 names source 0, but target 0 holds s1"
             ),
             (
-                Changeset(sourceCount: 1, targetCount: 1, updates: [Pair(source: 0, target: 0), Pair(source: 0, target: 0)]),
+                Changeset(
+                    sourceCount: 1, targetCount: 1, updates: [Pair(source: 0, target: 0), Pair(source: 0, target: 0)]),
                 "update 0→0 is listed twice"
             ),
             (Changeset(sourceCount: 1, targetCount: 1, updates: [Pair(source: 0, target: 1)]), "out of range"),
@@ -166,18 +172,31 @@ final class ChangesetReplayTests: XCTestCase {
 
     func test_reloadSafetyFailure_followsUIKitsReloadRule() {
         // Updates with deletes and inserts only: UIKit places each reload right.
-        XCTAssertNil(reloadSafetyFailure(of: Changeset(
-            sourceCount: 3, targetCount: 3, deletes: [0], inserts: [0], updates: [Pair(source: 2, target: 2)])))
-        XCTAssertNil(reloadSafetyFailure(of: Changeset(
-            sourceCount: 3, targetCount: 3, deletes: [0], inserts: [2], updates: [Pair(source: 1, target: 0)])))
+        XCTAssertNil(
+            reloadSafetyFailure(
+                of: Changeset(
+                    sourceCount: 3, targetCount: 3, deletes: [0], inserts: [0], updates: [Pair(source: 2, target: 2)])))
+        XCTAssertNil(
+            reloadSafetyFailure(
+                of: Changeset(
+                    sourceCount: 3, targetCount: 3, deletes: [0], inserts: [2], updates: [Pair(source: 1, target: 0)])))
         // An update of a moved element (R3b, test vector V06).
-        XCTAssertNotNil(reloadSafetyFailure(of: Changeset(
-            sourceCount: 3, targetCount: 3, moves: [Pair(source: 1, target: 0)], updates: [Pair(source: 1, target: 0)])))
+        XCTAssertNotNil(
+            reloadSafetyFailure(
+                of: Changeset(
+                    sourceCount: 3, targetCount: 3, moves: [Pair(source: 1, target: 0)],
+                    updates: [Pair(source: 1, target: 0)])))
         // An update shifted by a move (R3f, test vector V25): row 2 lands at 1, UIKit reloads 2.
-        XCTAssertNotNil(reloadSafetyFailure(of: Changeset(
-            sourceCount: 4, targetCount: 4, moves: [Pair(source: 0, target: 3)], updates: [Pair(source: 2, target: 1)])))
+        XCTAssertNotNil(
+            reloadSafetyFailure(
+                of: Changeset(
+                    sourceCount: 4, targetCount: 4, moves: [Pair(source: 0, target: 3)],
+                    updates: [Pair(source: 2, target: 1)])))
         // An update next to a move that does not shift it.
-        XCTAssertNil(reloadSafetyFailure(of: Changeset(
-            sourceCount: 4, targetCount: 4, moves: [Pair(source: 2, target: 1)], updates: [Pair(source: 0, target: 0)])))
+        XCTAssertNil(
+            reloadSafetyFailure(
+                of: Changeset(
+                    sourceCount: 4, targetCount: 4, moves: [Pair(source: 2, target: 1)],
+                    updates: [Pair(source: 0, target: 0)])))
     }
 }

@@ -57,7 +57,8 @@ final class ChangesetTests: XCTestCase {
 
     func test_offsetPair_ordersBySourceThenByTarget() {
         let pairs = [Pair(source: 2, target: 0), Pair(source: 1, target: 5), Pair(source: 1, target: 3)]
-        XCTAssertEqual(pairs.sorted(), [Pair(source: 1, target: 3), Pair(source: 1, target: 5), Pair(source: 2, target: 0)])
+        XCTAssertEqual(
+            pairs.sorted(), [Pair(source: 1, target: 3), Pair(source: 1, target: 5), Pair(source: 2, target: 0)])
         XCTAssertFalse(Pair(source: 1, target: 1) < Pair(source: 1, target: 1))
     }
 
@@ -137,7 +138,8 @@ final class ChangesetTests: XCTestCase {
                 "both moved and deleted"
             ),
             (
-                Changeset(sourceCount: 2, targetCount: 2, moves: [Pair(source: 0, target: 0), Pair(source: 0, target: 1)]),
+                Changeset(
+                    sourceCount: 2, targetCount: 2, moves: [Pair(source: 0, target: 0), Pair(source: 0, target: 1)]),
                 "moved twice"
             ),
             (
@@ -147,11 +149,13 @@ final class ChangesetTests: XCTestCase {
             (Changeset(sourceCount: 2, targetCount: 2, deletes: [0]), "counts disagree"),
             (Changeset(sourceCount: 1, targetCount: 1, updates: [Pair(source: 0, target: 1)]), "out of range"),
             (
-                Changeset(sourceCount: 2, targetCount: 2, deletes: [0], inserts: [0], updates: [Pair(source: 0, target: 1)]),
+                Changeset(
+                    sourceCount: 2, targetCount: 2, deletes: [0], inserts: [0], updates: [Pair(source: 0, target: 1)]),
                 "names a deleted element"
             ),
             (
-                Changeset(sourceCount: 2, targetCount: 2, deletes: [0], inserts: [0], updates: [Pair(source: 1, target: 0)]),
+                Changeset(
+                    sourceCount: 2, targetCount: 2, deletes: [0], inserts: [0], updates: [Pair(source: 1, target: 0)]),
                 "names an inserted element"
             ),
         ]
@@ -175,7 +179,10 @@ final class ChangesetTests: XCTestCase {
                 Changeset(sourceCount: 3, targetCount: 3, deletes: [2, 0], inserts: [2, 0]),
                 "deletes must be ascending: 0 follows 2"
             ),
-            (Changeset(sourceCount: 3, targetCount: 3, deletes: [0, 2], inserts: [2, 0]), "inserts must be ascending: 0 follows 2"),
+            (
+                Changeset(sourceCount: 3, targetCount: 3, deletes: [0, 2], inserts: [2, 0]),
+                "inserts must be ascending: 0 follows 2"
+            ),
             (
                 Changeset(
                     sourceCount: 4, targetCount: 4, moves: [Pair(source: 3, target: 2), Pair(source: 1, target: 0)]),

@@ -26,7 +26,8 @@ final class DescriptionTests: XCTestCase {
             "old offsets [100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, "
                 + "118, 119, … 880 more] and new offsets []")
         let paths = SectionedChangeset.ItemDuplicates(
-            sourcePaths: [ElementPath(item: 2, section: 0)], targetPaths: (0..<25).map { ElementPath(item: $0, section: 1) })
+            sourcePaths: [ElementPath(item: 2, section: 0)],
+            targetPaths: (0..<25).map { ElementPath(item: $0, section: 1) })
         XCTAssertEqual(
             paths.description,
             "old paths [0 - 2] and new paths [1 - 0, 1 - 1, 1 - 2, 1 - 3, 1 - 4, 1 - 5, 1 - 6, 1 - 7, 1 - 8, 1 - 9, "
@@ -73,7 +74,8 @@ final class DescriptionTests: XCTestCase {
 
     func test_stagedChangeset_withoutStages() {
         XCTAssertEqual(StagedChangeset<[Int]>(stages: []).description, "StagedChangeset(no stages)")
-        XCTAssertEqual(StagedChangeset(from: [1, 2], to: [1, 2], identity: .value).description, "StagedChangeset(no stages)")
+        XCTAssertEqual(
+            StagedChangeset(from: [1, 2], to: [1, 2], identity: .value).description, "StagedChangeset(no stages)")
     }
 
     func test_stagedChangeset_listsOneStagePerLine() {

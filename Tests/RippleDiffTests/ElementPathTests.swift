@@ -39,7 +39,9 @@ final class ElementPathTests: XCTestCase {
     }
 
     func test_hashing_distinguishesItemFromSection() {
-        let paths: Set = [ElementPath(item: 0, section: 1), ElementPath(item: 1, section: 0), ElementPath(item: 1, section: 0)]
+        let paths: Set = [
+            ElementPath(item: 0, section: 1), ElementPath(item: 1, section: 0), ElementPath(item: 1, section: 0),
+        ]
         XCTAssertEqual(paths.count, 2)
         XCTAssertNotEqual(ElementPath(item: 0, section: 1), ElementPath(item: 1, section: 0))
     }

@@ -37,7 +37,9 @@ final class FlatDiffComplexityTests: XCTestCase {
                 return (source, target)
             case .inserted:
                 var target = source
-                for fresh in count..<(count + count / 10) { target.insert(fresh, at: random.int(below: target.count + 1)) }
+                for fresh in count..<(count + count / 10) {
+                    target.insert(fresh, at: random.int(below: target.count + 1))
+                }
                 return (source, target)
             case .deleted:
                 return (source, source.filter { _ in !random.chance(1, in: 10) })
@@ -46,7 +48,8 @@ final class FlatDiffComplexityTests: XCTestCase {
             case .duplicates:
                 return (
                     (0..<count).map { _ in random.int(below: 10) },
-                    (0..<count).map { _ in random.int(below: 10) })
+                    (0..<count).map { _ in random.int(below: 10) }
+                )
             case .sameIdentifier:
                 // Every element shares one identifier; the target is shorter and starts elsewhere.
                 return ([Int](repeating: 7, count: count), [1] + [Int](repeating: 7, count: count / 2))
@@ -97,7 +100,8 @@ final class FlatDiffComplexityTests: XCTestCase {
                     changes = Changeset(from: source, to: target)
                 case "Hashable":
                     changes = Changeset(
-                        from: sourceIDs.map { CountingID($0, counter) }, to: targetIDs.map { CountingID($0, counter) }, identity: .value)
+                        from: sourceIDs.map { CountingID($0, counter) }, to: targetIDs.map { CountingID($0, counter) },
+                        identity: .value)
                 default:
                     // The path large lists take: the table filled and probed by blocks.
                     changes = RippleDiff._flatDiff(
@@ -109,9 +113,11 @@ final class FlatDiffComplexityTests: XCTestCase {
                 XCTAssertLessThanOrEqual(
                     counter.equalities, Self.equalityFactor * total, "equalities, \(context)", file: file, line: line)
                 if scenario == .unchanged {
-                    XCTAssertEqual(counter.hashes, 0, "an unchanged list hashes nothing, \(overload)", file: file, line: line)
+                    XCTAssertEqual(
+                        counter.hashes, 0, "an unchanged list hashes nothing, \(overload)", file: file, line: line)
                     XCTAssertLessThanOrEqual(
-                        counter.equalities, count, "at most one comparison per element, \(overload)", file: file, line: line)
+                        counter.equalities, count, "at most one comparison per element, \(overload)", file: file,
+                        line: line)
                     XCTAssertTrue(changes.isEmpty, file: file, line: line)
                 }
             }

@@ -24,17 +24,21 @@ final class FlatDiffRandomTests: XCTestCase {
             forEachSeed(TestScale.seeds(8_000_000..<8_003_000)) { _, random in
                 let count = random.chance(1, in: 50) ? random.int(in: 41...700) : random.int(in: 0...40)
                 let input = DiffInput.random(shape, count: count, using: &random)
-                let source = input.source.map(\.id), target = input.target.map(\.id)
+                let source = input.source.map(\.id)
+                let target = input.target.map(\.id)
                 let blocked = RippleDiff._flatDiff(from: source, to: target, touchingCapacity: 0)
                 let oneAtATime = Changeset(from: source, to: target, identity: .value)
-                return blocked == oneAtATime ? nil : "\(shape): \(source) → \(target): blocked \(blocked), one at a time \(oneAtATime)"
+                return blocked == oneAtATime
+                    ? nil : "\(shape): \(source) → \(target): blocked \(blocked), one at a time \(oneAtATime)"
             }
         }
     }
 
     /// Checks `cases` inputs of one shape: sizes 0–40, and one case in 500 of 41–500 (the
     /// brute-force reference is quadratic, so large cases cost hundreds of small ones).
-    private func check(_ shape: DiffInputShape, cases: UInt64, firstSeed: UInt64, file: StaticString = #filePath, line: UInt = #line) {
+    private func check(
+        _ shape: DiffInputShape, cases: UInt64, firstSeed: UInt64, file: StaticString = #filePath, line: UInt = #line
+    ) {
         forEachSeed(TestScale.seeds(firstSeed..<(firstSeed + cases)), file: file, line: line) { _, random in
             let count = random.chance(1, in: 500) ? random.int(in: 41...500) : random.int(in: 0...40)
             let input = DiffInput.random(shape, count: count, using: &random)

@@ -21,7 +21,9 @@ final class FlatDiffRepeatsTests: XCTestCase {
         _ source: [Int], _ target: [Int], file: StaticString = #filePath, line: UInt = #line
     ) -> (byPlace: Changeset, inOrder: Changeset) {
         let byPlace = Changeset(from: source, to: target, identity: .value)
-        if let failure = diffFailure(byPlace, from: source, to: target, identity: .key({ $0 }, contentEquals: { _, _ in true })) {
+        if let failure = diffFailure(
+            byPlace, from: source, to: target, identity: .key({ $0 }, contentEquals: { _, _ in true }))
+        {
             XCTFail(failure, file: file, line: line)
         }
         XCTAssertEqual(RippleDiff._flatDiff(from: source, to: target), byPlace, file: file, line: line)
@@ -169,11 +171,13 @@ final class FlatDiffRepeatsTests: XCTestCase {
         forEachSeed(9_000_000..<9_000_120) { seed, random in
             let count = random.int(in: 100...1_200)
             let distinct = random.int(in: 2...Swift.max(2, count / 3))
-            let source = (0..<count).map { _ in TestItem(id: random.int(below: distinct), content: random.int(below: 2)) }
+            let source = (0..<count).map { _ in TestItem(id: random.int(below: distinct), content: random.int(below: 2))
+            }
             let target = edited(source, distinct: distinct, kind: Int(seed % 3), using: &random)
             for (from, to) in [(source, target), (target, source)] {
                 let changes = Changeset(from: from, to: to)
-                if let failure = diffFailure(changes, from: from, to: to, identity: .key({ $0.id }, contentEquals: ==)) {
+                if let failure = diffFailure(changes, from: from, to: to, identity: .key({ $0.id }, contentEquals: ==))
+                {
                     return "\(from.count) → \(to.count) elements over \(distinct) identifiers: \(failure)"
                 }
             }
@@ -217,7 +221,9 @@ final class FlatDiffRepeatsTests: XCTestCase {
             let moved = target.remove(at: random.int(below: target.count))
             target.insert(moved, at: random.int(in: 0...target.count))
         }
-        for _ in 0..<(source.count / 10) { target.insert(random.int(below: distinct), at: random.int(in: 0...target.count)) }
+        for _ in 0..<(source.count / 10) {
+            target.insert(random.int(below: distinct), at: random.int(in: 0...target.count))
+        }
         return target
     }
 
@@ -244,7 +250,9 @@ final class FlatDiffRepeatsTests: XCTestCase {
         case 1:
             let start = random.int(below: target.count)
             target.removeSubrange(start..<Swift.min(target.count, start + random.int(in: 1...(source.count / 4))))
-            let block = (0..<random.int(in: 1...(source.count / 4))).map { _ in TestItem(id: random.int(below: distinct)) }
+            let block = (0..<random.int(in: 1...(source.count / 4))).map { _ in
+                TestItem(id: random.int(below: distinct))
+            }
             target.insert(contentsOf: block, at: random.int(in: 0...target.count))
         default:
             let start = random.int(below: target.count)

@@ -12,7 +12,9 @@ final class FlatDiffTests: XCTestCase {
         _ source: [Int], _ target: [Int], file: StaticString = #filePath, line: UInt = #line
     ) -> Changeset {
         let changes = Changeset(from: source, to: target, identity: .value)
-        if let failure = diffFailure(changes, from: source, to: target, identity: .key({ $0 }, contentEquals: { _, _ in true })) {
+        if let failure = diffFailure(
+            changes, from: source, to: target, identity: .key({ $0 }, contentEquals: { _, _ in true }))
+        {
             XCTFail(failure, file: file, line: line)
         }
         return changes
@@ -62,9 +64,11 @@ final class FlatDiffTests: XCTestCase {
         let fuzzed = [15, 15, 0] + [Int](repeating: 15, count: 21)
         let changes = diff(fuzzed, [Int](repeating: 15, count: 23) + [Int](repeating: 0, count: 6))
         XCTAssertEqual(changes.sourceCount, 24)
-        let items = [TestItem(id: 15, content: 1), TestItem(id: 15), TestItem(id: 0, content: 1)]
+        let items =
+            [TestItem(id: 15, content: 1), TestItem(id: 15), TestItem(id: 0, content: 1)]
             + [TestItem](repeating: TestItem(id: 15, content: 1), count: 21)
-        let newItems = [TestItem](repeating: TestItem(id: 15, content: 1), count: 16) + [TestItem(id: 15)]
+        let newItems =
+            [TestItem](repeating: TestItem(id: 15, content: 1), count: 16) + [TestItem(id: 15)]
             + [TestItem](repeating: TestItem(id: 15, content: 1), count: 5) + [TestItem(id: 15)]
             + [TestItem](repeating: TestItem(id: 0), count: 6)
         let itemChanges = Changeset(from: items, to: newItems)
@@ -113,10 +117,12 @@ final class FlatDiffTests: XCTestCase {
         let source = [9, 7, 8, 7, 5]
         let target = [7, 8, 7, 9, 5]
         let reference = referencePairing(source: source, target: target)
-        XCTAssertEqual(reference.pairs, [
-            Pair(source: 1, target: 0), Pair(source: 2, target: 1), Pair(source: 3, target: 2),
-            Pair(source: 0, target: 3), Pair(source: 4, target: 4),
-        ])
+        XCTAssertEqual(
+            reference.pairs,
+            [
+                Pair(source: 1, target: 0), Pair(source: 2, target: 1), Pair(source: 3, target: 2),
+                Pair(source: 0, target: 3), Pair(source: 4, target: 4),
+            ])
         let changes = diff(source, target)
         XCTAssertEqual(changes.moves, [Pair(source: 0, target: 3)])
     }
@@ -153,7 +159,8 @@ final class FlatDiffTests: XCTestCase {
         XCTAssertTrue(changes.duplicates.isEmpty)
         XCTAssertEqual(changes.moves.count, 1)
         // Without the prefix, the same repeats are reported.
-        XCTAssertEqual(diff([2, 1, 1], [1, 1, 2]).duplicates, Changeset.Duplicates(sourceOffsets: [2], targetOffsets: [1]))
+        XCTAssertEqual(
+            diff([2, 1, 1], [1, 1, 2]).duplicates, Changeset.Duplicates(sourceOffsets: [2], targetOffsets: [1]))
     }
 
     func test_duplicates_onlyInTheTarget() {
@@ -213,8 +220,10 @@ final class FlatDiffTests: XCTestCase {
             if changes != Changeset(from: input.source, to: input.target) {
                 return "\(buckets) buckets, \(input): \(changes) differs from the diff by Int identifiers"
             }
-            return diffFailure(changes, from: input.source, to: input.target, identity: .key(identifier, contentEquals: ==))
-                .map { "\(buckets) buckets, \(input): \($0)" }
+            return diffFailure(
+                changes, from: input.source, to: input.target, identity: .key(identifier, contentEquals: ==)
+            )
+            .map { "\(buckets) buckets, \(input): \($0)" }
         }
     }
 

@@ -100,7 +100,9 @@ final class IdentityTests: XCTestCase {
 
     func test_identifiableEquatableStruct_identityFromID_contentFromEquality() {
         let source = [Book(id: "a", title: "Alpha"), Book(id: "b", title: "Beta"), Book(id: "c", title: "Gamma")]
-        let target = [Book(id: "c", title: "Gamma"), Book(id: "a", title: "Alpha, revised"), Book(id: "d", title: "Delta")]
+        let target = [
+            Book(id: "c", title: "Gamma"), Book(id: "a", title: "Alpha, revised"), Book(id: "d", title: "Delta"),
+        ]
         let changes = Changeset(from: source, to: target)
         XCTAssertEqual(
             changes,
@@ -205,7 +207,8 @@ final class IdentityTests: XCTestCase {
         XCTAssertEqual(changes, Changeset(sourceCount: 2, targetCount: 2, updates: [Pair(source: 1, target: 1)]))
         XCTAssertTrue(Changeset(from: source, to: source, identity: .key(\.id, contentEquals: ===)).isEmpty)
         check(
-            changes, StagedChangeset(from: source, to: target, identity: .key(\.id, contentEquals: ===)), from: source, to: target,
+            changes, StagedChangeset(from: source, to: target, identity: .key(\.id, contentEquals: ===)), from: source,
+            to: target,
             identity: .key({ $0.id }, contentEquals: ===), sameElement: ===)
     }
 
@@ -296,7 +299,9 @@ final class IdentityTests: XCTestCase {
             self.id = id
             self.title = title
         }
-        static func == (lhs: IsolatedPresenter, rhs: IsolatedPresenter) -> Bool { lhs.id == rhs.id && lhs.title == rhs.title }
+        static func == (lhs: IsolatedPresenter, rhs: IsolatedPresenter) -> Bool {
+            lhs.id == rhs.id && lhs.title == rhs.title
+        }
     }
 
     /// On the main actor, `Changeset` and `StagedChangeset` (which require no `Sendable`) use the

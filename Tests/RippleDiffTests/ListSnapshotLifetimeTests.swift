@@ -1,6 +1,7 @@
-@testable import RippleDiff
 import RippleTestSupport
 import XCTest
+
+@testable import RippleDiff
 
 /// Issue 34: in a release build, with no other copy of the list alive, removing across a leaf or
 /// level boundary read a node that the optimizer had already freed (a pointer to a node's header
@@ -100,7 +101,9 @@ final class ListSnapshotLifetimeTests: XCTestCase {
             let step = Swift.min(list.count, 97)
             list.removeSubrange(0..<step)
             expected.removeSubrange(0..<step)
-            if list.count < 2 * Self.leaf || list.count % 1_000 < 97 { assertHolds(list, expected, "count \(list.count)") }
+            if list.count < 2 * Self.leaf || list.count % 1_000 < 97 {
+                assertHolds(list, expected, "count \(list.count)")
+            }
         }
         XCTAssertNil(list._root)
     }

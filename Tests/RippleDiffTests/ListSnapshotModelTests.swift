@@ -1,6 +1,7 @@
-@testable import RippleDiff
 import RippleTestSupport
 import XCTest
+
+@testable import RippleDiff
 
 /// `ListSnapshot` against `Array`, the simple reference model, across every boundary of the tree:
 /// seeded random operations (inserts, removals, range replacements, subscript and slice writes,
@@ -27,8 +28,12 @@ final class ListSnapshotModelTests: XCTestCase {
         var value: Int
         var padding: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) =
             (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var more: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var more:
+            (
+                Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int,
+                Int, Int, Int, Int, Int
+            ) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         init(_ value: Int) { self.value = value }
         static func == (lhs: Self, rhs: Self) -> Bool { lhs.value == rhs.value }
     }
@@ -48,13 +53,16 @@ final class ListSnapshotModelTests: XCTestCase {
 
     func test_model_bytes40() {
         forEachSeed([3, 4]) { seed, random in
-            Self.run(operations: TestScale.count(25_000, minimum: 2_500), make: Bytes40.init, value: \.value, using: &random)
+            Self.run(
+                operations: TestScale.count(25_000, minimum: 2_500), make: Bytes40.init, value: \.value, using: &random)
         }
     }
 
     func test_model_bytes320_threeAndFourLevels() {
         forEachSeed([5, 6]) { seed, random in
-            Self.run(operations: TestScale.count(25_000, minimum: 2_500), make: Bytes320.init, value: \.value, using: &random)
+            Self.run(
+                operations: TestScale.count(25_000, minimum: 2_500), make: Bytes320.init, value: \.value, using: &random
+            )
         }
     }
 
@@ -106,7 +114,9 @@ final class ListSnapshotModelTests: XCTestCase {
             if list.count != model.count { return "count \(list.count), expected \(model.count)" }
             var offset = 0
             for element in list {
-                if value(element) != model[offset] { return "[\(offset)] is \(value(element)), expected \(model[offset])" }
+                if value(element) != model[offset] {
+                    return "[\(offset)] is \(value(element)), expected \(model[offset])"
+                }
                 offset += 1
             }
             return offset == model.count ? nil : "iteration stopped after \(offset) of \(model.count)"
@@ -128,7 +138,9 @@ final class ListSnapshotModelTests: XCTestCase {
                 let offset = random.chance(1, in: 3) ? count - 1 : random.int(below: count)
                 let removed = value(list.remove(at: offset))
                 let expected = model.remove(at: offset)
-                if removed != expected { return "step \(step): remove(at: \(offset)) returned \(removed), expected \(expected)" }
+                if removed != expected {
+                    return "step \(step): remove(at: \(offset)) returned \(removed), expected \(expected)"
+                }
                 operation = "remove(at: \(offset))"
             case 34..<44:
                 let lower = random.int(in: 0...count)

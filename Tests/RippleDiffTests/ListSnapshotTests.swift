@@ -1,7 +1,8 @@
 import Foundation
-@testable import RippleDiff
 import RippleTestSupport
 import XCTest
+
+@testable import RippleDiff
 
 /// `ListSnapshot` against `Array`: seeded random operations with snapshots taken at random moments
 /// (each must keep equalling the array copy taken with it), the tree's invariants after every
@@ -248,11 +249,11 @@ final class ListSnapshotTests: XCTestCase {
     /// `RIPPLE_INTERNAL_CHECKS` every append checks the whole tree, so that build appends 5,000:
     /// past 2,048, so that the tree still grows a third level.)
     func test_large_aMillionAppends() {
-#if RIPPLE_INTERNAL_CHECKS
+        #if RIPPLE_INTERNAL_CHECKS
         let total = 5_000
-#else
+        #else
         let total = 1_000_000
-#endif
+        #endif
         var list = List()
         for value in 0..<total { list.append(value) }
         list._checkInvariants()
@@ -299,8 +300,10 @@ final class ListSnapshotTests: XCTestCase {
     func test_build_fillsEveryNodeButTheLastOfEachLevel() {
         let inner = List._innerCapacity
         let leaf = leafCapacity
-        let sizes = [0, 1, 5, leaf - 1, leaf, leaf + 1, 2 * leaf, leaf * inner - 1, leaf * inner, leaf * inner + 1,
-                     leaf * inner + leaf, leaf * inner * inner - 1, leaf * inner * inner, leaf * inner * inner + 1]
+        let sizes = [
+            0, 1, 5, leaf - 1, leaf, leaf + 1, 2 * leaf, leaf * inner - 1, leaf * inner, leaf * inner + 1,
+            leaf * inner + leaf, leaf * inner * inner - 1, leaf * inner * inner, leaf * inner * inner + 1,
+        ]
         for size in sizes {
             for (source, list) in [("array", List(Array(0..<size))), ("range", List(0..<size))] {
                 list._checkInvariants()
@@ -320,7 +323,8 @@ final class ListSnapshotTests: XCTestCase {
                 var level = [root]
                 while let first = level.first, first.height > 0 {
                     for node in level.dropLast() where node.children.count != inner {
-                        XCTFail("\(source) of \(size): a node at height \(node.height) has \(node.children.count) children")
+                        XCTFail(
+                            "\(source) of \(size): a node at height \(node.height) has \(node.children.count) children")
                     }
                     level = level.flatMap(\.children)
                 }
@@ -413,7 +417,8 @@ final class ListSnapshotTests: XCTestCase {
     /// Every element read by index, on trees of one to three inner levels, whole and after edits
     /// that leave nodes of every width: the search through the running counts finds each leaf.
     func test_subscript_readsEveryOffset() {
-        let leaf = leafCapacity, inner = List._innerCapacity
+        let leaf = leafCapacity
+        let inner = List._innerCapacity
         for count in [1, leaf - 1, leaf, leaf + 1, leaf * inner, leaf * inner + 1, leaf * inner * inner + 5 * leaf] {
             var list = List(0..<count)
             var model = Array(0..<count)
@@ -448,7 +453,11 @@ final class ListSnapshotTests: XCTestCase {
     func test_childSlot_matchesAScanOfTheChildren() {
         var random = SplitMix64(seed: 7)
         for width in 1...List._innerCapacity {
-            let children = (0..<width).map { _ in Array(0..<random.int(in: 1...List._leafCapacity)).withUnsafeBufferPointer { List._Node._makeLeaf(copying: $0) } }
+            let children = (0..<width).map { _ in
+                Array(0..<random.int(in: 1...List._leafCapacity)).withUnsafeBufferPointer {
+                    List._Node._makeLeaf(copying: $0)
+                }
+            }
             let node = List._Node._makeInner(height: 1, children: children)
             for offset in 0...node.count {
                 for inserting in [false, true] where inserting || offset < node.count {
@@ -462,7 +471,9 @@ final class ListSnapshotTests: XCTestCase {
                     }
                     let found = node._childSlot(for: offset, inserting: inserting)
                     if found.slot != slot || found.offset != remaining {
-                        XCTFail("width \(width), offset \(offset), inserting \(inserting): \(found), expected \((slot, remaining))")
+                        XCTFail(
+                            "width \(width), offset \(offset), inserting \(inserting): \(found), expected \((slot, remaining))"
+                        )
                         return
                     }
                 }
@@ -482,13 +493,19 @@ final class ListSnapshotTests: XCTestCase {
         // Each mutation on the list, and the same on an array.
         let mutations: [(String, (inout List) -> Void, (inout [Int]) -> Void)] = [
             ("append", { $0.append(-1) }, { $0.append(-1) }),
-            ("append a leaf's worth", { for value in 0..<some { $0.append(-value) } }, { for value in 0..<some { $0.append(-value) } }),
+            (
+                "append a leaf's worth", { for value in 0..<some { $0.append(-value) } },
+                { for value in 0..<some { $0.append(-value) } }
+            ),
             ("insert at the front", { $0.insert(-1, at: 0) }, { $0.insert(-1, at: 0) }),
             (
                 "insert in the middle", { for value in 0..<some { $0.insert(-value, at: 35_000) } },
                 { for value in 0..<some { $0.insert(-value, at: 35_000) } }
             ),
-            ("remove at the front", { for _ in 0..<some { $0.remove(at: 0) } }, { for _ in 0..<some { $0.remove(at: 0) } }),
+            (
+                "remove at the front", { for _ in 0..<some { $0.remove(at: 0) } },
+                { for _ in 0..<some { $0.remove(at: 0) } }
+            ),
             (
                 "remove in the middle", { for _ in 0..<many { $0.remove(at: 30_000) } },
                 { for _ in 0..<many { $0.remove(at: 30_000) } }
@@ -589,10 +606,12 @@ final class ListSnapshotTests: XCTestCase {
     /// A copy shares every node; a change copies one path (one node per level), and a later
     /// change behind the now unique root still copies the shared leaf it reaches.
     func test_copy_sharesAllButOnePath() {
-        let leaf = leafCapacity, inner = List._innerCapacity
+        let leaf = leafCapacity
+        let inner = List._innerCapacity
         // Two children under the root: `first` is in the first one, `second` in the second.
         let total = leaf * inner * inner + 50 * leaf
-        let first = leaf * inner * inner / 2, second = leaf * inner * inner + 10 * leaf
+        let first = leaf * inner * inner / 2
+        let second = leaf * inner * inner + 10 * leaf
         var list = List(0..<total)
         let height = list._root!.height
         XCTAssertEqual(height, 3, "1,074 leaves, 34 nodes above them, 2 above those, the root")
@@ -701,10 +720,13 @@ final class ListSnapshotTests: XCTestCase {
                 let offset = random.int(below: list.count)
                 let removed = list.remove(at: offset)
                 let expected = model.remove(at: offset)
-                if removed != expected { return "step \(step): remove(at: \(offset)) returned \(removed), expected \(expected)" }
+                if removed != expected {
+                    return "step \(step): remove(at: \(offset)) returned \(removed), expected \(expected)"
+                }
                 operation = "remove(at: \(offset))"
             case 56..<64 where !list.isEmpty:
-                let source = random.int(below: list.count), destination = random.int(below: list.count)
+                let source = random.int(below: list.count)
+                let destination = random.int(below: list.count)
                 list.move(fromOffset: source, toOffset: destination)
                 model.insert(model.remove(at: source), at: destination)
                 operation = "move(fromOffset: \(source), toOffset: \(destination))"
@@ -716,7 +738,8 @@ final class ListSnapshotTests: XCTestCase {
                 operation = "[\(offset)] = \(value)"
             case 72..<80:
                 let lower = random.int(in: 0...list.count)
-                let length = random.chance(1, in: 10)
+                let length =
+                    random.chance(1, in: 10)
                     ? random.int(in: 0...(list.count - lower)) : random.int(in: 0...Swift.min(8, list.count - lower))
                 let inserted = (0..<random.int(in: 0...(random.chance(1, in: 10) ? 300 : 8))).map { _ in fresh() }
                 list.replaceSubrange(lower..<(lower + length), with: inserted)
@@ -760,7 +783,9 @@ final class ListSnapshotTests: XCTestCase {
             default:
                 guard !list.isEmpty else { continue }
                 let offset = random.int(below: list.count)
-                if list[offset] != model[offset] { return "step \(step): [\(offset)] is \(list[offset]), expected \(model[offset])" }
+                if list[offset] != model[offset] {
+                    return "step \(step): [\(offset)] is \(list[offset]), expected \(model[offset])"
+                }
                 operation = "read [\(offset)]"
             }
             if list.count != model.count {
@@ -768,7 +793,9 @@ final class ListSnapshotTests: XCTestCase {
             }
             if step % checkEvery == 0 { list._checkInvariants() }
             if step % 1_000 == 999 || list.count < 20 {
-                if let mismatch = firstMismatch(list, model, by: ==) { return "step \(step) (\(operation)): \(mismatch)" }
+                if let mismatch = firstMismatch(list, model, by: ==) {
+                    return "step \(step) (\(operation)): \(mismatch)"
+                }
             }
             if step % 2_000 == 1_999, let failure = verifyHeld(step) { return failure }
         }
@@ -896,7 +923,9 @@ final class ListSnapshotTests: XCTestCase {
                         guard let (snapshot, expected) = board.latest() else { continue }
                         var total = 0
                         for value in snapshot { total &+= value }
-                        if total != expected { failures.record("reader \(thread): a snapshot changed while it was read") }
+                        if total != expected {
+                            failures.record("reader \(thread): a snapshot changed while it was read")
+                        }
                     }
                     // The snapshot is dropped: what the reader read comes before the owner's next
                     // mutation, for ThreadSanitizer too.

@@ -204,8 +204,12 @@ final class SectionedChangesetTests: XCTestCase {
                 itemIdentity: .key({ $0.id }, contentEquals: { $0.content == $1.content }))
             XCTAssertEqual(byIdentifiable, byClosures)
             // `Identifiable & Equatable` without `Hashable`.
-            let plainSource = source.map { SectionSnapshot(section: SxPlainSection($0.section), items: $0.items.map(SxPlainItem.init)) }
-            let plainTarget = target.map { SectionSnapshot(section: SxPlainSection($0.section), items: $0.items.map(SxPlainItem.init)) }
+            let plainSource = source.map {
+                SectionSnapshot(section: SxPlainSection($0.section), items: $0.items.map(SxPlainItem.init))
+            }
+            let plainTarget = target.map {
+                SectionSnapshot(section: SxPlainSection($0.section), items: $0.items.map(SxPlainItem.init))
+            }
             XCTAssertEqual(SectionedChangeset(from: plainSource, to: plainTarget), byIdentifiable)
             XCTAssertEqual(
                 StagedSectionedChangeset(from: plainSource, to: plainTarget).map(\.changeset),
@@ -261,7 +265,8 @@ final class SectionedChangesetTests: XCTestCase {
     func testEachItemIdentifierIsHashedAtMostOnce() {
         forEachSeed(0..<300) { seed, random in
             let counter = CallCounter()
-            let shape = SxShape(maxSections: 8, maxItems: 20, sectionChurn: 25, itemChurn: 20, duplicates: seed % 3 == 0)
+            let shape = SxShape(
+                maxSections: 8, maxItems: 20, sectionChurn: 25, itemChurn: 20, duplicates: seed % 3 == 0)
             let (plainSource, plainTarget) = sectionedRandomPair(shape, &random)
             let source = plainSource.map { $0.counted(counter) }
             let target = plainTarget.map { $0.counted(counter) }
@@ -304,7 +309,8 @@ final class SectionedChangesetTests: XCTestCase {
                 let moved = target[s].items.remove(at: from)
                 let to = Int.random(in: 0..<target.count, using: &random)
                 let destination = Int.random(in: 0...100, using: &random) < 50 ? s : to
-                target[destination].items.insert(moved, at: Int.random(in: 0...target[destination].items.count, using: &random))
+                target[destination].items.insert(
+                    moved, at: Int.random(in: 0...target[destination].items.count, using: &random))
             }
         }
         target.removeSubrange(10..<15)
@@ -362,7 +368,8 @@ final class SectionedChangesetTests: XCTestCase {
         var strayUpdate = valid
         strayUpdate.itemUpdates = [sxPair((0, 1), (1, 0))]
         XCTAssertEqual(
-            strayUpdate.validationFailure(), "item update (0 - 1)→(1 - 0) does not follow the item: it lands at (0 - 0)")
+            strayUpdate.validationFailure(), "item update (0 - 1)→(1 - 0) does not follow the item: it lands at (0 - 0)"
+        )
 
         var badSectionUpdate = valid
         badSectionUpdate.sections.updates = [Changeset.OffsetPair(source: 0, target: 1)]

@@ -85,8 +85,10 @@ struct SectionedCoverage: CustomStringConvertible {
 
     var description: String { tallies.map { "\($0.0): \($0.1)" }.joined(separator: ", ") }
 
-    mutating func record(_ changes: SectionedChangeset, _ staged: StagedSectionedChangeset<SxSection, SxItem>,
-                         _ source: [SxSnapshot], _ target: [SxSnapshot]) {
+    mutating func record(
+        _ changes: SectionedChangeset, _ staged: StagedSectionedChangeset<SxSection, SxItem>,
+        _ source: [SxSnapshot], _ target: [SxSnapshot]
+    ) {
         if changes.isEmpty { emptyDiff += 1 }
         if source.contains(where: \.items.isEmpty) || target.contains(where: \.items.isEmpty) { emptySection += 1 }
         if !source.isEmpty && !target.isEmpty && changes.sections.deletes.count == source.count
@@ -103,7 +105,8 @@ struct SectionedCoverage: CustomStringConvertible {
         if let structural, structural.moves.count < changes.sections.moves.count { sectionMoveWithItemChanges += 1 }
         if let structural, !structural.moves.isEmpty { sectionMoveKept += 1 }
         if staged.contains(where: { !$0.changeset.sections.updates.isEmpty }) { sectionReload += 1 }
-        if staged.count == 1 && !(staged[0].changeset.sections.updates.isEmpty && staged[0].changeset.itemUpdates.isEmpty)
+        if staged.count == 1
+            && !(staged[0].changeset.sections.updates.isEmpty && staged[0].changeset.itemUpdates.isEmpty)
             && !(staged[0].changeset.itemDeletes.isEmpty && staged[0].changeset.itemInserts.isEmpty
                 && staged[0].changeset.itemMoves.isEmpty && staged[0].changeset.sections.deletes.isEmpty
                 && staged[0].changeset.sections.inserts.isEmpty)
@@ -137,7 +140,9 @@ func sectionedCheck(
     }
     if !uniqueIDs {
         // Every reported repeat really repeats an identifier seen earlier on its side.
-        for (side, paths) in [(source, changes.itemDuplicates.sourcePaths), (target, changes.itemDuplicates.targetPaths)] {
+        for (side, paths) in [
+            (source, changes.itemDuplicates.sourcePaths), (target, changes.itemDuplicates.targetPaths),
+        ] {
             for path in paths {
                 let id = side[path.section].items[path.item].id
                 let earlier = side.enumerated().contains { s, section in
@@ -156,7 +161,9 @@ func sectionedCheck(
     }
     if changes.isEmpty != staged.isEmpty { return "an empty diff must give no stage\n\(context())" }
     coverage.record(changes, staged, source, target)
-    if staged.count == 2, let failure = sectionedMergeWasNeededFailure(staged, changes: changes, source: source, target: target) {
+    if staged.count == 2,
+        let failure = sectionedMergeWasNeededFailure(staged, changes: changes, source: source, target: target)
+    {
         return "\(failure)\n\(context())\n\(staged)"
     }
     return nil
@@ -177,7 +184,9 @@ func sectionedStagesFailure(
         if changes.isEmpty { return "stage \(index) is empty" }
         if let failure = changes.validationFailure() { return "stage \(index) is invalid: \(failure)" }
         if let failure = sectionedOrderFailure(changes) { return "stage \(index): \(failure)" }
-        if changes.sourceItemCounts != before.map(\.items.count) || changes.targetItemCounts != stage.data.map(\.items.count) {
+        if changes.sourceItemCounts != before.map(\.items.count)
+            || changes.targetItemCounts != stage.data.map(\.items.count)
+        {
             return "stage \(index) counts do not match the data"
         }
         if let violation = sectionedRuleViolation(changes, before: before, after: stage.data) {
@@ -194,9 +203,12 @@ func sectionedStagesFailure(
         let data = stage.data
         let replayed = changes.applied(
             to: before, section: { data[$0].section }, item: { data[$0.section].items[$0.item] })
-        if replayed != data { return "stage \(index): applied(to:section:item:) gives \(replayed), its data is \(data)" }
+        if replayed != data {
+            return "stage \(index): applied(to:section:item:) gives \(replayed), its data is \(data)"
+        }
         if staged.count == 2 && index == 0 {
-            let structural = changes.sections.deletes.count + changes.sections.inserts.count
+            let structural =
+                changes.sections.deletes.count + changes.sections.inserts.count
                 + changes.sections.moves.count + changes.itemDeletes.count + changes.itemInserts.count
                 + changes.itemMoves.count
             if structural != 0 { return "the reload stage changes structure" }
@@ -277,8 +289,12 @@ func sectionedMinimalityFailure(
     let deletedSections = Set(changes.sections.deletes)
     let insertedSections = Set(changes.sections.inserts)
     let expectedDeletes = sourcePath.filter { targetPath[$0.key] == nil && !deletedSections.contains($0.value.section) }
-    if Set(changes.itemDeletes) != Set(expectedDeletes.values) { return "item deletes are not exactly the vanished items" }
-    let expectedInserts = targetPath.filter { sourcePath[$0.key] == nil && !insertedSections.contains($0.value.section) }
+    if Set(changes.itemDeletes) != Set(expectedDeletes.values) {
+        return "item deletes are not exactly the vanished items"
+    }
+    let expectedInserts = targetPath.filter {
+        sourcePath[$0.key] == nil && !insertedSections.contains($0.value.section)
+    }
     if Set(changes.itemInserts) != Set(expectedInserts.values) { return "item inserts are not exactly the new items" }
     var crossing = 0
     var inSection: [Int: [(sourceItem: Int, targetItem: Int)]] = [:]

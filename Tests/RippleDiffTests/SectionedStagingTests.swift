@@ -206,7 +206,8 @@ final class SectionedStagingTests: XCTestCase {
         let staged = stage(source, target)
         XCTAssertEqual(
             "\(staged)",
-            "StagedSectionedChangeset(\n  0: SectionedChangeset(sections 1 → 1: update [0→0]; items 1 → 1: update [(0 - 0)→(0 - 0)])\n)")
+            "StagedSectionedChangeset(\n  0: SectionedChangeset(sections 1 → 1: update [0→0]; items 1 → 1: update [(0 - 0)→(0 - 0)])\n)"
+        )
         let stageData = staged[0].data
         let replayed = staged[0].changeset.applied(
             to: source, section: { stageData[$0].section }, item: { stageData[$0.section].items[$0.item] })
@@ -223,7 +224,9 @@ final class SectionedStagingTests: XCTestCase {
         XCTAssertEqual(staged.count, 2)
         XCTAssertEqual(staged[0].changeset.sections.updates, [Changeset.OffsetPair(source: 0, target: 0)])
         XCTAssertEqual(staged[0].changeset.itemUpdates, [sxPair((0, 0), (0, 0))])
-        XCTAssertEqual(staged[0].data[0], SxSnapshot(section: SxSection(id: 1, title: 1), items: [SxItem(id: 1, content: 1), SxItem(id: 3)]))
+        XCTAssertEqual(
+            staged[0].data[0],
+            SxSnapshot(section: SxSection(id: 1, title: 1), items: [SxItem(id: 1, content: 1), SxItem(id: 3)]))
     }
 
     func testDuplicatesGoToTheFirstStage() {
@@ -253,7 +256,8 @@ final class SectionedStagingTests: XCTestCase {
         XCTAssertNil(sectionedStagesFailure(staged, source: source, target: target))
         XCTAssertEqual(
             staged.description,
-            "StagedSectionedChangeset(\n  0: SectionedChangeset(sections 2 → 2: no changes; items 4 → 3: delete [0 - 0], move [(0 - 2)→(1 - 1)])\n)")
+            "StagedSectionedChangeset(\n  0: SectionedChangeset(sections 2 → 2: no changes; items 4 → 3: delete [0 - 0], move [(0 - 2)→(1 - 1)])\n)"
+        )
         XCTAssertEqual(staged.changeCount, 2)
     }
 
@@ -294,7 +298,8 @@ final class SectionedStagingTests: XCTestCase {
                 to: sxList([(1, [1, 2]), (2, [3, 4])]), section: { target[$0].section },
                 item: { target[$0.section].items[$0.item] })
         case "stagedWithAnotherList":
-            _ = StagedSectionedChangeset(changeset: changes, source: sxList([(1, [1, 2]), (2, [3, 4])]), target: target)
+            _ = StagedSectionedChangeset(
+                changeset: changes, source: sxList([(1, [1, 2]), (2, [3, 4])]), target: target)
         case "stagedPathOutOfRange":
             var broken = changes
             broken.itemDeletes = [sxPath(0, 5)]
@@ -319,4 +324,3 @@ final class SectionedStagingTests: XCTestCase {
             ])
     }
 }
-

@@ -81,7 +81,9 @@ func sectionedOracleReplay<S, I>(
     var fill = [Int?](repeating: nil, count: afterCount)
     var taken = [Bool](repeating: false, count: afterCount)
     for offset in added {
-        guard offset >= 0 && offset < afterCount, !taken[offset] else { return fail("section insert \(offset) clashes") }
+        guard offset >= 0 && offset < afterCount, !taken[offset] else {
+            return fail("section insert \(offset) clashes")
+        }
         taken[offset] = true
     }
     for move in sections.moves {
@@ -143,11 +145,15 @@ func sectionedOracleReplay<S, I>(
         }
         let count = old.count - leaving.count + arriving.count
         guard count == data[target].items.count else {
-            return fail("section \(source) → \(target): \(old.count) items - \(leaving.count) + \(arriving.count) = \(count), data has \(data[target].items.count)")
+            return fail(
+                "section \(source) → \(target): \(old.count) items - \(leaving.count) + \(arriving.count) = \(count), data has \(data[target].items.count)"
+            )
         }
         var items = [I?](repeating: nil, count: count)
         for (offset, value) in arriving {
-            guard offset < count, items[offset] == nil else { return fail("item slot \(offset) of section \(target) clashes") }
+            guard offset < count, items[offset] == nil else {
+                return fail("item slot \(offset) of section \(target) clashes")
+            }
             items[offset] = value
         }
         var next = 0
@@ -188,8 +194,9 @@ func sectionedRuleViolation<S, I>(
     let beforeCount = before.count
     let afterCount = after.count
     // R10
-    guard afterCount == beforeCount - sections.deletes.count - sections.updates.count
-        + sections.inserts.count + sections.updates.count
+    guard
+        afterCount == beforeCount - sections.deletes.count - sections.updates.count
+            + sections.inserts.count + sections.updates.count
     else { return "R10/M22: section count \(beforeCount) → \(afterCount) does not fit the batch" }
     // R5, R6 for sections, duplicates (R9/R13)
     guard Set(sections.deletes).count == sections.deletes.count else { return "R13: duplicate section delete" }
@@ -220,13 +227,16 @@ func sectionedRuleViolation<S, I>(
         var position = rank
         for insert in sections.inserts.sorted() where insert <= position { position += 1 }
         if position != update.target { return "R3d/R3f: section reload \(update) lands at \(position)" }
-        if insertedSections.contains(update.target) { return "M9: section reload target \(update.target) also inserted" }
+        if insertedSections.contains(update.target) {
+            return "M9: section reload target \(update.target) also inserted"
+        }
     }
     let movedSectionSources = movedFrom
     let movedSectionTargets = movedTo
 
     func inBefore(_ path: ElementPath) -> Bool {
-        path.section >= 0 && path.section < beforeCount && path.item >= 0 && path.item < before[path.section].items.count
+        path.section >= 0 && path.section < beforeCount && path.item >= 0
+            && path.item < before[path.section].items.count
     }
     func inAfter(_ path: ElementPath) -> Bool {
         path.section >= 0 && path.section < afterCount && path.item >= 0 && path.item < after[path.section].items.count
@@ -251,7 +261,9 @@ func sectionedRuleViolation<S, I>(
     let deletedPaths = Set(changes.itemDeletes)
     let insertedPaths = Set(changes.itemInserts)
     guard Set(changes.itemMoves.map(\.source)).count == changes.itemMoves.count else { return "M19: item moved twice" }
-    guard Set(changes.itemMoves.map(\.target)).count == changes.itemMoves.count else { return "M21: two items moved to one path" }
+    guard Set(changes.itemMoves.map(\.target)).count == changes.itemMoves.count else {
+        return "M21: two items moved to one path"
+    }
     for move in changes.itemMoves {
         if !inBefore(move.source) { return "M14/M15: item move \(move) source out of range" }
         if !inAfter(move.target) { return "M16/M17: item move \(move) target out of range" }
@@ -268,14 +280,18 @@ func sectionedRuleViolation<S, I>(
     }
     // Item reloads (R3).
     let movedPaths = Set(changes.itemMoves.map(\.source))
-    guard Set(changes.itemUpdates.map(\.source)).count == changes.itemUpdates.count else { return "R13: item reloaded twice" }
+    guard Set(changes.itemUpdates.map(\.source)).count == changes.itemUpdates.count else {
+        return "R13: item reloaded twice"
+    }
     for update in changes.itemUpdates {
         if !inBefore(update.source) { return "M2/M3: item reload \(update) out of range" }
         if !inAfter(update.target) { return "item reload \(update) target out of range" }
         if deletedPaths.contains(update.source) { return "M7: item (\(update.source)) deleted and reloaded" }
         if movedPaths.contains(update.source) { return "R3b/M8: item (\(update.source)) reloaded and moved" }
         if !sections.moves.isEmpty { return "R3c: item reload \(update) alongside section moves" }
-        if deletedSections.contains(update.source.section) { return "policy: item reload \(update) in a deleted section" }
+        if deletedSections.contains(update.source.section) {
+            return "policy: item reload \(update) in a deleted section"
+        }
         // An item reload inside a reloaded section is dropped with the section's delete (R5); the
         // stage lists it so that `applied` replays the stage to its data.
         if reloadedSources.contains(update.source.section) { continue }
@@ -283,7 +299,8 @@ func sectionedRuleViolation<S, I>(
         // item deletes and inserts, ignoring moves.
         var section = update.source.section - sections.deletes.filter { $0 < update.source.section }.count
         for insert in sections.inserts.sorted() where insert <= section { section += 1 }
-        let rank = update.source.item
+        let rank =
+            update.source.item
             - changes.itemDeletes.filter { $0.section == update.source.section && $0.item < update.source.item }.count
         var item = rank
         for insert in changes.itemInserts.filter({ $0.section == section }).map(\.item).sorted() where insert <= item {

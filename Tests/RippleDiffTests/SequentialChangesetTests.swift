@@ -14,7 +14,9 @@ final class SequentialChangesetTests: XCTestCase {
     ) -> Result<[Element], ReplayFailure> {
         var rows = source
         for offset in steps.removals.reversed() {
-            guard rows.indices.contains(offset) else { return .failure(ReplayFailure("removal \(offset) out of range 0..<\(rows.count)")) }
+            guard rows.indices.contains(offset) else {
+                return .failure(ReplayFailure("removal \(offset) out of range 0..<\(rows.count)"))
+            }
             rows.remove(at: offset)
         }
         for move in steps.moves {
@@ -25,11 +27,15 @@ final class SequentialChangesetTests: XCTestCase {
             rows.insert(row, at: move.target)
         }
         for offset in steps.insertions {
-            guard offset <= rows.count else { return .failure(ReplayFailure("insertion \(offset) out of range 0...\(rows.count)")) }
+            guard offset <= rows.count else {
+                return .failure(ReplayFailure("insertion \(offset) out of range 0...\(rows.count)"))
+            }
             rows.insert(element(offset), at: offset)
         }
         for offset in steps.reloads {
-            guard rows.indices.contains(offset) else { return .failure(ReplayFailure("reload \(offset) out of range 0..<\(rows.count)")) }
+            guard rows.indices.contains(offset) else {
+                return .failure(ReplayFailure("reload \(offset) out of range 0..<\(rows.count)"))
+            }
             rows[offset] = element(offset)
         }
         return .success(rows)
@@ -39,7 +45,8 @@ final class SequentialChangesetTests: XCTestCase {
         let changes = Changeset(from: ["a", "b", "c", "d"], to: ["d", "c", "a", "e"], identity: .value)
         let steps = SequentialChangeset(changes)
         XCTAssertEqual(steps.removals, [1])
-        XCTAssertEqual(steps.moves, [Changeset.OffsetPair(source: 2, target: 0), Changeset.OffsetPair(source: 2, target: 1)])
+        XCTAssertEqual(
+            steps.moves, [Changeset.OffsetPair(source: 2, target: 0), Changeset.OffsetPair(source: 2, target: 1)])
         XCTAssertEqual(steps.insertions, [3])
         XCTAssertEqual(steps.reloads, [])
         let target = ["d", "c", "a", "e"]
@@ -67,7 +74,8 @@ final class SequentialChangesetTests: XCTestCase {
             updates: [Changeset.OffsetPair(source: 1, target: 2), Changeset.OffsetPair(source: 2, target: 1)])
         let steps = SequentialChangeset(changes)
         XCTAssertEqual(steps.reloads, [1, 2])
-        XCTAssertEqual(try applySequentially(steps, to: ["a", "b", "c"]) { ["a", "C", "B"][$0] }.get(), ["a", "C", "B"])
+        XCTAssertEqual(
+            try applySequentially(steps, to: ["a", "b", "c"]) { ["a", "C", "B"][$0] }.get(), ["a", "C", "B"])
     }
 
     func test_movesThatWouldLeaveTheirRowInPlace_areLeftOut() {
@@ -122,14 +130,17 @@ final class SequentialChangesetTests: XCTestCase {
             random.shuffle(&target)
             var rows = uniqueSource
             for stage in StagedChangeset(from: uniqueSource, to: target, identity: .value) {
-                guard case .success(let expected) = replay(stage.changeset, on: rows, element: { stage.data[$0] }) else {
+                guard case .success(let expected) = replay(stage.changeset, on: rows, element: { stage.data[$0] })
+                else {
                     return "a stage the oracle rejects: \(stage.changeset)"
                 }
                 let steps = SequentialChangeset(stage.changeset)
                 guard case .success(let actual) = applySequentially(steps, to: rows, element: { stage.data[$0] }) else {
                     return "\(stage.changeset) → \(steps): a call out of range"
                 }
-                if let mismatch = firstMismatch(actual, expected) { return "\(stage.changeset) → \(steps): \(mismatch)" }
+                if let mismatch = firstMismatch(actual, expected) {
+                    return "\(stage.changeset) → \(steps): \(mismatch)"
+                }
                 rows = actual
             }
             return firstMismatch(rows, target)
@@ -155,4 +166,3 @@ final class SequentialChangesetTests: XCTestCase {
             ])
     }
 }
-

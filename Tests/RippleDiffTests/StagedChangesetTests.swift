@@ -18,7 +18,8 @@ final class StagedChangesetTests: XCTestCase {
         if let failure = stagedFailure(staged, for: changes, from: source, to: target) {
             XCTFail(failure, file: file, line: line)
         }
-        XCTAssertEqual(staged, StagedChangeset(changeset: changes, source: source, target: target), file: file, line: line)
+        XCTAssertEqual(
+            staged, StagedChangeset(changeset: changes, source: source, target: target), file: file, line: line)
         return staged
     }
 
@@ -76,7 +77,8 @@ final class StagedChangesetTests: XCTestCase {
             staged[0].changeset,
             Changeset(sourceCount: 3, targetCount: 3, updates: [Pair(source: 2, target: 2)]))
         XCTAssertEqual(staged[0].data, items([(0, 0), (1, 0), (2, 1)]), "the source with the new contents in place")
-        XCTAssertEqual(staged[1].changeset, Changeset(sourceCount: 3, targetCount: 3, moves: [Pair(source: 2, target: 0)]))
+        XCTAssertEqual(
+            staged[1].changeset, Changeset(sourceCount: 3, targetCount: 3, moves: [Pair(source: 2, target: 0)]))
         XCTAssertEqual(staged[1].data, target)
         XCTAssertEqual(staged.changeCount, 2)
     }

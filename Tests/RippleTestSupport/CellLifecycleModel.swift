@@ -155,7 +155,8 @@ public struct CellLifecycleModel<Key: Hashable> {
         } else {
             for entry in removed { leaving.append((entry.row, entry.row, departed[entry.key]!)) }
         }
-        let nowRow: [Key: Int] = Dictionary(rows.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+        let nowRow: [Key: Int] = Dictionary(
+            rows.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
         for (key, cell) in cells where !onScreen.contains(key) {
             let row = nowRow[key]!
             leaving.append((row, beforeRow[key] ?? row, cell))

@@ -102,7 +102,8 @@ public struct DiffInput: Sendable, CustomStringConvertible {
             default: return DiffInput(source: [], target: [])
             }
         case .identical:
-            let source = random.chance(1, in: 4)
+            let source =
+                random.chance(1, in: 4)
                 ? duplicatedItems(count: count, distinct: Swift.max(1, count / 3), using: &random)
                 : uniqueItems(count: count, using: &random)
             return DiffInput(source: source, target: source)

@@ -171,11 +171,13 @@ public func referenceMiddlePairs<ID: Equatable>(source: [ID], target: [ID]) -> [
         for new in target.indices {
             let list = occurrences(of: target[new])
             guard let first = list.first else { continue }
-            let slot = cursorOf[first] ?? {
-                cursor.append(0)
-                cursorOf[first] = cursor.count - 1
-                return cursor.count - 1
-            }()
+            let slot =
+                cursorOf[first]
+                ?? {
+                    cursor.append(0)
+                    cursorOf[first] = cursor.count - 1
+                    return cursor.count - 1
+                }()
             var index = cursor[slot]
             if index == list.count { continue }  // every occurrence taken
             let expected = new + drift

@@ -105,15 +105,17 @@ public func replayRows(of changes: Changeset) -> Result<[ReplayedRow], ReplayFai
     for target in 0..<targetCount {
         guard let row = arriving[target] else { continue }
         guard target <= rows.count else {
-            return .failure(ReplayFailure(
-                "target offset \(target) is out of range: only \(rows.count) rows before it after the update"))
+            return .failure(
+                ReplayFailure(
+                    "target offset \(target) is out of range: only \(rows.count) rows before it after the update"))
         }
         rows.insert(row, at: target)
     }
     guard rows.count == targetCount else {
-        return .failure(ReplayFailure(
-            "the replay has \(rows.count) rows, the change-set promises \(targetCount) "
-                + "(\(sourceCount) - \(changes.deletes.count) deleted + \(changes.inserts.count) inserted)"))
+        return .failure(
+            ReplayFailure(
+                "the replay has \(rows.count) rows, the change-set promises \(targetCount) "
+                    + "(\(sourceCount) - \(changes.deletes.count) deleted + \(changes.inserts.count) inserted)"))
     }
     var updatedSources = [Bool](repeating: false, count: sourceCount)
     for update in changes.updates {
@@ -121,9 +123,10 @@ public func replayRows(of changes: Changeset) -> Result<[ReplayedRow], ReplayFai
             return .failure(ReplayFailure("update \(update) has its target out of range 0..<\(targetCount)"))
         }
         guard rows[update.target] == .source(update.source) else {
-            return .failure(ReplayFailure(
-                "update \(update) names source \(update.source), but target \(update.target) "
-                    + "holds \(rows[update.target])"))
+            return .failure(
+                ReplayFailure(
+                    "update \(update) names source \(update.source), but target \(update.target) "
+                        + "holds \(rows[update.target])"))
         }
         // The row check above ties each source to one target, so a repeated source is a repeat.
         guard !updatedSources[update.source] else {
@@ -157,7 +160,8 @@ public func replay<Element>(
     element: (_ targetOffset: Int) -> Element
 ) -> Result<[Element], ReplayFailure> {
     guard source.count == changes.sourceCount else {
-        return .failure(ReplayFailure("the source has \(source.count) elements, the change-set expects \(changes.sourceCount)"))
+        return .failure(
+            ReplayFailure("the source has \(source.count) elements, the change-set expects \(changes.sourceCount)"))
     }
     return replayRows(of: changes).map { rows in
         elements(of: rows, updates: changes.updates, source: source, element: element)

@@ -29,7 +29,8 @@ public func firstMismatch<Actual: Sequence, Expected: Sequence>(
             return "actual has \(offset + extra) elements, expected has \(offset); at offset \(offset) got \(got)"
         case (nil, let wanted?):
             let missing = 1 + countRemaining(&expectedIterator)
-            return "actual has \(offset) elements, expected has \(offset + missing); at offset \(offset) expected \(wanted)"
+            return
+                "actual has \(offset) elements, expected has \(offset + missing); at offset \(offset) expected \(wanted)"
         }
         offset += 1
     }
@@ -60,7 +61,8 @@ public func firstMismatch<Element>(
         return "actual has \(actual.count) elements, expected has \(common); at offset \(common) got \(actual[common])"
     }
     if expected.count > common {
-        return "actual has \(common) elements, expected has \(expected.count); at offset \(common) expected \(expected[common])"
+        return
+            "actual has \(common) elements, expected has \(expected.count); at offset \(common) expected \(expected[common])"
     }
     return nil
 }

@@ -33,7 +33,8 @@ extension SplitMix64 {
     /// Shuffles `elements` in place (Fisher–Yates).
     ///
     /// - Parameter elements: The list to shuffle, indexed from 0 (an `Array`, a `ListSnapshot`).
-    public mutating func shuffle<List: MutableCollection & RandomAccessCollection>(_ elements: inout List) where List.Index == Int {
+    public mutating func shuffle<List: MutableCollection & RandomAccessCollection>(_ elements: inout List)
+    where List.Index == Int {
         var index = elements.count
         while index > 1 {
             let other = int(below: index)

@@ -48,10 +48,12 @@ final class BatchUpdateValidatorMessagesTests: XCTestCase {
     }
 
     func testViolationFacts() {
-        let violation = BatchUpdateViolation(rule: .deleteConflictsAndBounds, messageID: .deleteSectionOutOfBounds, message: "text")
+        let violation = BatchUpdateViolation(
+            rule: .deleteConflictsAndBounds, messageID: .deleteSectionOutOfBounds, message: "text")
         XCTAssertEqual(violation.exceptionName, "NSInternalInconsistencyException")
         XCTAssertEqual(violation.description, "R5 M1: text")
-        XCTAssertEqual(BatchUpdateViolation(rule: .reloadDataOutsideBatches, messageID: nil, message: "x").description, "R15 -: x")
+        XCTAssertEqual(
+            BatchUpdateViolation(rule: .reloadDataOutsideBatches, messageID: nil, message: "x").description, "R15 -: x")
         XCTAssertEqual(BatchUpdateRule.allCases.count, 17, "R1–R16 from UIKit, R17 Ripple's reconfigure rule")
         XCTAssertEqual(BatchUpdateMessageID.allCases.map(\.description), (1...25).map { "M\($0)" })
     }

@@ -86,7 +86,9 @@ final class BatchUpdateValidatorRandomTests: XCTestCase {
         let extremes = [Int.min, Int.min + 1, -2, -1, 0, 1, 2, 3, Int.max - 2, Int.max - 1, Int.max]
         forEachSeed(0..<3_000) { _, random in
             func value() -> Int { extremes[random.below(extremes.count)] }
-            func path() -> ElementPath { ElementPath(item: value(), section: random.below(3) == 0 ? value() : random.below(3)) }
+            func path() -> ElementPath {
+                ElementPath(item: value(), section: random.below(3) == 0 ? value() : random.below(3))
+            }
             var batch = BatchUpdate()
             for _ in 0...random.below(6) {
                 switch random.below(8) {
@@ -198,7 +200,10 @@ final class BatchUpdateValidatorRandomTests: XCTestCase {
         var after: [[Int]] = []
         for (target, source) in sources.enumerated() {
             guard let source else {
-                let items = (0..<random.below(3)).map { _ in fresh += 1; return fresh }
+                let items = (0..<random.below(3)).map { _ in
+                    fresh += 1
+                    return fresh
+                }
                 after.append(items)
                 if !items.isEmpty && random.below(2) == 0 {
                     // Ignored: row inserts inside an inserted section (V13).
@@ -260,12 +265,14 @@ final class BatchUpdateValidatorRandomTests: XCTestCase {
                 case .insertSection(let section): operations[index] = .insertSection(nudge(section))
                 case .reloadSection(let section): operations[index] = .reloadSection(nudge(section))
                 case .moveSection(let from, let to):
-                    operations[index] = random.below(2) == 0 ? .moveSection(nudge(from), to: to) : .moveSection(from, to: nudge(to))
+                    operations[index] =
+                        random.below(2) == 0 ? .moveSection(nudge(from), to: to) : .moveSection(from, to: nudge(to))
                 case .deleteItem(let path): operations[index] = .deleteItem(nudge(path))
                 case .insertItem(let path): operations[index] = .insertItem(nudge(path))
                 case .reloadItem(let path): operations[index] = .reloadItem(nudge(path))
                 case .moveItem(let from, let to):
-                    operations[index] = random.below(2) == 0 ? .moveItem(nudge(from), to: to) : .moveItem(from, to: nudge(to))
+                    operations[index] =
+                        random.below(2) == 0 ? .moveItem(nudge(from), to: to) : .moveItem(from, to: nudge(to))
                 }
             case 3:
                 operations.append(strays[random.below(strays.count)])

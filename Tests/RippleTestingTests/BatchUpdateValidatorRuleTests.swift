@@ -81,8 +81,10 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
 
     func testReloadInAMissingSectionGivesM2() {
         Kit.assertRejected(
-            Kit.batch { $0.reloadItems(at: [path(1, 0)]) }, before: [2], after: [2], by: table, id: .deleteItemInMissingSection,
-            rule: .reloadIsDeleteAndInsert, message: "attempt to delete row 0 from section 1, but there are only 1 sections before the update")
+            Kit.batch { $0.reloadItems(at: [path(1, 0)]) }, before: [2], after: [2], by: table,
+            id: .deleteItemInMissingSection,
+            rule: .reloadIsDeleteAndInsert,
+            message: "attempt to delete row 0 from section 1, but there are only 1 sections before the update")
     }
 
     func testReloadPositionFollowsDeletesAndInserts() {
@@ -108,8 +110,11 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
         Kit.assertValid(Kit.batch { $0.reloadSections([1]) }, before: [2, 3], after: [2, 7], by: table)
         // A section reload is a delete plus an insert, so it counts in M22.
         Kit.assertRejected(
-            Kit.batch { $0.reloadSections([0]) }, before: [1, 1], after: [1, 1, 1], by: table, id: .invalidSectionCount, rule: .sectionCount,
-            message: "Invalid update: invalid number of sections.  The number of sections contained in the table view after the update (3) must be equal to the number of sections contained in the table view before the update (2), plus or minus the number of sections inserted or deleted (1 inserted, 1 deleted).")
+            Kit.batch { $0.reloadSections([0]) }, before: [1, 1], after: [1, 1, 1], by: table, id: .invalidSectionCount,
+            rule: .sectionCount,
+            message:
+                "Invalid update: invalid number of sections.  The number of sections contained in the table view after the update (3) must be equal to the number of sections contained in the table view before the update (2), plus or minus the number of sections inserted or deleted (1 inserted, 1 deleted)."
+        )
         // Reloading a moved section is a delete and a move from the same section.
         Kit.assertRejected(
             Kit.batch {
@@ -149,7 +154,8 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
 
     func testDeletesAreCheckedInDescendingOrder() {
         Kit.assertRejected(
-            Kit.batch { $0.deleteItems(at: [path(0, 7), path(0, 9)]) }, before: [5], after: [3], by: table, id: .deleteItemOutOfBounds,
+            Kit.batch { $0.deleteItems(at: [path(0, 7), path(0, 9)]) }, before: [5], after: [3], by: table,
+            id: .deleteItemOutOfBounds,
             message: "attempt to delete row 9 from section 0 which only contains 5 rows before the update")
         Kit.assertRejected(
             Kit.batch {
@@ -162,7 +168,8 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
 
     func testInsertsAreCheckedInAscendingOrder() {
         Kit.assertRejected(
-            Kit.batch { $0.insertItems(at: [path(0, 9), path(0, 7)]) }, before: [5], after: [7], by: table, id: .insertItemOutOfBounds,
+            Kit.batch { $0.insertItems(at: [path(0, 9), path(0, 7)]) }, before: [5], after: [7], by: table,
+            id: .insertItemOutOfBounds,
             message: "attempt to insert row 7 into section 0, but there are only 7 rows in section 0 after the update")
     }
 
@@ -174,7 +181,8 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
             .moveItem(path(0, 0), to: path(0, 1)), .moveItem(path(0, 0), to: path(0, 2)),
         ])
         let cases: [(BatchUpdate, BatchUpdateMessageID)] = [
-            (deleteError, .deleteItemOutOfBounds), (insertError, .insertItemOutOfBounds), (moveBoundsError, .moveItemDestinationOutOfBounds), (moveDuplicateError, .itemMovedToTwoDestinations),
+            (deleteError, .deleteItemOutOfBounds), (insertError, .insertItemOutOfBounds),
+            (moveBoundsError, .moveItemDestinationOutOfBounds), (moveDuplicateError, .itemMovedToTwoDestinations),
         ]
         // Combine each error with all the later ones and a wrong section count: the first wins.
         for (index, (batch, id)) in cases.enumerated() {
@@ -196,16 +204,20 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
 
     func testDeleteChecks() {
         Kit.assertRejected(
-            Kit.batch { $0.deleteSections([3]) }, before: [1, 1], after: [], by: collection, id: .deleteSectionOutOfBounds, rule: .deleteConflictsAndBounds,
+            Kit.batch { $0.deleteSections([3]) }, before: [1, 1], after: [], by: collection,
+            id: .deleteSectionOutOfBounds, rule: .deleteConflictsAndBounds,
             message: "attempt to delete section 3, but there are only 2 sections before the update")
         Kit.assertRejected(
-            Kit.batch { $0.deleteItems(at: [path(2, 0)]) }, before: [1, 1], after: [1, 1], by: collection, id: .deleteItemInMissingSection,
+            Kit.batch { $0.deleteItems(at: [path(2, 0)]) }, before: [1, 1], after: [1, 1], by: collection,
+            id: .deleteItemInMissingSection,
             message: "attempt to delete item 0 from section 2, but there are only 2 sections before the update")
         Kit.assertRejected(
-            Kit.batch { $0.deleteItems(at: [path(1, 1)]) }, before: [1, 1], after: [1, 0], by: collection, id: .deleteItemOutOfBounds,
+            Kit.batch { $0.deleteItems(at: [path(1, 1)]) }, before: [1, 1], after: [1, 0], by: collection,
+            id: .deleteItemOutOfBounds,
             message: "attempt to delete item 1 from section 1 which only contains 1 items before the update")
         Kit.assertRejected(
-            Kit.batch { $0.deleteItems(at: [path(0, -1)]) }, before: [1], after: [0], by: table, id: .deleteItemOutOfBounds,
+            Kit.batch { $0.deleteItems(at: [path(0, -1)]) }, before: [1], after: [0], by: table,
+            id: .deleteItemOutOfBounds,
             message: "attempt to delete row -1 from section 0 which only contains 1 rows before the update")
         Kit.assertRejected(
             Kit.batch {
@@ -231,20 +243,24 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
 
     func testInsertChecks() {
         Kit.assertRejected(
-            Kit.batch { $0.insertSections([2]) }, before: [1], after: [1, 1], by: table, id: .insertSectionOutOfBounds, rule: .insertConflictsAndBounds,
+            Kit.batch { $0.insertSections([2]) }, before: [1], after: [1, 1], by: table, id: .insertSectionOutOfBounds,
+            rule: .insertConflictsAndBounds,
             message: "attempt to insert section 2 but there are only 2 sections after the update")
         Kit.assertRejected(
-            Kit.batch { $0.insertItems(at: [path(1, 0)]) }, before: [1], after: [2], by: collection, id: .insertItemInMissingSection,
+            Kit.batch { $0.insertItems(at: [path(1, 0)]) }, before: [1], after: [2], by: collection,
+            id: .insertItemInMissingSection,
             message: "attempt to insert item 0 into section 1, but there are only 1 sections after the update")
         Kit.assertRejected(
-            Kit.batch { $0.insertItems(at: [path(0, 2)]) }, before: [1], after: [2], by: table, id: .insertItemOutOfBounds,
+            Kit.batch { $0.insertItems(at: [path(0, 2)]) }, before: [1], after: [2], by: table,
+            id: .insertItemOutOfBounds,
             message: "attempt to insert row 2 into section 0, but there are only 2 rows in section 0 after the update")
         Kit.assertRejected(
             Kit.batch {
                 $0.insertSections([0])
                 $0.moveSection(1, toSection: 0)
             },
-            before: [1, 1], after: [1, 1, 1], by: collection, id: .insertAndMoveToSamePath, rule: .insertConflictsAndBounds,
+            before: [1, 1], after: [1, 1, 1], by: collection, id: .insertAndMoveToSamePath,
+            rule: .insertConflictsAndBounds,
             message: "attempt to perform an insert and a move to the same section (0)")
     }
 
@@ -284,24 +300,33 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
 
     func testMoveBoundChecksInOrder() {
         Kit.assertRejected(
-            Kit.batch { $0.moveSection(2, toSection: 0) }, before: [1, 1], after: [1, 1], by: table, id: .moveSectionSourceOutOfBounds,
+            Kit.batch { $0.moveSection(2, toSection: 0) }, before: [1, 1], after: [1, 1], by: table,
+            id: .moveSectionSourceOutOfBounds,
             rule: .moveBounds, message: "attempt to move section 2, but there are only 2 sections before the update")
         Kit.assertRejected(
             Kit.batch { $0.moveItem(at: path(3, 0), to: path(9, 9)) }, before: [1], after: [1], by: table,
             id: .moveItemFromMissingSection, rule: .moveBounds,
-            message: "attempt to move index path (\(ns(3, 0))) from a section that does not exist - there are only 1 sections before the update")
+            message:
+                "attempt to move index path (\(ns(3, 0))) from a section that does not exist - there are only 1 sections before the update"
+        )
         Kit.assertRejected(
             Kit.batch { $0.moveItem(at: path(0, 1), to: path(9, 9)) }, before: [1], after: [1], by: collection,
             id: .moveItemSourceOutOfBounds, rule: .moveBounds,
-            message: "attempt to move index path (\(ns(0, 1))) that does not exist - there are only 1 items in section 0 before the update")
+            message:
+                "attempt to move index path (\(ns(0, 1))) that does not exist - there are only 1 items in section 0 before the update"
+        )
         Kit.assertRejected(
             Kit.batch { $0.moveItem(at: path(0, 0), to: path(1, 9)) }, before: [1], after: [1], by: table,
             id: .moveItemToMissingSection, rule: .moveBounds,
-            message: "attempt to move index path (\(ns(0, 0))) to index path (\(ns(1, 9))) in section that does not exist - there are only 1 sections after the update")
+            message:
+                "attempt to move index path (\(ns(0, 0))) to index path (\(ns(1, 9))) in section that does not exist - there are only 1 sections after the update"
+        )
         Kit.assertRejected(
             Kit.batch { $0.moveItem(at: path(0, 0), to: path(0, 1)) }, before: [1], after: [1], by: collection,
             id: .moveItemDestinationOutOfBounds, rule: .moveBounds,
-            message: "attempt to move index path (\(ns(0, 0))) to index path (\(ns(0, 1))) that does not exist - there are only 1 items in section 0 after the update")
+            message:
+                "attempt to move index path (\(ns(0, 0))) to index path (\(ns(0, 1))) that does not exist - there are only 1 items in section 0 after the update"
+        )
     }
 
     // MARK: - R9 move duplicates
@@ -358,8 +383,11 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
             },
             before: [1, 1, 4], after: [2, 4], by: table)
         Kit.assertRejected(
-            Kit.batch { $0.deleteSections([0]) }, before: [1, 1], after: [1, 1], by: collection, id: .invalidSectionCount, rule: .sectionCount,
-            message: "Invalid update: invalid number of sections.  The number of sections contained in the collection view after the update (2) must be equal to the number of sections contained in the collection view before the update (2), plus or minus the number of sections inserted or deleted (0 inserted, 1 deleted).")
+            Kit.batch { $0.deleteSections([0]) }, before: [1, 1], after: [1, 1], by: collection,
+            id: .invalidSectionCount, rule: .sectionCount,
+            message:
+                "Invalid update: invalid number of sections.  The number of sections contained in the collection view after the update (2) must be equal to the number of sections contained in the collection view before the update (2), plus or minus the number of sections inserted or deleted (0 inserted, 1 deleted)."
+        )
         // Section moves are neutral.
         Kit.assertValid(Kit.batch { $0.moveSection(0, toSection: 1) }, before: [1, 2], after: [2, 1], by: table)
     }
@@ -369,8 +397,11 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
     func testRowCountsAreCheckedPerAfterSection() {
         // Section 0 adds up; section 1 (before section 1) does not: 2 + 1 inserted ≠ 2.
         Kit.assertRejected(
-            Kit.batch { $0.insertItems(at: [path(1, 0)]) }, before: [2, 2], after: [2, 2], by: table, id: .invalidItemCount, rule: .itemCounts,
-            message: "Invalid update: invalid number of rows in section 1.  The number of rows contained in an existing section after the update (2) must be equal to the number of rows contained in that section before the update (2), plus or minus the number of rows inserted or deleted from that section (1 inserted, 0 deleted) and plus or minus the number of rows moved into or out of that section (0 moved in, 0 moved out).")
+            Kit.batch { $0.insertItems(at: [path(1, 0)]) }, before: [2, 2], after: [2, 2], by: table,
+            id: .invalidItemCount, rule: .itemCounts,
+            message:
+                "Invalid update: invalid number of rows in section 1.  The number of rows contained in an existing section after the update (2) must be equal to the number of rows contained in that section before the update (2), plus or minus the number of rows inserted or deleted from that section (1 inserted, 0 deleted) and plus or minus the number of rows moved into or out of that section (0 moved in, 0 moved out)."
+        )
         // After section 0 shows before section 1 (moved), so its counts are before section 1's.
         Kit.assertRejected(
             Kit.batch {
@@ -378,7 +409,9 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
                 $0.moveItem(at: path(0, 0), to: path(0, 0))
             },
             before: [2, 5], after: [5, 2], by: table, id: .invalidItemCount, rule: .itemCounts,
-            message: "Invalid update: invalid number of rows in section 0.  The number of rows contained in an existing section after the update (5) must be equal to the number of rows contained in that section before the update (5), plus or minus the number of rows inserted or deleted from that section (0 inserted, 0 deleted) and plus or minus the number of rows moved into or out of that section (1 moved in, 0 moved out).")
+            message:
+                "Invalid update: invalid number of rows in section 0.  The number of rows contained in an existing section after the update (5) must be equal to the number of rows contained in that section before the update (5), plus or minus the number of rows inserted or deleted from that section (0 inserted, 0 deleted) and plus or minus the number of rows moved into or out of that section (1 moved in, 0 moved out)."
+        )
     }
 
     func testDetailedCountMessageListsConvertedUpdates() {
@@ -389,7 +422,8 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
             $0.deleteItems(at: [path(1, 1)])
         }
         Kit.assertRejected(
-            batch, before: [3, 2], after: [3, 0], by: Kit.validator(.tableView, detailed: true), id: .invalidBatchUpdates, rule: .itemCounts,
+            batch, before: [3, 2], after: [3, 0], by: Kit.validator(.tableView, detailed: true),
+            id: .invalidBatchUpdates, rule: .itemCounts,
             message: """
                 Invalid batch updates detected: the number of sections and/or rows returned by the data source before and after performing the batch updates are inconsistent with the updates.
                 Data source before updates = { 2 sections with row counts: [3, 2] }
@@ -412,10 +446,14 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
         // negative count supplied by hand is the only way to reach it.
         Kit.assertRejected(
             BatchUpdate(), before: [-1], after: [0], by: table, id: .deleteMoreItemsThanExist, rule: .itemCounts,
-            message: "Invalid update: invalid number of rows in section 0.  Attempt to delete more rows than exist in section.")
+            message:
+                "Invalid update: invalid number of rows in section 0.  Attempt to delete more rows than exist in section."
+        )
         Kit.assertRejected(
             BatchUpdate(), before: [-1], after: [0], by: collection, id: .deleteMoreItemsThanExist, rule: .itemCounts,
-            message: "Invalid update: invalid number of items in section 0.  Attempt to delete more items than exist in section.")
+            message:
+                "Invalid update: invalid number of items in section 0.  Attempt to delete more items than exist in section."
+        )
     }
 
     /// Issue 13: extreme indices and counts crashed the validator on arithmetic overflow. They are
@@ -428,7 +466,8 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
                 $0.insertItems(at: [path(0, 0)])
             },
             before: [3], after: [4], by: table, id: .deleteItemOutOfBounds, rule: .reloadIsDeleteAndInsert,
-            message: "attempt to delete row 9223372036854775807 from section 0 which only contains 3 rows before the update")
+            message:
+                "attempt to delete row 9223372036854775807 from section 0 which only contains 3 rows before the update")
         // A reload of section Int.max next to a section insert.
         Kit.assertRejected(
             Kit.batch {
@@ -451,13 +490,19 @@ final class BatchUpdateValidatorRuleTests: XCTestCase {
         // Int.min before: a negative count, which no delete or move out can reach.
         Kit.assertRejected(
             BatchUpdate(), before: [.min], after: [.min], by: table, id: .deleteMoreItemsThanExist, rule: .itemCounts,
-            message: "Invalid update: invalid number of rows in section 0.  Attempt to delete more rows than exist in section.")
+            message:
+                "Invalid update: invalid number of rows in section 0.  Attempt to delete more rows than exist in section."
+        )
         // Int.min and Int.max as indices.
         Kit.assertRejected(
-            Kit.batch { $0.moveItem(at: path(0, .min), to: path(0, .max)) }, before: [2], after: [2], by: table, id: .moveItemSourceOutOfBounds,
-            message: "attempt to move index path (\(ns(0, .min))) that does not exist - there are only 2 rows in section 0 before the update")
+            Kit.batch { $0.moveItem(at: path(0, .min), to: path(0, .max)) }, before: [2], after: [2], by: table,
+            id: .moveItemSourceOutOfBounds,
+            message:
+                "attempt to move index path (\(ns(0, .min))) that does not exist - there are only 2 rows in section 0 before the update"
+        )
         Kit.assertRejected(
-            Kit.batch { $0.moveSection(.max, toSection: .min) }, before: [2], after: [2], by: table, id: .moveSectionSourceOutOfBounds,
+            Kit.batch { $0.moveSection(.max, toSection: .min) }, before: [2], after: [2], by: table,
+            id: .moveSectionSourceOutOfBounds,
             message: "attempt to move section 9223372036854775807, but there are only 1 sections before the update")
     }
 

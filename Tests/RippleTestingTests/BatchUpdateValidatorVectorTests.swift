@@ -18,7 +18,8 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
         inserted: Int, deleted: Int, movedIn: Int, movedOut: Int
     ) -> String {
         let rows = rows(flavor)
-        return "Invalid update: invalid number of \(rows) in section \(section).  The number of \(rows) contained in an existing section after the update (\(after)) must be equal to the number of \(rows) contained in that section before the update (\(before)), plus or minus the number of \(rows) inserted or deleted from that section (\(inserted) inserted, \(deleted) deleted) and plus or minus the number of \(rows) moved into or out of that section (\(movedIn) moved in, \(movedOut) moved out)."
+        return
+            "Invalid update: invalid number of \(rows) in section \(section).  The number of \(rows) contained in an existing section after the update (\(after)) must be equal to the number of \(rows) contained in that section before the update (\(before)), plus or minus the number of \(rows) inserted or deleted from that section (\(inserted) inserted, \(deleted) deleted) and plus or minus the number of \(rows) moved into or out of that section (\(movedIn) moved in, \(movedOut) moved out)."
     }
 
     func testV01DeleteAndInsertIsValid() {
@@ -35,8 +36,11 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
         let batch = Kit.batch { $0.deleteItems(at: [path(0, 5)]) }
         for flavor in both {
             Kit.assertRejected(
-                batch, before: [5], after: [4], by: Kit.validator(flavor), id: .deleteItemOutOfBounds, rule: .deleteConflictsAndBounds,
-                message: "attempt to delete \(row(flavor)) 5 from section 0 which only contains 5 \(rows(flavor)) before the update")
+                batch, before: [5], after: [4], by: Kit.validator(flavor), id: .deleteItemOutOfBounds,
+                rule: .deleteConflictsAndBounds,
+                message:
+                    "attempt to delete \(row(flavor)) 5 from section 0 which only contains 5 \(rows(flavor)) before the update"
+            )
         }
     }
 
@@ -44,8 +48,11 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
         let batch = Kit.batch { $0.insertItems(at: [path(0, 9)]) }
         for flavor in both {
             Kit.assertRejected(
-                batch, before: [8], after: [9], by: Kit.validator(flavor), id: .insertItemOutOfBounds, rule: .insertConflictsAndBounds,
-                message: "attempt to insert \(row(flavor)) 9 into section 0, but there are only 9 \(rows(flavor)) in section 0 after the update")
+                batch, before: [8], after: [9], by: Kit.validator(flavor), id: .insertItemOutOfBounds,
+                rule: .insertConflictsAndBounds,
+                message:
+                    "attempt to insert \(row(flavor)) 9 into section 0, but there are only 9 \(rows(flavor)) in section 0 after the update"
+            )
         }
     }
 
@@ -93,7 +100,8 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
         }
         for flavor in both {
             Kit.assertRejected(
-                batch, before: [4], after: [3], by: Kit.validator(flavor), id: .deleteAndMoveFromSamePath, rule: .deleteConflictsAndBounds,
+                batch, before: [4], after: [3], by: Kit.validator(flavor), id: .deleteAndMoveFromSamePath,
+                rule: .deleteConflictsAndBounds,
                 message: "attempt to perform a delete and a move from the same index path (\(ns(0, 1)))")
         }
     }
@@ -105,7 +113,8 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
         }
         for flavor in both {
             Kit.assertRejected(
-                batch, before: [3], after: [3], by: Kit.validator(flavor), id: .deleteAndMoveFromSamePath, rule: .reloadIsDeleteAndInsert,
+                batch, before: [3], after: [3], by: Kit.validator(flavor), id: .deleteAndMoveFromSamePath,
+                rule: .reloadIsDeleteAndInsert,
                 message: "attempt to perform a delete and a move from the same index path (\(ns(0, 1)))")
         }
     }
@@ -117,7 +126,8 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
         }
         for flavor in both {
             Kit.assertRejected(
-                batch, before: [3], after: [2], by: Kit.validator(flavor), id: .deleteAndReloadSamePath, rule: .reloadIsDeleteAndInsert,
+                batch, before: [3], after: [2], by: Kit.validator(flavor), id: .deleteAndReloadSamePath,
+                rule: .reloadIsDeleteAndInsert,
                 message: "attempt to delete and reload the same index path (\(ns(0, 1)))")
         }
     }
@@ -129,7 +139,8 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
         }
         for flavor in both {
             Kit.assertRejected(
-                batch, before: [3], after: [4], by: Kit.validator(flavor), id: .insertAndMoveToSamePath, rule: .insertConflictsAndBounds,
+                batch, before: [3], after: [4], by: Kit.validator(flavor), id: .insertAndMoveToSamePath,
+                rule: .insertConflictsAndBounds,
                 message: "attempt to perform an insert and a move to the same index path (\(ns(0, 0)))")
         }
     }
@@ -141,7 +152,8 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
         }
         for flavor in both {
             Kit.assertRejected(
-                batch, before: [3], after: [3], by: Kit.validator(flavor), id: .twoItemsMovedToOne, rule: .moveDuplicates,
+                batch, before: [3], after: [3], by: Kit.validator(flavor), id: .twoItemsMovedToOne,
+                rule: .moveDuplicates,
                 message: "attempt to move both \(row(flavor)) at index path \(ns(0, 0)) and \(ns(0, 1)) to \(ns(0, 2))")
         }
     }
@@ -163,7 +175,8 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
         for flavor in both {
             Kit.assertValid(batch, before: [2, 2], after: [1, 3], by: Kit.validator(flavor))
             Kit.assertRejected(
-                batch, before: [2, 2], after: [2, 2], by: Kit.validator(flavor), id: .invalidItemCount, rule: .itemCounts,
+                batch, before: [2, 2], after: [2, 2], by: Kit.validator(flavor), id: .invalidItemCount,
+                rule: .itemCounts,
                 message: m24(flavor, section: 0, after: 2, before: 2, inserted: 0, deleted: 0, movedIn: 0, movedOut: 1))
         }
     }
@@ -194,11 +207,13 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
             $0.moveItem(at: path(0, 1), to: path(0, 3))
         }
         Kit.assertRejected(
-            batch, before: [2, 3], after: [4], by: Kit.validator(.collectionView), id: .moveFromDeletedSection, rule: .crossLifecycleMoves,
+            batch, before: [2, 3], after: [4], by: Kit.validator(.collectionView), id: .moveFromDeletedSection,
+            rule: .crossLifecycleMoves,
             message: "cannot move an item from a deleted section (0)")
         // The iOS 12 table view silently reloads; policy R7 makes it an error with the old message.
         Kit.assertRejected(
-            batch, before: [2, 3], after: [4], by: Kit.validator(.tableView), id: .moveFromDeletedSection, rule: .crossLifecycleMoves,
+            batch, before: [2, 3], after: [4], by: Kit.validator(.tableView), id: .moveFromDeletedSection,
+            rule: .crossLifecycleMoves,
             message: "cannot move a row from a deleted section")
     }
 
@@ -206,8 +221,11 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
         for flavor in both {
             let view = flavor == .tableView ? "table view" : "collection view"
             Kit.assertRejected(
-                BatchUpdate(), before: [1], after: [1, 0], by: Kit.validator(flavor), id: .invalidSectionCount, rule: .sectionCount,
-                message: "Invalid update: invalid number of sections.  The number of sections contained in the \(view) after the update (2) must be equal to the number of sections contained in the \(view) before the update (1), plus or minus the number of sections inserted or deleted (0 inserted, 0 deleted).")
+                BatchUpdate(), before: [1], after: [1, 0], by: Kit.validator(flavor), id: .invalidSectionCount,
+                rule: .sectionCount,
+                message:
+                    "Invalid update: invalid number of sections.  The number of sections contained in the \(view) after the update (2) must be equal to the number of sections contained in the \(view) before the update (1), plus or minus the number of sections inserted or deleted (0 inserted, 0 deleted)."
+            )
         }
     }
 
@@ -227,7 +245,8 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
         }
         for flavor in both {
             Kit.assertRejected(
-                batch, before: [3, 3], after: [3, 3], by: Kit.validator(flavor), id: .invalidItemCount, rule: .itemCounts,
+                batch, before: [3, 3], after: [3, 3], by: Kit.validator(flavor), id: .invalidItemCount,
+                rule: .itemCounts,
                 message: m24(flavor, section: 0, after: 3, before: 3, inserted: 0, deleted: 1, movedIn: 0, movedOut: 0))
         }
     }
@@ -242,7 +261,8 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
         let six = [Int](repeating: 1, count: 6)
         for flavor in both {
             Kit.assertRejected(
-                batch, before: six, after: six, by: Kit.validator(flavor), id: .insertAndMoveToSamePath, rule: .reloadIsDeleteAndInsert,
+                batch, before: six, after: six, by: Kit.validator(flavor), id: .insertAndMoveToSamePath,
+                rule: .reloadIsDeleteAndInsert,
                 message: "attempt to perform an insert and a move to the same section (4)")
         }
     }
@@ -291,7 +311,9 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
             Kit.assertRejected(
                 Kit.batch { $0.moveItem(at: path(2, 0), to: path(0, 0)) }, before: [1, 1, 0], after: [1, 1, 0],
                 by: Kit.validator(flavor), id: .moveItemSourceOutOfBounds, rule: .moveBounds,
-                message: "attempt to move index path (\(ns(2, 0))) that does not exist - there are only 0 \(rows(flavor)) in section 2 before the update")
+                message:
+                    "attempt to move index path (\(ns(2, 0))) that does not exist - there are only 0 \(rows(flavor)) in section 2 before the update"
+            )
         }
     }
 
@@ -300,7 +322,9 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
             Kit.assertRejected(
                 Kit.batch { $0.deleteItems(at: [path(1, 1)]) }, before: [1], after: [1],
                 by: Kit.validator(flavor), id: .deleteItemInMissingSection, rule: .deleteConflictsAndBounds,
-                message: "attempt to delete \(row(flavor)) 1 from section 1, but there are only 1 sections before the update")
+                message:
+                    "attempt to delete \(row(flavor)) 1 from section 1, but there are only 1 sections before the update"
+            )
         }
     }
 
@@ -309,7 +333,9 @@ final class BatchUpdateValidatorVectorTests: XCTestCase {
             Kit.assertRejected(
                 Kit.batch { $0.reloadItems(at: [path(1, 2)]) }, before: [2, 2], after: [2, 2],
                 by: Kit.validator(flavor), id: .deleteItemOutOfBounds, rule: .reloadIsDeleteAndInsert,
-                message: "attempt to delete \(row(flavor)) 2 from section 1 which only contains 2 \(rows(flavor)) before the update")
+                message:
+                    "attempt to delete \(row(flavor)) 2 from section 1 which only contains 2 \(rows(flavor)) before the update"
+            )
         }
     }
 

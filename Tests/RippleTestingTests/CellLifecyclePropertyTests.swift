@@ -57,10 +57,11 @@ private final class RecordingListView: ListView {
     func performBatchUpdates(_ updates: (() -> Void)?, completion: ((Bool) -> Void)?) {
         removed = []
         var after: [LifeRow] = []
-        inner.performBatchUpdates({
-            updates?()
-            after = self.rowsNow()
-        }, completion: completion)
+        inner.performBatchUpdates(
+            {
+                updates?()
+                after = self.rowsNow()
+            }, completion: completion)
         records.append(.batch(deletedOrReloaded: removed ?? [], after: after))
         removed = nil
     }
@@ -106,14 +107,18 @@ private final class SpySource<Inner: ListDataSource>: ListDataSource where Inner
     func supplementaryIdentifier(_ kind: SupplementaryKind, inSection section: Int) -> String? {
         inner.supplementaryIdentifier(kind, inSection: section)
     }
-    func configureSupplementary(_ view: AnyObject, inSection section: Int) { inner.configureSupplementary(view, inSection: section) }
+    func configureSupplementary(_ view: AnyObject, inSection section: Int) {
+        inner.configureSupplementary(view, inSection: section)
+    }
     func cellSize(at path: ElementPath, in bounds: LayoutSize) -> LayoutSize? { inner.cellSize(at: path, in: bounds) }
     func swipeActions(_ edge: SwipeEdge, at path: ElementPath) -> [SwipeAction] { inner.swipeActions(edge, at: path) }
     func canMoveItem(at path: ElementPath) -> Bool { inner.canMoveItem(at: path) }
     func targetPath(forMovingItemFrom source: ElementPath, proposed: ElementPath) -> ElementPath {
         inner.targetPath(forMovingItemFrom: source, proposed: proposed)
     }
-    func moveItem(from source: ElementPath, to destination: ElementPath) { inner.moveItem(from: source, to: destination) }
+    func moveItem(from source: ElementPath, to destination: ElementPath) {
+        inner.moveItem(from: source, to: destination)
+    }
     func handle(_ event: ListItemEvent, at path: ElementPath) {
         switch event {
         case .willDisplay: calls.append(.willDisplay(row: path.item))
@@ -218,7 +223,9 @@ final class CellLifecyclePropertyTests: XCTestCase {
             let context = "step \(step) (\(action))"
             let hostCells = host.visibleCells.map { "\($0.path.item):\(($0.cell as! SerialCell).serial)" }
             let modelCells = model.visible.map { "\($0.row):\($0.cell)" }
-            if hostCells != modelCells { return ("\(context): cells on screen \(hostCells), model \(modelCells)", batches) }
+            if hostCells != modelCells {
+                return ("\(context): cells on screen \(hostCells), model \(modelCells)", batches)
+            }
             let hostCalls = spy.calls[checkedCalls...].map(\.description)
             let modelCalls = model.calls[checkedCalls...].map(\.description)
             if hostCalls != modelCalls {
@@ -227,11 +234,18 @@ final class CellLifecyclePropertyTests: XCTestCase {
             checkedCalls = spy.calls.count
             for (path, cell) in host.visibleCells {
                 let serial = (cell as! SerialCell).serial
-                if cell.reuseCount != model.reuseCounts[serial] || cell.configureCount != model.configureCounts[serial] {
-                    return ("\(context): cell \(serial) reused \(cell.reuseCount)× configured \(cell.configureCount)×, model \(model.reuseCounts[serial])×, \(model.configureCounts[serial])×", batches)
+                if cell.reuseCount != model.reuseCounts[serial] || cell.configureCount != model.configureCounts[serial]
+                {
+                    return (
+                        "\(context): cell \(serial) reused \(cell.reuseCount)× configured \(cell.configureCount)×, model \(model.reuseCounts[serial])×, \(model.configureCounts[serial])×",
+                        batches
+                    )
                 }
                 guard let shown = cell.shownItem as? LifeRow, shown === source.element(at: path) else {
-                    return ("\(context): row \(path.item) shows \(String(describing: cell.shownItem)), not its element \(source.element(at: path)) (C7)", batches)
+                    return (
+                        "\(context): row \(path.item) shows \(String(describing: cell.shownItem)), not its element \(source.element(at: path)) (C7)",
+                        batches
+                    )
                 }
             }
             let violations = kind == .table ? tableView.violations : collectionView.violations
@@ -243,7 +257,9 @@ final class CellLifecyclePropertyTests: XCTestCase {
     /// One random change of the collection: a refresh with fresh objects (deletes, inserts, moves,
     /// content changes, equal copies), or a single mutation.
     @MainActor
-    private static func mutate(_ collection: ObservableCollection<LifeRow>, random: inout SplitMix64, fresh: () -> LifeRow) -> String {
+    private static func mutate(
+        _ collection: ObservableCollection<LifeRow>, random: inout SplitMix64, fresh: () -> LifeRow
+    ) -> String {
         let rows = collection.snapshot
         switch random.int(below: 6) {
         case 0:
@@ -321,7 +337,8 @@ final class SectionedCellLifecyclePropertyTests: XCTestCase {
         MainActor.assumeIsolated {
             forEachSeed(TestScale.seeds(1..<11, minimum: 3)) { seed, random in
                 let collection = SectionedCollection<LifeShelf, LifeRow>()
-                let screen = HeadlessTableScreenWithSection(collection: collection, visibleRowCount: random.int(in: 3...9))
+                let screen = HeadlessTableScreenWithSection(
+                    collection: collection, visibleRowCount: random.int(in: 3...9))
                 return Self.run(collection, screen, random: &random)
             }
         }
@@ -331,7 +348,8 @@ final class SectionedCellLifecyclePropertyTests: XCTestCase {
         MainActor.assumeIsolated {
             forEachSeed(TestScale.seeds(101..<111, minimum: 3)) { seed, random in
                 let collection = SectionedCollection<LifeShelf, LifeRow>()
-                let screen = HeadlessCollectionScreenWithSection(collection: collection, visibleRowCount: random.int(in: 3...9))
+                let screen = HeadlessCollectionScreenWithSection(
+                    collection: collection, visibleRowCount: random.int(in: 3...9))
                 return Self.run(collection, screen, random: &random)
             }
         }
@@ -372,19 +390,23 @@ final class SectionedCellLifecyclePropertyTests: XCTestCase {
                 guard let shown = (entry.view as? HeadlessCell<LifeShelf>)?.item, entry.section < sections.count,
                     shown === sections[entry.section].section
                 else {
-                    return "step \(step) (\(action)): the \(entry.kind) of section \(entry.section) shows a stale or wrong value"
+                    return
+                        "step \(step) (\(action)): the \(entry.kind) of section \(entry.section) shows a stale or wrong value"
                 }
             }
             for (path, cell) in screen.cells.visibleCells {
                 guard let shown = cell.shownItem as? LifeRow, path.section < sections.count,
                     path.item < sections[path.section].items.count, shown === sections[path.section].items[path.item]
                 else {
-                    let rendered = path.section < sections.count && path.item < sections[path.section].items.count
+                    let rendered =
+                        path.section < sections.count && path.item < sections[path.section].items.count
                         ? "\(sections[path.section].items[path.item])" : "nothing"
-                    return "step \(step) (\(action)): row \(path) shows \(String(describing: cell.shownItem)), not its element \(rendered) (C7)"
+                    return
+                        "step \(step) (\(action)): row \(path) shows \(String(describing: cell.shownItem)), not its element \(rendered) (C7)"
                 }
             }
-            let violations = ((screen.source.listView as? HeadlessTableView<LifeRow?>)?.violations ?? [])
+            let violations =
+                ((screen.source.listView as? HeadlessTableView<LifeRow?>)?.violations ?? [])
                 + ((screen.source.listView as? HeadlessCollectionView<LifeRow?>)?.violations ?? [])
             if let violation = violations.first { return "step \(step) (\(action)): \(violation)" }
         }
@@ -401,7 +423,9 @@ final class SectionedCellLifecyclePropertyTests: XCTestCase {
         switch random.int(below: 5) {
         case 0:
             let shelf = LifeShelf(id: freshID(), title: random.int(below: 4))
-            collection.insertSection(SectionData(shelf, items: (0..<random.int(below: 4)).map { _ in LifeRow(id: freshID(), content: 0) }), at: random.int(below: sections.count + 1))
+            collection.insertSection(
+                SectionData(shelf, items: (0..<random.int(below: 4)).map { _ in LifeRow(id: freshID(), content: 0) }),
+                at: random.int(below: sections.count + 1))
             return "insert a section"
         case 1 where !sections.isEmpty:
             let section = random.int(below: sections.count)
@@ -423,7 +447,10 @@ final class SectionedCellLifecyclePropertyTests: XCTestCase {
                 if random.chance(1, in: 3) { items.append(LifeRow(id: freshID(), content: 0)) }
                 next.append(SectionData(shelf, items: items))
             }
-            if random.chance(1, in: 3) { next.insert(SectionData(LifeShelf(id: freshID(), title: 0), items: []), at: random.int(below: next.count + 1)) }
+            if random.chance(1, in: 3) {
+                next.insert(
+                    SectionData(LifeShelf(id: freshID(), title: 0), items: []), at: random.int(below: next.count + 1))
+            }
             if next.count > 1 && random.chance(1, in: 3) {
                 next.insert(next.remove(at: random.int(below: next.count)), at: random.int(below: next.count))
             }
@@ -432,4 +459,3 @@ final class SectionedCellLifecyclePropertyTests: XCTestCase {
         }
     }
 }
-

@@ -37,8 +37,12 @@ final class FlatStagingPropertyTests: XCTestCase {
 
     /// A regression case worth naming: an update shifted by a move needs its own stage.
     func testUpdateShiftedByAMoveIsStagedSeparately() {
-        let source = [Cell(id: 0, content: 0), Cell(id: 1, content: 0), Cell(id: 2, content: 0), Cell(id: 3, content: 0)]
-        let target = [Cell(id: 1, content: 0), Cell(id: 2, content: 1), Cell(id: 3, content: 0), Cell(id: 0, content: 0)]
+        let source = [
+            Cell(id: 0, content: 0), Cell(id: 1, content: 0), Cell(id: 2, content: 0), Cell(id: 3, content: 0),
+        ]
+        let target = [
+            Cell(id: 1, content: 0), Cell(id: 2, content: 1), Cell(id: 3, content: 0), Cell(id: 0, content: 0),
+        ]
         XCTAssertNil(Self.pushStages(from: source, to: target))
         let staged = StagedChangeset(from: source, to: target, identity: .key(\.id, contentEquals: ==))
         XCTAssertEqual(staged.count, 2, "\(staged)")

@@ -50,7 +50,10 @@ final class HeadlessCellHostTests: XCTestCase {
     /// Shelves of books on a sectioned table screen.
     private func shelves(
         _ layout: [(String, [Int])], visibleRowCount: Int
-    ) -> (SectionedCollection<ShelfPresenter, BookPresenter>, HeadlessTableScreenWithSection<BookPresenter, ShelfPresenter>) {
+    ) -> (
+        SectionedCollection<ShelfPresenter, BookPresenter>,
+        HeadlessTableScreenWithSection<BookPresenter, ShelfPresenter>
+    ) {
         let collection = SectionedCollection<ShelfPresenter, BookPresenter>(
             layout.map { SectionData(ShelfPresenter($0.0), items: $0.1.map(BookPresenter.init)) })
         let screen = HeadlessTableScreenWithSection(collection: collection, visibleRowCount: visibleRowCount)
@@ -69,15 +72,20 @@ final class HeadlessCellHostTests: XCTestCase {
     }
 
     func test_headersAndFooters_ofTheSectionsOnScreen_showTheirSectionPresenters() async {
-        let (collection, screen) = shelves([("Novels", [1, 2, 3]), ("Poems", [4, 5]), ("Plays", [6, 7, 8])], visibleRowCount: 4)
+        let (collection, screen) = shelves(
+            [("Novels", [1, 2, 3]), ("Poems", [4, 5]), ("Plays", [6, 7, 8])], visibleRowCount: 4)
         screen.source.footerIdentifier = { $0.title == "Poems" ? "Count" : nil }
         let host = screen.cells
         await screen.settle()
 
-        XCTAssertEqual(host.visibleSupplementaryViews.map(\.section), [0, 1, 1], "Novels' header, Poems' header and footer")
+        XCTAssertEqual(
+            host.visibleSupplementaryViews.map(\.section), [0, 1, 1], "Novels' header, Poems' header and footer")
         XCTAssertEqual((host.header(inSection: 0) as? ShelfHeader)?.title, "Novels")
-        XCTAssertTrue(collection.snapshot[1].section.view === host.header(inSection: 1), "the header is its presenter's view")
-        XCTAssertEqual((host.footer(inSection: 1)?.shownItem as? ShelfPresenter)?.title, "Poems", "a footer without a class of its own")
+        XCTAssertTrue(
+            collection.snapshot[1].section.view === host.header(inSection: 1), "the header is its presenter's view")
+        XCTAssertEqual(
+            (host.footer(inSection: 1)?.shownItem as? ShelfPresenter)?.title, "Poems",
+            "a footer without a class of its own")
         XCTAssertFalse(host.footer(inSection: 1) is ShelfHeader)
         XCTAssertNil(host.footer(inSection: 0))
         XCTAssertNil(host.header(inSection: 2), "Plays is below the screen")
@@ -101,7 +109,8 @@ final class HeadlessCellHostTests: XCTestCase {
         collection.insertSection(SectionData(ShelfPresenter("Essays")), at: 2)
         await screen.settle()
         XCTAssertEqual(screen.tableView.violations, [])
-        XCTAssertEqual(host.visibleSupplementaryViews.map { ($0.view as? ShelfHeader)?.title }, ["Poems", "Novels", "Essays"])
+        XCTAssertEqual(
+            host.visibleSupplementaryViews.map { ($0.view as? ShelfHeader)?.title }, ["Poems", "Novels", "Essays"])
         XCTAssertTrue(host.header(inSection: 0) === poems, "a moved section keeps its header")
     }
 
@@ -121,8 +130,10 @@ final class HeadlessCellHostTests: XCTestCase {
         XCTAssertEqual(view.selectedPaths, [path(3)])
         XCTAssertEqual(
             events,
-            ["highlighted 1", "unhighlighted 1", "selected 1",
-             "highlighted 3", "unhighlighted 3", "deselected 1", "selected 3"])
+            [
+                "highlighted 1", "unhighlighted 1", "selected 1",
+                "highlighted 3", "unhighlighted 3", "deselected 1", "selected 3",
+            ])
         XCTAssertEqual(books.snapshot[1].log, ["didSelectCell", "didDeselectCell"])
         XCTAssertEqual(books.snapshot[3].log, ["didSelectCell"])
         XCTAssertEqual(host.visibleCells.map(\.cell.isSelected), [false, false, false, true])
@@ -217,7 +228,8 @@ final class HeadlessCellHostTests: XCTestCase {
         let final = screen.cells.visibleCells.map(\.cell)
         XCTAssertTrue(final[7] === moved, "the moved row keeps its cell")
         XCTAssertEqual(screen.cells.visibleItems, [-1, 0, 2, 3, 4, 5, 6, 1, 7, 8])
-        XCTAssertEqual(Set(final.map(ObjectIdentifier.init)), Set(after.map(ObjectIdentifier.init)), "every row kept its cell")
+        XCTAssertEqual(
+            Set(final.map(ObjectIdentifier.init)), Set(after.map(ObjectIdentifier.init)), "every row kept its cell")
         XCTAssertEqual(final.map(\.reuseCount), Array(repeating: 0, count: 10))
         XCTAssertEqual(screen.tableView.violations, [])
     }

@@ -55,7 +55,9 @@ final class HeadlessCollectionViewTests: XCTestCase {
         }
         XCTAssertEqual(
             collectionView.lastViolation,
-            BatchUpdateViolation(rule: .crossLifecycleMoves, messageID: .moveFromDeletedSection, message: "cannot move an item from a deleted section (1)"))
+            BatchUpdateViolation(
+                rule: .crossLifecycleMoves, messageID: .moveFromDeletedSection,
+                message: "cannot move an item from a deleted section (1)"))
         XCTAssertEqual(collectionView.items, [[1, 2, 3]])
     }
 
@@ -96,7 +98,10 @@ final class HeadlessCollectionViewTests: XCTestCase {
     func testReloadDataIsLazy() {
         var reads = 0
         var data = [[1]]
-        let collectionView = HeadlessCollectionView { reads += 1; return data }
+        let collectionView = HeadlessCollectionView {
+            reads += 1
+            return data
+        }
         collectionView.layoutIfNeeded()
         XCTAssertEqual(reads, 1)
         data = [[1, 2]]
@@ -115,16 +120,18 @@ final class HeadlessCollectionViewTests: XCTestCase {
         let model = Model([[1, 2]])
         let collectionView = HeadlessCollectionView(dataSource: model)
         var finished: [Bool] = []
-        collectionView.performBatchUpdates({
-            collectionView.deleteItems(at: [path(0, 0)])
-            collectionView.performBatchUpdates({
-                collectionView.insertItems(at: [path(0, 1)])
+        collectionView.performBatchUpdates(
+            {
+                collectionView.deleteItems(at: [path(0, 0)])
+                collectionView.performBatchUpdates(
+                    {
+                        collectionView.insertItems(at: [path(0, 1)])
+                        XCTAssertTrue(collectionView.hasUncommittedUpdates)
+                    }, completion: { finished.append($0) })
                 XCTAssertTrue(collectionView.hasUncommittedUpdates)
+                XCTAssertEqual(finished, [])
+                model.sections = [[2, 3]]
             }, completion: { finished.append($0) })
-            XCTAssertTrue(collectionView.hasUncommittedUpdates)
-            XCTAssertEqual(finished, [])
-            model.sections = [[2, 3]]
-        }, completion: { finished.append($0) })
         XCTAssertFalse(collectionView.hasUncommittedUpdates)
         XCTAssertEqual(finished, [true, true])
         XCTAssertEqual(collectionView.events.count, 1)

@@ -10,13 +10,15 @@ import XCTest
 private func backgroundPages(
     pageSize: Int, pages: Int, count: @escaping @Sendable () -> Int, append: @escaping @Sendable (_ ids: [Int]) -> Void
 ) -> CommandWithResult<Void, PageLoad> {
-    CommandWithResult(delegate: commandAnchor, queue: DispatchQueue.global(), work: { _, _, done in
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(5)) {
-            let start = count()
-            append(Array(start..<start + pageSize))
-            done(.success(start + pageSize >= pageSize * pages ? .lastPage : .morePages))
-        }
-    })
+    CommandWithResult(
+        delegate: commandAnchor, queue: DispatchQueue.global(),
+        work: { _, _, done in
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(5)) {
+                let start = count()
+                append(Array(start..<start + pageSize))
+                done(.success(start + pageSize >= pageSize * pages ? .lastPage : .morePages))
+            }
+        })
 }
 
 /// `HeadlessTableScreen`, `HeadlessTableScreenWithSection`, `HeadlessCollectionScreen` and
@@ -76,10 +78,12 @@ final class HeadlessScreenTests: XCTestCase {
     func test_tableScreen_showsTheLoadingRow_whileATestSchedulerHoldsTheRun() async {
         let scheduler = TestScheduler()
         let collection = ObservableCollection<TestItem>()
-        let loadMore = CommandWithResult<Void, PageLoad>(delegate: commandAnchor, queue: scheduler, work: { _, _, done in
-            collection.append(TestItem(id: collection.count))
-            done(.success(.lastPage))
-        })
+        let loadMore = CommandWithResult<Void, PageLoad>(
+            delegate: commandAnchor, queue: scheduler,
+            work: { _, _, done in
+                collection.append(TestItem(id: collection.count))
+                done(.success(.lastPage))
+            })
         let screen = HeadlessTableScreen(collection: collection)
         screen.cells.register(Row.self, forCellReuseIdentifier: "Cell")
         screen.source.paginate(with: loadMore)
@@ -104,7 +108,8 @@ final class HeadlessScreenTests: XCTestCase {
         screen.cells.register(Row.self, forCellReuseIdentifier: "Cell")
         screen.cells.register(Spinner.self, forCellReuseIdentifier: "Spinner")
         screen.source.loadingCellIdentifier = "Spinner"
-        screen.source.paginate(with: Command(delegate: commandAnchor, queue: scheduler, work: { _, _, done in done.succeed() }))
+        screen.source.paginate(
+            with: Command(delegate: commandAnchor, queue: scheduler, work: { _, _, done in done.succeed() }))
         await screen.drainMainQueue()
         XCTAssertTrue(screen.cells.visibleCells.first?.cell is Spinner)
         scheduler.runAll()
@@ -179,7 +184,9 @@ final class HeadlessScreenTests: XCTestCase {
         }
         do {
             let days = SectionedCollection<String, TestItem>()
-            let load = backgroundPages(pageSize: pageSize, pages: pages, count: { days.snapshot.map(\.items.count).reduce(0, +) }) {
+            let load = backgroundPages(
+                pageSize: pageSize, pages: pages, count: { days.snapshot.map(\.items.count).reduce(0, +) }
+            ) {
                 days.appendSection(SectionData("Page \($0[0] / pageSize)", items: [TestItem](ids: $0)))
             }
             let screen = HeadlessTableScreenWithSection(collection: days, visibleRowCount: 6)
@@ -211,10 +218,12 @@ final class HeadlessScreenTests: XCTestCase {
     /// `settle` waits for the `selectItem` run a tap starts, here an `async` body that suspends.
     func test_settle_waitsForTheSelectItemRunATapStarts() async {
         let opened = ObservableCollection<Int>()
-        let open = CommandWithParameter<TestItem>(delegate: commandAnchor, task: { _, item in
-            try await Task.sleep(nanoseconds: 5_000_000)
-            opened.append(item.id)
-        })
+        let open = CommandWithParameter<TestItem>(
+            delegate: commandAnchor,
+            task: { _, item in
+                try await Task.sleep(nanoseconds: 5_000_000)
+                opened.append(item.id)
+            })
         let screen = HeadlessTableScreen(collection: ObservableCollection([TestItem](ids: [1, 2])), selectItem: open)
         screen.cells.register(Row.self, forCellReuseIdentifier: "Cell")
         await screen.settle()
@@ -230,12 +239,14 @@ final class HeadlessScreenTests: XCTestCase {
     /// for one settle.
     func test_settle_waitsForTrackedAndAwaitedCommands() async {
         let items = ObservableCollection([TestItem](ids: [1]))
-        let refresh = Command(delegate: commandAnchor, queue: DispatchQueue.global(), work: { _, _, done in
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(5)) {
-                items.replace(with: [TestItem](ids: [1, 2, 3]))
-                done.succeed()
-            }
-        })
+        let refresh = Command(
+            delegate: commandAnchor, queue: DispatchQueue.global(),
+            work: { _, _, done in
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(5)) {
+                    items.replace(with: [TestItem](ids: [1, 2, 3]))
+                    done.succeed()
+                }
+            })
         let screen = HeadlessTableScreen(collection: items)
         await screen.settle()
 
@@ -258,8 +269,10 @@ final class HeadlessScreenTests: XCTestCase {
     func test_settle_pastItsTimeout_namesWhatIsStillExecuting() async {
         let items = ObservableCollection<TestItem>()
         let pending = ObservableCollection<CommandRun>()
-        let save = Command(delegate: commandAnchor, queue: DispatchQueue.global(), work: { _, _, done in pending.append(done) })
-        let loadMore = Command(delegate: commandAnchor, queue: DispatchQueue.global(), work: { _, _, done in pending.append(done) })
+        let save = Command(
+            delegate: commandAnchor, queue: DispatchQueue.global(), work: { _, _, done in pending.append(done) })
+        let loadMore = Command(
+            delegate: commandAnchor, queue: DispatchQueue.global(), work: { _, _, done in pending.append(done) })
         let screen = HeadlessTableScreen(collection: items)
         screen.track(save, as: "save")
         screen.source.paginate(with: loadMore)
@@ -310,7 +323,8 @@ final class HeadlessScreenTests: XCTestCase {
 
     func test_synchronousSettle_pastItsTimeout_namesWhatIsStillExecuting() {
         let pending = ObservableCollection<CommandRun>()
-        let open = CommandWithParameter<TestItem>(delegate: commandAnchor, queue: DispatchQueue.global(), work: { _, _, done in pending.append(done) })
+        let open = CommandWithParameter<TestItem>(
+            delegate: commandAnchor, queue: DispatchQueue.global(), work: { _, _, done in pending.append(done) })
         let screen = HeadlessCollectionScreenWithSection(
             collection: SectionedCollection([SectionSnapshot(section: "A", items: [TestItem](ids: [7]))]),
             selectItem: open)
@@ -320,8 +334,10 @@ final class HeadlessScreenTests: XCTestCase {
         screen.settle(timeout: 0.05)
         XCTAssertEqual(settleFailures.count, 1)
         let failure = settleFailures.snapshot.first ?? ""
-        XCTAssertTrue(failure.contains("HeadlessCollectionScreenWithSection.settle(): not settled after 0.05 s"), failure)
-        XCTAssertTrue(failure.contains("the source's selectItem command (CommandWithResult<TestItem, ()>) is executing"), failure)
+        XCTAssertTrue(
+            failure.contains("HeadlessCollectionScreenWithSection.settle(): not settled after 0.05 s"), failure)
+        XCTAssertTrue(
+            failure.contains("the source's selectItem command (CommandWithResult<TestItem, ()>) is executing"), failure)
         for run in pending.snapshot { run.succeed() }
         screen.settle()
         XCTAssertEqual(settleFailures.count, 1)
@@ -340,7 +356,9 @@ final class HeadlessScreenTests: XCTestCase {
                 collection: SectionedCollection([SectionData("A", sharing: items)]), visibleRowCount: 2)
             screen.cells.register(Row.self, forCellReuseIdentifier: "Cell")
             await screen.settle()
-            (weakScreen, weakSource, weakView, weakCell) = (screen, screen.source, screen.tableView, screen.cells.visibleCells.first?.cell)
+            (weakScreen, weakSource, weakView, weakCell) = (
+                screen, screen.source, screen.tableView, screen.cells.visibleCells.first?.cell
+            )
         }
         await waitForMainQueue()
         XCTAssertNil(weakScreen)

@@ -547,7 +547,10 @@ final class HeadlessSequentialTableViewTests: XCTestCase {
 
     /// A call on a `SequentialRowView`.
     private enum Call: CustomStringConvertible {
-        case remove([Int]), insert([Int]), move(Int, Int), reload([Int])
+        case remove([Int])
+        case insert([Int])
+        case move(Int, Int)
+        case reload([Int])
 
         var description: String {
             switch self {
@@ -627,7 +630,8 @@ final class HeadlessSequentialTableViewTests: XCTestCase {
                         call.make(on: tableView)
                         if nested { tableView.endUpdates() }
                         if tableView.numberOfRows != reference.count {
-                            return "round \(round): numberOfRows \(tableView.numberOfRows) ≠ \(reference.count) after \(log)"
+                            return
+                                "round \(round): numberOfRows \(tableView.numberOfRows) ≠ \(reference.count) after \(log)"
                         }
                     }
                     model.rows = reference

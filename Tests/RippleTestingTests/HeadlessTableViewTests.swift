@@ -39,7 +39,9 @@ final class HeadlessTableViewTests: XCTestCase {
         XCTAssertTrue(tableView.violations[0].message.contains("inside a batch"), tableView.violations[0].message)
         tableView.reconfigureRows(at: [path(0, 2)])
         XCTAssertEqual(tableView.violations.map(\.rule), [.reconfigurePass, .reconfigurePass])
-        XCTAssertTrue(tableView.violations[1].message.contains("(0 - 2)") || tableView.violations[1].message.contains("does not exist"), tableView.violations[1].message)
+        XCTAssertTrue(
+            tableView.violations[1].message.contains("(0 - 2)")
+                || tableView.violations[1].message.contains("does not exist"), tableView.violations[1].message)
         XCTAssertEqual(tableView.rows, [["a", "b"]])
     }
 
@@ -50,13 +52,14 @@ final class HeadlessTableViewTests: XCTestCase {
         let tableView = HeadlessTableView(dataSource: model)
         tableView.reloadData()
         var finished: [Bool] = []
-        tableView.performBatchUpdates({
-            model.sections = [["new", "a", "C"], ["d", "x", "y"]]
-            tableView.deleteRows(at: [path(0, 1)])
-            tableView.insertRows(at: [path(0, 0)])
-            tableView.moveRow(at: path(0, 3), to: path(1, 0))
-            tableView.reloadRows(at: [path(0, 2)])
-        }, completion: { finished.append($0) })
+        tableView.performBatchUpdates(
+            {
+                model.sections = [["new", "a", "C"], ["d", "x", "y"]]
+                tableView.deleteRows(at: [path(0, 1)])
+                tableView.insertRows(at: [path(0, 0)])
+                tableView.moveRow(at: path(0, 3), to: path(1, 0))
+                tableView.reloadRows(at: [path(0, 2)])
+            }, completion: { finished.append($0) })
         XCTAssertEqual(tableView.violations, [])
         XCTAssertEqual(tableView.warnings, [])
         XCTAssertEqual(tableView.rows, model.sections)
@@ -164,14 +167,15 @@ final class HeadlessTableViewTests: XCTestCase {
         var completions: [String] = []
         tableView.beginUpdates()
         tableView.deleteRows(at: [path(0, 0)])
-        tableView.performBatchUpdates({
-            tableView.beginUpdates()
-            tableView.insertRows(at: [path(0, 1)])
-            tableView.endUpdates()
-            // Inner ends validate nothing; the view still shows the old rows.
-            XCTAssertTrue(tableView.hasUncommittedUpdates)
-            XCTAssertEqual(tableView.rows, [["a", "b"]])
-        }, completion: { completions.append("inner \($0)") })
+        tableView.performBatchUpdates(
+            {
+                tableView.beginUpdates()
+                tableView.insertRows(at: [path(0, 1)])
+                tableView.endUpdates()
+                // Inner ends validate nothing; the view still shows the old rows.
+                XCTAssertTrue(tableView.hasUncommittedUpdates)
+                XCTAssertEqual(tableView.rows, [["a", "b"]])
+            }, completion: { completions.append("inner \($0)") })
         XCTAssertTrue(tableView.hasUncommittedUpdates)
         XCTAssertEqual(tableView.events, [.reloadData])
         XCTAssertEqual(completions, [])
@@ -194,10 +198,12 @@ final class HeadlessTableViewTests: XCTestCase {
         let model = Model([["a"]])
         let tableView = HeadlessTableView(dataSource: model)
         var log: [String] = []
-        tableView.performBatchUpdates({
-            tableView.performBatchUpdates({ log.append("inner updates") }, completion: { _ in log.append("inner done") })
-            log.append("outer updates")
-        }, completion: { _ in log.append("outer done") })
+        tableView.performBatchUpdates(
+            {
+                tableView.performBatchUpdates(
+                    { log.append("inner updates") }, completion: { _ in log.append("inner done") })
+                log.append("outer updates")
+            }, completion: { _ in log.append("outer done") })
         XCTAssertEqual(log, ["inner updates", "outer updates", "inner done", "outer done"])
     }
 
@@ -254,10 +260,11 @@ final class HeadlessTableViewTests: XCTestCase {
         var handled: [BatchUpdateViolation] = []
         var finished: [Bool] = []
         tableView.violationHandler = { handled.append($0) }
-        tableView.performBatchUpdates({
-            model.sections = [["a", "c"]]
-            tableView.deleteRows(at: [path(0, 3)])
-        }, completion: { finished.append($0) })
+        tableView.performBatchUpdates(
+            {
+                model.sections = [["a", "c"]]
+                tableView.deleteRows(at: [path(0, 3)])
+            }, completion: { finished.append($0) })
         let expected = BatchUpdateViolation(
             rule: .deleteConflictsAndBounds, messageID: .deleteItemOutOfBounds,
             message: "attempt to delete row 3 from section 0 which only contains 3 rows before the update")
@@ -336,11 +343,12 @@ final class HeadlessTableViewTests: XCTestCase {
         let tableView = HeadlessTableView(dataSource: model)
         tableView.reloadData()
         var finished: [Bool] = []
-        tableView.performBatchUpdates({
-            model.sections = [["a", "b", "c"]]
-            tableView.insertRows(at: [path(0, 1)])
-            tableView.reloadData()
-        }, completion: { finished.append($0) })
+        tableView.performBatchUpdates(
+            {
+                model.sections = [["a", "b", "c"]]
+                tableView.insertRows(at: [path(0, 1)])
+                tableView.reloadData()
+            }, completion: { finished.append($0) })
         XCTAssertEqual(tableView.violations.map(\.rule), [.reloadDataOutsideBatches])
         XCTAssertNil(tableView.lastViolation?.messageID)
         XCTAssertEqual(finished, [false])
@@ -378,7 +386,10 @@ final class HeadlessTableViewTests: XCTestCase {
     func testDataSourceIsReadLazilyThenOnReload() {
         var reads = 0
         var data = [["a"]]
-        let tableView = HeadlessTableView { reads += 1; return data }
+        let tableView = HeadlessTableView {
+            reads += 1
+            return data
+        }
         XCTAssertEqual(reads, 0)
         XCTAssertEqual(tableView.numberOfRows(inSection: 0), 1)
         XCTAssertEqual(reads, 1)

@@ -128,7 +128,9 @@ final class HeadlessViewSelectionTests: XCTestCase {
                 }
             }
             let stayingUnchanged = Set(source.filter { target.contains($0) }.map(\.id))
-            let expected = target.indices.filter { selected.contains(target[$0].id) && stayingUnchanged.contains(target[$0].id) }
+            let expected = target.indices.filter {
+                selected.contains(target[$0].id) && stayingUnchanged.contains(target[$0].id)
+            }
             let actual = tableView.selectedPaths.map(\.item)
             guard tableView.violations.isEmpty, tableView.rows == [target], actual == expected else {
                 return "\(source) → \(target), selected \(selected.sorted()): expected \(expected), got \(actual); "

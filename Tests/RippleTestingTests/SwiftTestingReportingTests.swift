@@ -1,7 +1,8 @@
 import Dispatch
 import Ripple
-@testable import RippleTesting
 import Testing
+
+@testable import RippleTesting
 
 // RippleTesting's failing helpers under Swift Testing: each failure is an issue (`withKnownIssue`
 // sees it, at the caller's line), and nothing takes the XCTest path. Their XCTest side is
@@ -35,7 +36,8 @@ private func xcTestFailures(
     isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
 ) async rethrows -> [String] {
     let captured = ObservableCollection<String>()
-    try await TestFailure.$xcTestRecorder.withValue(TestFailure.Recorder { captured.append($0.message) }, operation: body)
+    try await TestFailure.$xcTestRecorder.withValue(
+        TestFailure.Recorder { captured.append($0.message) }, operation: body)
     return Array(captured.snapshot)
 }
 
@@ -49,7 +51,9 @@ struct SwiftTestingReportingTests {
             let line = #line + 2
             withKnownIssue {
                 TestFailure("boom", fileID: #fileID, filePath: #filePath, line: #line, column: #column).record()
-            } matching: { issue($0, says: "boom", atLine: line) }
+            } matching: {
+                issue($0, says: "boom", atLine: line)
+            }
         }
         #expect(xcTest == [])
     }
@@ -75,7 +79,9 @@ struct SwiftTestingReportingTests {
                     kept.append(node)
                     return [Node(), node]
                 }
-            } matching: { issue($0, says: "kept: still alive: #1 Node", atLine: line) }
+            } matching: {
+                issue($0, says: "kept: still alive: #1 Node", atLine: line)
+            }
         }
         #expect(xcTest == [])
         kept.removeAll()
@@ -100,7 +106,9 @@ struct SwiftTestingReportingTests {
                     kept.append(node)
                     return [node]
                 }
-            } matching: { issue($0, says: "still alive: #0 Node", atLine: line) }
+            } matching: {
+                issue($0, says: "still alive: #0 Node", atLine: line)
+            }
         }
         #expect(xcTest == [])
         kept.removeAll()
@@ -117,7 +125,9 @@ struct SwiftTestingReportingTests {
                     kept.append(node)
                     return [node]
                 }
-            } matching: { issue($0, says: "still alive: #0 Node", atLine: line) }
+            } matching: {
+                issue($0, says: "still alive: #0 Node", atLine: line)
+            }
         }
         #expect(xcTest == [])
         kept.removeAll()
@@ -166,7 +176,8 @@ struct SwiftTestingReportingTests {
             await withKnownIssue {
                 await screen.settle(timeout: 0.05)
             } matching: {
-                issue($0, says: "HeadlessTableScreen.settle(): not settled after 0.05 s: save is executing", atLine: line)
+                issue(
+                    $0, says: "HeadlessTableScreen.settle(): not settled after 0.05 s: save is executing", atLine: line)
             }
         }
         #expect(xcTest == [])
@@ -186,12 +197,16 @@ struct SwiftTestingReportingTests {
             let waitLine = #line + 2
             withKnownIssue {
                 waitForMainQueue(timeout: 0.05)
-            } matching: { issue($0, says: "the main queue did not drain within 0.05 s", atLine: waitLine) }
+            } matching: {
+                issue($0, says: "the main queue did not drain within 0.05 s", atLine: waitLine)
+            }
             let settleLine = #line + 2
             withKnownIssue {
                 screen.settle(timeout: 0.05)
             } matching: {
-                issue($0, says: "HeadlessTableScreen.settle(): not settled after 0.05 s: the main queue did not drain", atLine: settleLine)
+                issue(
+                    $0, says: "HeadlessTableScreen.settle(): not settled after 0.05 s: the main queue did not drain",
+                    atLine: settleLine)
             }
         }
         #expect(xcTest == [])

@@ -1,8 +1,9 @@
 import Dispatch
 import Ripple
-@testable import RippleTesting
 import Testing
 import XCTest
+
+@testable import RippleTesting
 
 // RippleTesting's failing helpers under XCTest: no Swift Testing test is running (`Test.current`
 // is nil), so each failure takes the XCTest path, `XCTFail` at the caller's file and line. The
@@ -53,7 +54,8 @@ final class XCTestReportingTests: XCTestCase {
         XCTAssertNil(Test.current)
         var line: UInt = 0
         let failures = xcTestFailures {
-            line = #line; TestFailure("boom", fileID: #fileID, filePath: #filePath, line: #line, column: #column).record()
+            line = #line + 1
+            TestFailure("boom", fileID: #fileID, filePath: #filePath, line: #line, column: #column).record()
         }
         assertOneFailure(failures, says: "boom", atLine: line)
     }
@@ -62,7 +64,8 @@ final class XCTestReportingTests: XCTestCase {
         var kept: [AnyObject] = []
         var line: UInt = 0
         let failures = xcTestFailures {
-            line = #line; assertDeallocated("kept") {
+            line = #line + 1
+            assertDeallocated("kept") {
                 let node = Node()
                 kept.append(node)
                 return [Node(), node]
@@ -92,16 +95,19 @@ final class XCTestReportingTests: XCTestCase {
     func test_synchronousSettle_failsPastItsTimeout_andPassesOnceSettled() {
         MainActor.assumeIsolated {
             let pending = ObservableCollection<CommandRun>()
-            let save = Command(delegate: owner, queue: DispatchQueue.global(), work: { _, _, done in pending.append(done) })
+            let save = Command(
+                delegate: owner, queue: DispatchQueue.global(), work: { _, _, done in pending.append(done) })
             let screen = HeadlessTableScreen(collection: ObservableCollection(["a"]))
             screen.track(save, as: "save")
             XCTAssertNil(save.execute().refusal)
             var line: UInt = 0
             let failures = xcTestFailures {
-                line = #line; screen.settle(timeout: 0.05)
+                line = #line + 1
+                screen.settle(timeout: 0.05)
             }
             assertOneFailure(
-                failures, says: "HeadlessTableScreen.settle(): not settled after 0.05 s: save is executing", atLine: line)
+                failures, says: "HeadlessTableScreen.settle(): not settled after 0.05 s: save is executing",
+                atLine: line)
 
             for run in pending.snapshot { run.succeed() }
             let none = xcTestFailures { screen.settle(timeout: 5) }
@@ -119,7 +125,8 @@ final class XCTestAsyncReportingTests: XCTestCase {
         var kept: [AnyObject] = []
         var line: UInt = 0
         let failures = await xcTestFailures {
-            line = #line; await assertDeallocated(timeout: 0.05) {
+            line = #line + 1
+            await assertDeallocated(timeout: 0.05) {
                 await Task.yield()
                 let node = Node()
                 kept.append(node)
@@ -134,7 +141,8 @@ final class XCTestAsyncReportingTests: XCTestCase {
         var kept: [AnyObject] = []
         var line: UInt = 0
         let failures = await xcTestFailures {
-            line = #line; await assertDeallocated {
+            line = #line + 1
+            await assertDeallocated {
                 let node = Node()
                 kept.append(node)
                 return [node]
@@ -164,10 +172,12 @@ final class XCTestAsyncReportingTests: XCTestCase {
         XCTAssertNil(save.execute().refusal)
         var line: UInt = 0
         let failures = await xcTestFailures {
-            line = #line; await screen.settle(timeout: 0.05)
+            line = #line + 1
+            await screen.settle(timeout: 0.05)
         }
         assertOneFailure(
-            failures, says: "HeadlessCollectionScreen.settle(): not settled after 0.05 s: save is executing", atLine: line)
+            failures, says: "HeadlessCollectionScreen.settle(): not settled after 0.05 s: save is executing",
+            atLine: line)
 
         for run in pending.snapshot { run.succeed() }
         let none = await xcTestFailures { await screen.settle(timeout: 5) }
@@ -180,7 +190,8 @@ final class XCTestAsyncReportingTests: XCTestCase {
     func test_waitForMainQueue_failsPastItsTimeout() async {
         var line: UInt = 0
         let failures = xcTestFailures {
-            line = #line; waitForMainQueue(timeout: 0.05)
+            line = #line + 1
+            waitForMainQueue(timeout: 0.05)
         }
         assertOneFailure(failures, says: "the main queue did not drain within 0.05 s", atLine: line)
     }
@@ -190,7 +201,8 @@ final class XCTestAsyncReportingTests: XCTestCase {
         let screen = HeadlessTableScreen(collection: ObservableCollection(["a"]))
         var line: UInt = 0
         let failures = xcTestFailures {
-            line = #line; screen.drainMainQueue(timeout: 0.05)
+            line = #line + 1
+            screen.drainMainQueue(timeout: 0.05)
         }
         XCTAssertEqual(failures.count, 2)
         assertOneFailure(Array(failures.prefix(1)), says: "the main queue did not drain within 0.05 s", atLine: line)

@@ -132,7 +132,7 @@ private actor LeakWatcher {
     func survivorsOfAnActorJob() async -> [String] {
         await survivingObjects(timeout: 10) {
             let node = UncheckedBox(LeakNode())
-            Task { self.hold(node) }   // runs on this actor, once the actor is free
+            Task { self.hold(node) }  // runs on this actor, once the actor is free
             return [node.value]
         }
     }

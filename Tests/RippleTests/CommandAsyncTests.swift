@@ -23,11 +23,13 @@ final class CommandAsyncTests: XCTestCase {
         let gate = CommandGate()
         var command: Command!
         defer { command = nil }  // the body captures `command`: break the cycle when the test ends
-        command = Command(delegate: owner, task: { owner in
-            owner.log("started, executing=\(command.isExecuting)")
-            await gate.wait()
-            owner.log("ended")
-        })
+        command = Command(
+            delegate: owner,
+            task: { owner in
+                owner.log("started, executing=\(command.isExecuting)")
+                await gate.wait()
+                owner.log("ended")
+            })
         let spy = CommandSpy(command)
 
         XCTAssertNil(command.execute().refusal)
@@ -46,10 +48,12 @@ final class CommandAsyncTests: XCTestCase {
     }
 
     func test_asyncBody_thatThrows_fails() async {
-        let command = Command(delegate: commandAnchor, task: { _ in
-            await Task.yield()
-            throw CommandTestError(5)
-        })
+        let command = Command(
+            delegate: commandAnchor,
+            task: { _ in
+                await Task.yield()
+                throw CommandTestError(5)
+            })
         let spy = CommandSpy(command)
         command.execute()
         await fulfillment(of: [spy.expectation(events: 7)], timeout: 10)
@@ -104,11 +108,13 @@ final class CommandAsyncTests: XCTestCase {
         do {
             let owner = CommandTestOwner()
             weakOwner = owner
-            command = Command(delegate: owner, task: { owner in
-                entered.open()
-                await gate.wait()
-                owner.log("ended")
-            })
+            command = Command(
+                delegate: owner,
+                task: { owner in
+                    entered.open()
+                    await gate.wait()
+                    owner.log("ended")
+                })
             spy = CommandSpy(command, streams: [.outcomes])
             command.execute()
             await fulfillment(of: [entered.opened("the body started")], timeout: 30)
@@ -131,9 +137,11 @@ final class MainActorPresenter {
     private(set) var loads = 0
     private(set) var loadRanOnTheMainThread = false
 
-    private(set) lazy var load = Command(delegate: self, task: { presenter in
-        await presenter.performLoad()
-    })
+    private(set) lazy var load = Command(
+        delegate: self,
+        task: { presenter in
+            await presenter.performLoad()
+        })
 
     func performLoad() async {
         loads += 1

@@ -85,10 +85,12 @@ final class CommandBindingTests: XCTestCase {
     func test_trigger_startsOneRun_andTheControlIsDisabledWhileItRuns() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
-        let command = Command(delegate: owner, queue: scheduler, work: { owner, _, done in
-            owner.log("body")
-            owner.keep(done)
-        })
+        let command = Command(
+            delegate: owner, queue: scheduler,
+            work: { owner, _, done in
+                owner.log("body")
+                owner.keep(done)
+            })
         let control = SpyControl()
         let binding = CommandBinding(command: command) {}.enable(control)
 
@@ -197,10 +199,12 @@ final class CommandBindingTests: XCTestCase {
 
     func test_cancel_reachesARunStartedByTheBinding() async {
         let entered = CommandGate()
-        let command = Command(delegate: commandAnchor, task: { _ in
-            entered.open()
-            try await Task.sleep(nanoseconds: 600 * 1_000_000_000)
-        })
+        let command = Command(
+            delegate: commandAnchor,
+            task: { _ in
+                entered.open()
+                try await Task.sleep(nanoseconds: 600 * 1_000_000_000)
+            })
         let control = SpyControl()
         let indicator = SpyIndicator()
         let binding = CommandBinding(command: command) {}.enable(control).indicate(with: indicator)
@@ -224,9 +228,11 @@ final class CommandBindingTests: XCTestCase {
     func test_enable_underConcurrentLimit_disablesTheControlAtTheLimit_evenForRunsStartedElsewhere() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
-        let command = Command(delegate: owner, queue: scheduler, policy: .concurrent(limit: 2), work: { owner, _, done in
-            owner.keep(done)
-        })
+        let command = Command(
+            delegate: owner, queue: scheduler, policy: .concurrent(limit: 2),
+            work: { owner, _, done in
+                owner.keep(done)
+            })
         let control = SpyControl()
         let binding = CommandBinding(command: command) {}.enable(control)
         command.execute()  // started by the presenter, not through the binding

@@ -24,10 +24,12 @@ final class CommandCancellationTests: XCTestCase {
     func test_dispatch_cancelBeforeTheBodyStarts_theBodyNeverRuns() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
-        let command = Command(delegate: owner, queue: scheduler, work: { owner, _, done in
-            owner.log("body")
-            done.succeed()
-        })
+        let command = Command(
+            delegate: owner, queue: scheduler,
+            work: { owner, _, done in
+                owner.log("body")
+                done.succeed()
+            })
         let spy = CommandSpy(command)
         command.execute()
         command.cancel()
@@ -64,13 +66,15 @@ final class CommandCancellationTests: XCTestCase {
         let entered = CommandGate()
         let owner = CommandTestOwner()
         let queue = DispatchQueue(label: "CommandCancellationTests.body")
-        let command = Command(delegate: owner, queue: queue, work: { _, _, done in
-            entered.open()
-            // A long loop that checks for cancellation; gives up after 30 s so a failure cannot hang.
-            let deadline = Date(timeIntervalSinceNow: 30)
-            while !done.isCancelled && Date() < deadline { usleep(100) }
-            done.isCancelled ? done.fail(CancellationError()) : done.succeed()
-        })
+        let command = Command(
+            delegate: owner, queue: queue,
+            work: { _, _, done in
+                entered.open()
+                // A long loop that checks for cancellation; gives up after 30 s so a failure cannot hang.
+                let deadline = Date(timeIntervalSinceNow: 30)
+                while !done.isCancelled && Date() < deadline { usleep(100) }
+                done.isCancelled ? done.fail(CancellationError()) : done.succeed()
+            })
         let spy = CommandSpy(command)
         XCTAssertNil(command.execute().refusal)
         XCTAssertTrue(entered.waitBlocking())
@@ -84,10 +88,12 @@ final class CommandCancellationTests: XCTestCase {
     func test_dispatch_cancelAfterTheRunEnded_hasNoEffect() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
-        let command = Command(delegate: owner, queue: scheduler, work: { owner, _, done in
-            owner.keep(done)
-            done.succeed()
-        })
+        let command = Command(
+            delegate: owner, queue: scheduler,
+            work: { owner, _, done in
+                owner.keep(done)
+                done.succeed()
+            })
         let spy = CommandSpy(command)
         command.execute()
         scheduler.runAll()
@@ -119,10 +125,12 @@ final class CommandCancellationTests: XCTestCase {
 
     func test_async_cancelWhileAwaitingSleep_endsCancelled_withoutAnError() async {
         let entered = CommandGate()
-        let command = Command(delegate: commandAnchor, task: { _ in
-            entered.open()
-            try await Task.sleep(nanoseconds: 600 * 1_000_000_000)
-        })
+        let command = Command(
+            delegate: commandAnchor,
+            task: { _ in
+                entered.open()
+                try await Task.sleep(nanoseconds: 600 * 1_000_000_000)
+            })
         let spy = CommandSpy(command)
         command.execute()
         await fulfillment(of: [entered.opened()], timeout: 30)
@@ -134,7 +142,8 @@ final class CommandCancellationTests: XCTestCase {
     func test_async_cancelRightAfterExecute_endsCancelled() async {
         // Whether or not the task has started when cancel() runs, the body sees the cancellation.
         for _ in 0..<50 {
-            let command = Command(delegate: commandAnchor, task: { _ in try await Task.sleep(nanoseconds: 600 * 1_000_000_000) })
+            let command = Command(
+                delegate: commandAnchor, task: { _ in try await Task.sleep(nanoseconds: 600 * 1_000_000_000) })
             let spy = CommandSpy(command)
             command.execute()
             command.cancel()
@@ -161,16 +170,18 @@ final class CommandCancellationTests: XCTestCase {
         let entered = CommandGate()
         let sawCancellation = CommandGate()
         let release = CommandGate()
-        let command = Command(delegate: commandAnchor, task: { _ in
-            entered.open()
-            do {
-                try await Task.sleep(nanoseconds: 600 * 1_000_000_000)
-            } catch {
-                sawCancellation.open()
-                await release.wait()  // clean-up that takes a while
-                throw error
-            }
-        })
+        let command = Command(
+            delegate: commandAnchor,
+            task: { _ in
+                entered.open()
+                do {
+                    try await Task.sleep(nanoseconds: 600 * 1_000_000_000)
+                } catch {
+                    sawCancellation.open()
+                    await release.wait()  // clean-up that takes a while
+                    throw error
+                }
+            })
         let spy = CommandSpy(command)
         command.execute()
         await fulfillment(of: [entered.opened()], timeout: 30)
@@ -224,12 +235,14 @@ final class CommandCancellationTests: XCTestCase {
     func test_async_bodyThatChecksTaskIsCancelled_seesTheCancellation() async {
         let entered = CommandGate()
         let observed = CommandLock<[Bool]>([])
-        let command = CommandWithParameter<Int>(delegate: commandAnchor, task: { _, _ in
-            entered.open()
-            while !Task.isCancelled { await Task.yield() }
-            observed.withLock { $0.append(Task.isCancelled) }
-            try Task.checkCancellation()
-        })
+        let command = CommandWithParameter<Int>(
+            delegate: commandAnchor,
+            task: { _, _ in
+                entered.open()
+                while !Task.isCancelled { await Task.yield() }
+                observed.withLock { $0.append(Task.isCancelled) }
+                try Task.checkCancellation()
+            })
         let spy = CommandSpy(command, parameter: 0)
         command.execute(parameter: 1)
         await fulfillment(of: [entered.opened()], timeout: 30)
@@ -254,11 +267,17 @@ final class CommandCancellationTests: XCTestCase {
     func test_async_cancelReachesEveryConcurrentRun() async {
         let started = CommandLock(0)
         let allStarted = CommandGate()
-        let command = CommandWithParameter<Int>(delegate: commandAnchor, policy: .concurrent(limit: 3),
+        let command = CommandWithParameter<Int>(
+            delegate: commandAnchor, policy: .concurrent(limit: 3),
             task: { _, _ in
-            if started.withLock({ $0 += 1; return $0 }) == 3 { allStarted.open() }
-            try await Task.sleep(nanoseconds: 600 * 1_000_000_000)
-        })
+                if started.withLock({
+                    $0 += 1
+                    return $0
+                }) == 3 {
+                    allStarted.open()
+                }
+                try await Task.sleep(nanoseconds: 600 * 1_000_000_000)
+            })
         let spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes, .errors])
         XCTAssertEqual((1...4).map { command.execute(parameter: $0) }, [.started, .started, .started, .refused(.busy)])
         await fulfillment(of: [allStarted.opened()], timeout: 30)

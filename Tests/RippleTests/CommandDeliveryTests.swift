@@ -29,7 +29,8 @@ final class CommandDeliveryTests: XCTestCase {
         ]
         let ranOffMain = EventRecorder<Bool>()
         DispatchQueue.global().async { ranOffMain.record(command.execute().refusal == nil && !Thread.isMainThread) }
-        await fulfillment(of: [spy.expectation(events: failedRun.count), threads.expectation(count: failedRun.count)], timeout: 10)
+        await fulfillment(
+            of: [spy.expectation(events: failedRun.count), threads.expectation(count: failedRun.count)], timeout: 10)
         spy.assertEvents(failedRun)
         threads.assertEvents(Array(repeating: "main", count: failedRun.count))
         await fulfillment(of: [ranOffMain.expectation(count: 1)], timeout: 10)
@@ -43,7 +44,9 @@ final class CommandDeliveryTests: XCTestCase {
         queue.setSpecific(key: key, value: 1)
         let command = Command(delegate: commandAnchor, perform: { _ in throw CommandTestError(21) })
         let onQueue = EventRecorder<Bool>()
-        let token = command.outcomes.subscribe(on: .queue(queue)) { _ in onQueue.record(DispatchQueue.getSpecific(key: key) == 1) }
+        let token = command.outcomes.subscribe(on: .queue(queue)) { _ in
+            onQueue.record(DispatchQueue.getSpecific(key: key) == 1)
+        }
         let spy = CommandSpy(command, on: .queue(queue))
         command.execute()
         spy.recorder.waitForCount(failedRun.count)

@@ -15,10 +15,12 @@ final class CommandDispatchTests: XCTestCase {
     func test_dispatchBody_isExecutingBeforeItStarts_andUntilDoneIsCalled() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
-        let command = Command(delegate: owner, queue: scheduler, work: { owner, _, done in
-            owner.log("body")
-            owner.keep(done)
-        })
+        let command = Command(
+            delegate: owner, queue: scheduler,
+            work: { owner, _, done in
+                owner.log("body")
+                owner.keep(done)
+            })
         let spy = CommandSpy(command)
 
         XCTAssertNil(command.execute().refusal)
@@ -106,14 +108,16 @@ final class CommandDispatchTests: XCTestCase {
         let key = DispatchSpecificKey<String>()
         queue.setSpecific(key: key, value: "body queue")
         let owner = CommandTestOwner()
-        let command = Command(delegate: owner, queue: queue, work: { owner, _, done in
-            owner.log(DispatchQueue.getSpecific(key: key) ?? "elsewhere")
-            // A completion-based API calling back later on another queue.
-            DispatchQueue.global().async {
-                owner.log("completion")
-                done.succeed()
-            }
-        })
+        let command = Command(
+            delegate: owner, queue: queue,
+            work: { owner, _, done in
+                owner.log(DispatchQueue.getSpecific(key: key) ?? "elsewhere")
+                // A completion-based API calling back later on another queue.
+                DispatchQueue.global().async {
+                    owner.log("completion")
+                    done.succeed()
+                }
+            })
         let spy = CommandSpy(command)
         XCTAssertNil(command.execute().refusal)
         spy.recorder.waitForCount(6)
@@ -126,9 +130,11 @@ final class CommandDispatchTests: XCTestCase {
     }
 
     func test_dispatchBody_onARealConcurrentQueue_manyRunsInSequence() async {
-        let command = CommandWithParameter<Int>(delegate: commandAnchor, queue: DispatchQueue.global(), work: { _, value, done in
-            value.isMultiple(of: 3) ? done.fail(CommandTestError(value)) : done.succeed()
-        })
+        let command = CommandWithParameter<Int>(
+            delegate: commandAnchor, queue: DispatchQueue.global(),
+            work: { _, value, done in
+                value.isMultiple(of: 3) ? done.fail(CommandTestError(value)) : done.succeed()
+            })
         let spy = CommandSpy(command, parameter: 0, streams: [.outcomes, .errors])
         for value in 1...6 {
             XCTAssertNil(command.execute(parameter: value).refusal)

@@ -51,15 +51,20 @@ final class CommandErrorTests: XCTestCase {
 
     func test_errorWithoutAnObserver_isReportedToDiagnostics_dispatchAndAsyncBodies() async {
         let scheduler = TestScheduler()
-        let dispatch = CommandWithParameter<String>(delegate: commandAnchor, queue: scheduler, work: { _, _, done in done.fail(CommandTestError(13)) })
+        let dispatch = CommandWithParameter<String>(
+            delegate: commandAnchor, queue: scheduler, work: { _, _, done in done.fail(CommandTestError(13)) })
         dispatch.execute(parameter: "x")
         scheduler.runAll()
-        XCTAssertEqual(diagnostics.unobservedErrors(mentioning: "CommandTestError(13)").map(\.source), ["CommandWithResult<String, ()>"])
+        XCTAssertEqual(
+            diagnostics.unobservedErrors(mentioning: "CommandTestError(13)").map(\.source),
+            ["CommandWithResult<String, ()>"])
 
-        let async = CommandWithParameter<Int>(delegate: commandAnchor, task: { _, _ in
-            await Task.yield()
-            throw CommandTestError(14)
-        })
+        let async = CommandWithParameter<Int>(
+            delegate: commandAnchor,
+            task: { _, _ in
+                await Task.yield()
+                throw CommandTestError(14)
+            })
         // Outcomes, but not errors. The body runs on the main actor: wait with the main queue turning.
         let spy = CommandSpy(async, parameter: 0, streams: [.outcomes])
         async.execute(parameter: 1)
@@ -68,7 +73,9 @@ final class CommandErrorTests: XCTestCase {
         await eventually(
             until: { !self.diagnostics.unobservedErrors(mentioning: "CommandTestError(14)").isEmpty },
             "the unobserved error is reported")
-        XCTAssertEqual(diagnostics.unobservedErrors(mentioning: "CommandTestError(14)").map(\.source), ["CommandWithResult<Int, ()>"])
+        XCTAssertEqual(
+            diagnostics.unobservedErrors(mentioning: "CommandTestError(14)").map(\.source),
+            ["CommandWithResult<Int, ()>"])
     }
 
     func test_errorWithoutAnObserver_andTheDefaultHandler_doesNotCrash() async {
@@ -87,13 +94,16 @@ final class CommandErrorTests: XCTestCase {
         token.cancel()
         command.execute()
         recorder.assertEvents(["CommandTestError(16)"])
-        XCTAssertEqual(diagnostics.unobservedErrors(mentioning: "CommandTestError(16)").count, 1, "the second error only")
+        XCTAssertEqual(
+            diagnostics.unobservedErrors(mentioning: "CommandTestError(16)").count, 1, "the second error only")
     }
 
     func test_errors_arriveInOrder_acrossRuns() async {
-        let command = CommandWithParameter<Int>(delegate: commandAnchor, perform: { _, value in
-            if value.isMultiple(of: 2) { throw CommandTestError(value) }
-        })
+        let command = CommandWithParameter<Int>(
+            delegate: commandAnchor,
+            perform: { _, value in
+                if value.isMultiple(of: 2) { throw CommandTestError(value) }
+            })
         let spy = CommandSpy(command, parameter: 0, streams: [.errors, .outcomes])
         (1...6).forEach { command.execute(parameter: $0) }
         spy.assertEvents([

@@ -86,10 +86,12 @@ final class CommandExecutionTests: XCTestCase {
         let sync = CommandWithResult<Int, Int>(delegate: owner, perform: { _, value in value * 10 })
         let dispatch = CommandWithResult<Int, Int>(
             delegate: owner, queue: DispatchQueue.global(), work: { _, value, done in done.succeed(value * 100) })
-        let async = CommandWithResult<Int, Int>(delegate: owner, task: { _, value in
-            await Task.yield()
-            return value * 1000
-        })
+        let async = CommandWithResult<Int, Int>(
+            delegate: owner,
+            task: { _, value in
+                await Task.yield()
+                return value * 1000
+            })
         let nonisolatedSync = CommandWithResult<Int, Int>(nonisolatedPerform: { $0 + 1 })
         let nonisolatedDispatch = CommandWithResult<Int, Int>(
             queue: DispatchQueue.global(), nonisolatedWork: { value, done in done(.success(value + 2)) })
@@ -106,7 +108,8 @@ final class CommandExecutionTests: XCTestCase {
             Outcome(await nonisolatedAsync.run(6)),
         ]
 
-        XCTAssertEqual(outcomes, [.succeeded(10), .succeeded(200), .succeeded(3000), .succeeded(5), .succeeded(7), .succeeded(9)])
+        XCTAssertEqual(
+            outcomes, [.succeeded(10), .succeeded(200), .succeeded(3000), .succeeded(5), .succeeded(7), .succeeded(9)])
         values.assertEvents([10], "the value also reached results")
         for command in [sync, dispatch, async, nonisolatedSync, nonisolatedDispatch, nonisolatedAsync] {
             XCTAssertFalse(command.isExecuting, "run returns once the run has ended")
@@ -116,10 +119,12 @@ final class CommandExecutionTests: XCTestCase {
 
     func test_run_ofACommandWithoutResults_succeedsWithVoid_andPublishesTheOutcome() async {
         let owner = CommandTestOwner()
-        let command = Command(delegate: owner, task: { owner in
-            await Task.yield()
-            owner.log("body")
-        })
+        let command = Command(
+            delegate: owner,
+            task: { owner in
+                await Task.yield()
+                owner.log("body")
+            })
         let spy = CommandSpy(command, streams: [.executing, .outcomes])
         guard case .succeeded = await command.run() else { return XCTFail("the run succeeds") }
         XCTAssertEqual(owner.log, ["body"])
@@ -139,7 +144,8 @@ final class CommandExecutionTests: XCTestCase {
 
     func test_run_ofAThrowingSyncBody_returnsTheError() async {
         let owner = CommandTestOwner()
-        let command = CommandWithResult<Int, Int>(delegate: owner, perform: { _, value in throw CommandTestError(value) })
+        let command = CommandWithResult<Int, Int>(
+            delegate: owner, perform: { _, value in throw CommandTestError(value) })
         let token = command.errors.subscribe(on: .synchronous) { _ in }
         let outcome1 = await command.run(3)
         XCTAssertEqual(Outcome(outcome1), .failed("CommandTestError(3)"))
@@ -178,11 +184,13 @@ final class CommandExecutionTests: XCTestCase {
     func test_cancelOnTheCommand_makesTheAwaitingRunReturnCancelled_asyncBody() async {
         let owner = CommandTestOwner()
         let started = CommandGate()
-        let command = CommandWithResult<Void, Int>(delegate: owner, task: { _ in
-            started.open()
-            try await Task.sleep(nanoseconds: 600 * 1_000_000_000)
-            return 1
-        })
+        let command = CommandWithResult<Void, Int>(
+            delegate: owner,
+            task: { _ in
+                started.open()
+                try await Task.sleep(nanoseconds: 600 * 1_000_000_000)
+                return 1
+            })
         let awaiting = Task { await command.run() }
         await fulfillment(of: [started.opened()], timeout: 10)
         command.cancel()
@@ -194,7 +202,8 @@ final class CommandExecutionTests: XCTestCase {
     func test_cancelOnTheCommand_makesTheAwaitingRunReturnCancelled_dispatchBody() async {
         let scheduler = TestScheduler()
         let command = CommandWithResult<Void, Int>(
-            queue: scheduler, nonisolatedWork: { _, done in
+            queue: scheduler,
+            nonisolatedWork: { _, done in
                 done(done.isCancelled ? .failure(CancellationError()) : .success(1))
             })
         let awaiting = Task { await command.run() }
@@ -209,11 +218,13 @@ final class CommandExecutionTests: XCTestCase {
     func test_cancellingTheAwaitingTask_cancelsTheRun() async {
         let owner = CommandTestOwner()
         let started = CommandGate()
-        let command = CommandWithResult<Void, Int>(delegate: owner, task: { _ in
-            started.open()
-            try await Task.sleep(nanoseconds: 600 * 1_000_000_000)
-            return 1
-        })
+        let command = CommandWithResult<Void, Int>(
+            delegate: owner,
+            task: { _ in
+                started.open()
+                try await Task.sleep(nanoseconds: 600 * 1_000_000_000)
+                return 1
+            })
         let spy = CommandSpy(command, streams: [.executing, .outcomes])
         let awaiting = Task { await command.run() }
         await fulfillment(of: [started.opened()], timeout: 10)
@@ -251,7 +262,8 @@ final class CommandExecutionTests: XCTestCase {
     func test_cancelOnTheCommand_dropsAQueuedRun_whoseAwaitReturnsCancelled() async {
         let scheduler = TestScheduler()
         let command = CommandWithResult<Int, Int>(
-            queue: scheduler, policy: .enqueue, nonisolatedWork: { value, done in
+            queue: scheduler, policy: .enqueue,
+            nonisolatedWork: { value, done in
                 done(done.isCancelled ? .failure(CancellationError()) : .success(value))
             })
         let first = Task { await command.run(1) }
@@ -280,10 +292,12 @@ final class CommandExecutionTests: XCTestCase {
 
     func test_cancelRunning_cancelsTheEarlierAwaitedRun() async {
         let owner = CommandTestOwner()
-        let command = CommandWithResult<Int, Int>(delegate: owner, policy: .cancelRunning, task: { _, value in
-            try await Task.sleep(nanoseconds: value == 1 ? 600 * 1_000_000_000 : 1_000_000)
-            return value
-        })
+        let command = CommandWithResult<Int, Int>(
+            delegate: owner, policy: .cancelRunning,
+            task: { _, value in
+                try await Task.sleep(nanoseconds: value == 1 ? 600 * 1_000_000_000 : 1_000_000)
+                return value
+            })
         let first = Task { await command.run(1) }
         await eventually(until: { command.isExecuting }, "the first run started")
         let second = await command.run(2)
@@ -297,10 +311,12 @@ final class CommandExecutionTests: XCTestCase {
     func test_anAwaitedRun_leavesNothingBehind() async {
         await assertDeallocated(timeout: 10) {
             let owner = CommandTestOwner()
-            let command = CommandWithResult<Int, Int>(delegate: owner, task: { _, value in
-                await Task.yield()
-                return value
-            })
+            let command = CommandWithResult<Int, Int>(
+                delegate: owner,
+                task: { _, value in
+                    await Task.yield()
+                    return value
+                })
             _ = await command.run(1)
             let cancelled = Task { await command.run(2) }
             cancelled.cancel()

@@ -81,7 +81,8 @@ final class CommandIsolationTests: XCTestCase {
 
         let returned = onBackgroundThread { command.execute() }
 
-        XCTAssertEqual(returned, .handedToMainActor, "a call handed to the main queue says so, and promises nothing more")
+        XCTAssertEqual(
+            returned, .handedToMainActor, "a call handed to the main queue says so, and promises nothing more")
         XCTAssertEqual(log.current, [], "nothing has run yet: the main queue has not drained")
         XCTAssertFalse(command.isExecuting, "the check-and-start happens on the main queue")
         spy.assertEvents([.executing(false)])
@@ -100,7 +101,9 @@ final class CommandIsolationTests: XCTestCase {
         let command = Command(delegate: owner, perform: { $0.log("body") }, canExecute: { $0.isAllowed })
         let spy = CommandSpy(command, streams: [.executing, .outcomes, .errors])
 
-        XCTAssertEqual(onBackgroundThread { command.execute() }, .handedToMainActor, "handed to the main queue, where the predicate refuses it")
+        XCTAssertEqual(
+            onBackgroundThread { command.execute() }, .handedToMainActor,
+            "handed to the main queue, where the predicate refuses it")
         await drainMainQueue()
 
         XCTAssertEqual(owner.log, [])
@@ -120,10 +123,12 @@ final class CommandIsolationTests: XCTestCase {
     }
 
     func test_mainActorCommandWithResult_executedFromABackgroundThread_runsOnTheMainThread() async {
-        let command = CommandWithResult<Int, String>(delegate: commandAnchor, perform: { _, value in
-            MainActor.assertIsolated()
-            return "\(value) on main \(Thread.isMainThread)"
-        })
+        let command = CommandWithResult<Int, String>(
+            delegate: commandAnchor,
+            perform: { _, value in
+                MainActor.assertIsolated()
+                return "\(value) on main \(Thread.isMainThread)"
+            })
         let results = EventRecorder<String>()
         let token = command.results.subscribe(on: .synchronous) { results.record($0) }
 
@@ -140,37 +145,47 @@ final class CommandIsolationTests: XCTestCase {
 
     func test_mainActorAsyncBody_runsOnTheMainActor_beforeAndAfterEachAwait() async {
         let checks = CommandLock<[String]>([])
-        let command = Command(delegate: commandAnchor, task: { _ in
-            MainActor.assertIsolated()
-            checks.withLock { $0.append("start: main \(Thread.isMainThread)") }
-            await Task.yield()
-            MainActor.assertIsolated()
-            checks.withLock { $0.append("after yield: main \(Thread.isMainThread)") }
-            let detachedOnMain = await Task.detached { Thread.isMainThread }.value
-            MainActor.assertIsolated()
-            checks.withLock { $0.append("background task: main \(detachedOnMain); after it: main \(Thread.isMainThread)") }
-        })
+        let command = Command(
+            delegate: commandAnchor,
+            task: { _ in
+                MainActor.assertIsolated()
+                checks.withLock { $0.append("start: main \(Thread.isMainThread)") }
+                await Task.yield()
+                MainActor.assertIsolated()
+                checks.withLock { $0.append("after yield: main \(Thread.isMainThread)") }
+                let detachedOnMain = await Task.detached { Thread.isMainThread }.value
+                MainActor.assertIsolated()
+                checks.withLock {
+                    $0.append("background task: main \(detachedOnMain); after it: main \(Thread.isMainThread)")
+                }
+            })
         let spy = CommandSpy(command, streams: [.outcomes, .errors])
 
-        XCTAssertEqual(onBackgroundThread { command.execute() }, .handedToMainActor, "from a background thread: hops, then starts the task")
+        XCTAssertEqual(
+            onBackgroundThread { command.execute() }, .handedToMainActor,
+            "from a background thread: hops, then starts the task")
         await fulfillment(of: [spy.expectation(events: 1)], timeout: 10)
 
         spy.assertEvents([.succeeded])
-        XCTAssertEqual(checks.current, [
-            "start: main true",
-            "after yield: main true",
-            "background task: main false; after it: main true",
-        ])
+        XCTAssertEqual(
+            checks.current,
+            [
+                "start: main true",
+                "after yield: main true",
+                "background task: main false; after it: main true",
+            ])
     }
 
     func test_mainActorAsyncBody_ownerGoneBeforeTheTaskStarts_endsCancelled_andTheStateIsIdle() async {
         var owner: CommandTestOwner? = CommandTestOwner()
         weak let weakOwner = owner
         let bodies = CommandLock(0)
-        let command = Command(delegate: owner!, task: { _ in
-            bodies.withLock { $0 += 1 }
-            await Task.yield()
-        })
+        let command = Command(
+            delegate: owner!,
+            task: { _ in
+                bodies.withLock { $0 += 1 }
+                await Task.yield()
+            })
         let spy = CommandSpy(command, streams: [.executing, .outcomes, .errors])
 
         // On the main thread: the run starts at once, and its task waits for the main queue.
@@ -195,19 +210,30 @@ final class CommandIsolationTests: XCTestCase {
         weak let weakOwner = owner
         let commands: [(String, Command)] = [
             ("sync", Command(delegate: owner!, perform: { _ in bodies.withLock { $0.append("sync") } })),
-            ("dispatch", Command(delegate: owner!, queue: scheduler, work: { _, _, done in
-                bodies.withLock { $0.append("dispatch") }
-                done.succeed()
-            })),
-            ("async", Command(delegate: owner!, task: { _ in
-                await Task.yield()
-                bodies.withLock { $0.append("async") }
-            })),
+            (
+                "dispatch",
+                Command(
+                    delegate: owner!, queue: scheduler,
+                    work: { _, _, done in
+                        bodies.withLock { $0.append("dispatch") }
+                        done.succeed()
+                    })
+            ),
+            (
+                "async",
+                Command(
+                    delegate: owner!,
+                    task: { _ in
+                        await Task.yield()
+                        bodies.withLock { $0.append("async") }
+                    })
+            ),
         ]
         let spies = commands.map { CommandSpy($0.1) }
 
         for (name, command) in commands {
-            XCTAssertEqual(onBackgroundThread { command.execute() }, .handedToMainActor, "\(name): handed to the main queue")
+            XCTAssertEqual(
+                onBackgroundThread { command.execute() }, .handedToMainActor, "\(name): handed to the main queue")
         }
         owner = nil
         XCTAssertNil(weakOwner)
@@ -231,22 +257,26 @@ final class CommandIsolationTests: XCTestCase {
         queue.setSpecific(key: key, value: "body queue")
         let places = CommandLock<[String]>([])
         let body: @Sendable (String, CommandRun) -> Void = { name, done in
-            places.withLock { $0.append("\(name): \(DispatchQueue.getSpecific(key: key) ?? "elsewhere"), main \(Thread.isMainThread)") }
+            places.withLock {
+                $0.append("\(name): \(DispatchQueue.getSpecific(key: key) ?? "elsewhere"), main \(Thread.isMainThread)")
+            }
             done.succeed()
         }
-        let mainActor = CommandWithParameter<String>(delegate: commandAnchor, queue: queue,
+        let mainActor = CommandWithParameter<String>(
+            delegate: commandAnchor, queue: queue,
             work: { _, name, done in body(name, done) },
             canExecute: { _, _ in
-            MainActor.assertIsolated()
-            return true
-        })
+                MainActor.assertIsolated()
+                return true
+            })
         let nonisolated = CommandWithParameter<String>(queue: queue, nonisolatedWork: body)
         let mainActorSpy = CommandSpy(mainActor, parameter: "", streams: [.outcomes])
         let nonisolatedSpy = CommandSpy(nonisolated, parameter: "", streams: [.outcomes])
 
         XCTAssertNil(mainActor.execute(parameter: "main-actor").refusal)
         XCTAssertNil(nonisolated.execute(parameter: "nonisolated").refusal)
-        await fulfillment(of: [mainActorSpy.expectation(events: 1), nonisolatedSpy.expectation(events: 1)], timeout: 10)
+        await fulfillment(
+            of: [mainActorSpy.expectation(events: 1), nonisolatedSpy.expectation(events: 1)], timeout: 10)
 
         XCTAssertEqual(
             Set(places.current),
@@ -257,10 +287,12 @@ final class CommandIsolationTests: XCTestCase {
         // The body is @Sendable: it runs on the thread that steps the scheduler, not hopped to main.
         let scheduler = TestScheduler()
         let threads = CommandLock<[Bool]>([])
-        let command = Command(delegate: commandAnchor, queue: scheduler, work: { _, _, done in
-            threads.withLock { $0.append(Thread.isMainThread) }
-            done.succeed()
-        })
+        let command = Command(
+            delegate: commandAnchor, queue: scheduler,
+            work: { _, _, done in
+                threads.withLock { $0.append(Thread.isMainThread) }
+                done.succeed()
+            })
         XCTAssertNil(command.execute().refusal)
         XCTAssertEqual(onBackgroundThread { scheduler.runAll() }, 1)
         XCTAssertEqual(threads.current, [false])
@@ -272,7 +304,9 @@ final class CommandIsolationTests: XCTestCase {
     func test_nonisolatedSyncBodyAndPredicate_runOnTheCallingThread_beforeExecuteReturns() async {
         let threads = CommandLock<[String]>([])
         let command = CommandWithParameter<String>(
-            nonisolatedPerform: { caller in threads.withLock { $0.append("body on \(caller): \(Self.isCurrentThread(caller))") } },
+            nonisolatedPerform: { caller in
+                threads.withLock { $0.append("body on \(caller): \(Self.isCurrentThread(caller))") }
+            },
             canExecute: { caller in
                 threads.withLock { $0.append("predicate on \(caller): \(Self.isCurrentThread(caller))") }
                 return true
@@ -324,10 +358,12 @@ final class CommandIsolationTests: XCTestCase {
 
     func test_enqueue_mainActorSyncBody_queuedBehindUseWorkEndedOnABackgroundThread_runsOnTheMainThread() async {
         let log = CommandLock<[String]>([])
-        let command = CommandWithParameter<Int>(delegate: commandAnchor, policy: .enqueue, perform: { _, value in
-            MainActor.assertIsolated()
-            log.withLock { $0.append("\(value) on main \(Thread.isMainThread)") }
-        })
+        let command = CommandWithParameter<Int>(
+            delegate: commandAnchor, policy: .enqueue,
+            perform: { _, value in
+                MainActor.assertIsolated()
+                log.withLock { $0.append("\(value) on main \(Thread.isMainThread)") }
+            })
         let spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes, .errors])
         let work = CommandLock<CommandRun?>(nil)
         command.useWork { done in work.withLock { $0 = done } }
@@ -349,9 +385,11 @@ final class CommandIsolationTests: XCTestCase {
 
     func test_enqueue_nonisolatedSyncBody_queuedBehindUseWork_runsOnTheThreadThatEndsIt() async {
         let log = CommandLock<[String]>([])
-        let command = CommandWithParameter<Int>(policy: .enqueue, nonisolatedPerform: { value in
-            log.withLock { $0.append("\(value) on main \(Thread.isMainThread)") }
-        })
+        let command = CommandWithParameter<Int>(
+            policy: .enqueue,
+            nonisolatedPerform: { value in
+                log.withLock { $0.append("\(value) on main \(Thread.isMainThread)") }
+            })
         let work = CommandLock<CommandRun?>(nil)
         command.useWork { done in work.withLock { $0 = done } }
         XCTAssertNil(command.execute(parameter: 1).refusal)

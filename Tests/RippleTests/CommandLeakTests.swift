@@ -17,9 +17,11 @@ final class LeakTestPresenter {
 
     private(set) lazy var save = Command(delegate: self, perform: { presenter in presenter.didSave() })
 
-    private(set) lazy var upload = CommandWithParameter<Int>(delegate: self, queue: scheduler, work: { _, _, done in
-        done.succeed()
-    })
+    private(set) lazy var upload = CommandWithParameter<Int>(
+        delegate: self, queue: scheduler,
+        work: { _, _, done in
+            done.succeed()
+        })
 
     private(set) lazy var refresh = Command(delegate: self, task: { presenter in await presenter.reload() })
 

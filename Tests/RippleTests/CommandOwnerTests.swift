@@ -20,14 +20,24 @@ final class CommandOwnerTests: XCTestCase {
             let owner = CommandTestOwner()
             commands = [
                 ("sync", Command(delegate: owner, perform: { _ in bodies.withLock { $0 += 1 } })),
-                ("dispatch", Command(delegate: owner, queue: scheduler, work: { _, _, done in
-                    bodies.withLock { $0 += 1 }
-                    done.succeed()
-                })),
-                ("async", Command(delegate: owner, task: { _ in
-                    await Task.yield()
-                    bodies.withLock { $0 += 1 }
-                })),
+                (
+                    "dispatch",
+                    Command(
+                        delegate: owner, queue: scheduler,
+                        work: { _, _, done in
+                            bodies.withLock { $0 += 1 }
+                            done.succeed()
+                        })
+                ),
+                (
+                    "async",
+                    Command(
+                        delegate: owner,
+                        task: { _ in
+                            await Task.yield()
+                            bodies.withLock { $0 += 1 }
+                        })
+                ),
             ]
             for (name, command) in commands {
                 XCTAssertTrue(command.canExecute(), "\(name) can execute while its owner lives")
@@ -68,10 +78,12 @@ final class CommandOwnerTests: XCTestCase {
         var spy: CommandSpy<Void, Void>!
         do {
             let owner = CommandTestOwner()
-            command = Command(delegate: owner, queue: scheduler, work: { _, _, done in
-                bodies.withLock { $0 += 1 }
-                done.succeed()
-            })
+            command = Command(
+                delegate: owner, queue: scheduler,
+                work: { _, _, done in
+                    bodies.withLock { $0 += 1 }
+                    done.succeed()
+                })
             spy = CommandSpy(command)
             XCTAssertNil(command.execute().refusal)
         }
@@ -95,9 +107,11 @@ final class CommandOwnerTests: XCTestCase {
         do {
             let owner = CommandTestOwner()
             weakOwner = owner
-            command = Command(delegate: owner, queue: scheduler, work: { _, _, done in
-                pending.withLock { $0.append(done) }  // the completion does not capture the owner
-            })
+            command = Command(
+                delegate: owner, queue: scheduler,
+                work: { _, _, done in
+                    pending.withLock { $0.append(done) }  // the completion does not capture the owner
+                })
             spy = CommandSpy(command)
             command.execute()
             scheduler.runAll()
@@ -121,10 +135,12 @@ final class CommandOwnerTests: XCTestCase {
         var spy: CommandSpy<Int, Void>!
         do {
             let owner = CommandTestOwner()
-            command = CommandWithParameter<Int>(delegate: owner, queue: scheduler, policy: .enqueue, work: { _, value, done in
-                log.withLock { $0.append(value) }
-                pending.withLock { $0.append(done) }
-            })
+            command = CommandWithParameter<Int>(
+                delegate: owner, queue: scheduler, policy: .enqueue,
+                work: { _, value, done in
+                    log.withLock { $0.append(value) }
+                    pending.withLock { $0.append(done) }
+                })
             spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes, .errors])
             (1...3).forEach { command.execute(parameter: $0) }
             scheduler.runAll()
@@ -144,9 +160,11 @@ final class CommandOwnerTests: XCTestCase {
         var spy: CommandSpy<Int, Void>!
         do {
             let owner = CommandTestOwner()
-            command = CommandWithParameter<Int>(delegate: owner, policy: .enqueue, perform: { _, _ in
-                bodies.withLock { $0 += 1 }
-            })
+            command = CommandWithParameter<Int>(
+                delegate: owner, policy: .enqueue,
+                perform: { _, _ in
+                    bodies.withLock { $0 += 1 }
+                })
             spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes, .errors])
             command.useWork { done in runs.withLock { $0.append(done) } }
             XCTAssertNil(command.execute(parameter: 1).refusal, "queued while the owner lives")

@@ -17,10 +17,12 @@ final class CommandPolicyTests: XCTestCase {
     private func makeCommand(
         _ policy: CommandPolicy, on scheduler: TestScheduler, owner: CommandTestOwner
     ) -> CommandWithParameter<Int> {
-        CommandWithParameter<Int>(delegate: owner, queue: scheduler, policy: policy, work: { owner, value, done in
-            owner.log("run \(value)")
-            owner.keep(done)
-        })
+        CommandWithParameter<Int>(
+            delegate: owner, queue: scheduler, policy: policy,
+            work: { owner, value, done in
+                owner.log("run \(value)")
+                owner.keep(done)
+            })
     }
 
     // MARK: - ignoreWhileRunning
@@ -62,11 +64,12 @@ final class CommandPolicyTests: XCTestCase {
         XCTAssertTrue(command.isExecuting, "the new run is still going")
         owner.lastRun?.succeed()
         XCTAssertFalse(command.isExecuting)
-        spy.assertEvents([
-            .executing(false), .executing(true), .canExecute(true),
-            .cancelled, .canExecute(true),
-            .succeeded, .executing(false), .canExecute(true),
-        ], "one executing period, no flicker between the runs")
+        spy.assertEvents(
+            [
+                .executing(false), .executing(true), .canExecute(true),
+                .cancelled, .canExecute(true),
+                .succeeded, .executing(false), .canExecute(true),
+            ], "one executing period, no flicker between the runs")
     }
 
     func test_cancelRunning_whileTheOldRunIsStillQueued_theOldBodyNeverRuns() async {
@@ -85,14 +88,16 @@ final class CommandPolicyTests: XCTestCase {
     func test_cancelRunning_asyncBody_theOldTaskIsCancelled() async {
         let entered = CommandGate()
         let log = CommandLock<[String]>([])
-        let command = CommandWithParameter<Int>(delegate: commandAnchor, policy: .cancelRunning, task: { _, value in
-            log.withLock { $0.append("start \(value)") }
-            if value == 1 {
-                entered.open()
-                try await Task.sleep(nanoseconds: 600 * 1_000_000_000)
-            }
-            log.withLock { $0.append("end \(value)") }
-        })
+        let command = CommandWithParameter<Int>(
+            delegate: commandAnchor, policy: .cancelRunning,
+            task: { _, value in
+                log.withLock { $0.append("start \(value)") }
+                if value == 1 {
+                    entered.open()
+                    try await Task.sleep(nanoseconds: 600 * 1_000_000_000)
+                }
+                log.withLock { $0.append("end \(value)") }
+            })
         let spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes, .errors])
         command.execute(parameter: 1)
         await fulfillment(of: [entered.opened()], timeout: 30)
@@ -100,7 +105,8 @@ final class CommandPolicyTests: XCTestCase {
         await fulfillment(of: [spy.expectation(events: 5)], timeout: 10)
         XCTAssertEqual(Set(spy.outcomes), [.cancelled, .succeeded])
         XCTAssertEqual(spy.events.first, .executing(false))
-        XCTAssertEqual(spy.events.filter { $0.stream == .executing }, [.executing(false), .executing(true), .executing(false)])
+        XCTAssertEqual(
+            spy.events.filter { $0.stream == .executing }, [.executing(false), .executing(true), .executing(false)])
         XCTAssertEqual(log.current.filter { $0.hasPrefix("end") }, ["end 2"], "the cancelled run never reached its end")
     }
 
@@ -112,7 +118,8 @@ final class CommandPolicyTests: XCTestCase {
         let command = makeCommand(.enqueue, on: scheduler, owner: owner)
         let spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes])
 
-        XCTAssertEqual((1...3).map { command.execute(parameter: $0) }, [.started, .queued, .queued], "queued runs report queued")
+        XCTAssertEqual(
+            (1...3).map { command.execute(parameter: $0) }, [.started, .queued, .queued], "queued runs report queued")
         XCTAssertTrue(command.canExecute(parameter: 4), "enqueue always admits")
         XCTAssertEqual(scheduler.pendingCount, 1, "one run at a time")
         for expected in 1...3 {
@@ -134,13 +141,15 @@ final class CommandPolicyTests: XCTestCase {
         let log = CommandLock<[Int]>([])
         var command: CommandWithParameter<Int>!
         defer { command = nil }  // the body captures `command`: break the cycle when the test ends
-        command = CommandWithParameter<Int>(delegate: commandAnchor, policy: .enqueue, perform: { _, value in
-            log.withLock { $0.append(value) }
-            if value == 1 {
-                XCTAssertNil(command.execute(parameter: 2).refusal)
-                XCTAssertNil(command.execute(parameter: 3).refusal)
-            }
-        })
+        command = CommandWithParameter<Int>(
+            delegate: commandAnchor, policy: .enqueue,
+            perform: { _, value in
+                log.withLock { $0.append(value) }
+                if value == 1 {
+                    XCTAssertNil(command.execute(parameter: 2).refusal)
+                    XCTAssertNil(command.execute(parameter: 3).refusal)
+                }
+            })
         let spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes])
         XCTAssertNil(command.execute(parameter: 1).refusal)
         XCTAssertEqual(log.current, [1, 2, 3])
@@ -170,7 +179,8 @@ final class CommandPolicyTests: XCTestCase {
 
     func test_enqueue_syncBody_queuedBehindUseWork_runsWhenTheWorkEnds() async {
         let log = CommandLock<[Int]>([])
-        let command = CommandWithParameter<Int>(delegate: commandAnchor, policy: .enqueue, perform: { _, value in log.withLock { $0.append(value) } })
+        let command = CommandWithParameter<Int>(
+            delegate: commandAnchor, policy: .enqueue, perform: { _, value in log.withLock { $0.append(value) } })
         let spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes])
         let runs = CommandLock<[CommandRun]>([])
         command.useWork { done in runs.withLock { $0.append(done) } }
@@ -183,10 +193,12 @@ final class CommandPolicyTests: XCTestCase {
 
     func test_enqueue_asyncBody_queuedBehindUseWork_runsWhenTheWorkEnds() async {
         let log = CommandLock<[Int]>([])
-        let command = CommandWithParameter<Int>(delegate: commandAnchor, policy: .enqueue, task: { _, value in
-            await Task.yield()
-            log.withLock { $0.append(value) }
-        })
+        let command = CommandWithParameter<Int>(
+            delegate: commandAnchor, policy: .enqueue,
+            task: { _, value in
+                await Task.yield()
+                log.withLock { $0.append(value) }
+            })
         let spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes])
         let runs = CommandLock<[CommandRun]>([])
         command.useWork { done in runs.withLock { $0.append(done) } }
@@ -213,12 +225,14 @@ final class CommandPolicyTests: XCTestCase {
     func test_enqueue_asyncBodies_runOneAfterAnother() async {
         let log = CommandLock<[String]>([])
         let gate = CommandGate()
-        let command = CommandWithParameter<Int>(delegate: commandAnchor, policy: .enqueue, task: { _, value in
-            log.withLock { $0.append("start \(value)") }
-            if value == 1 { await gate.wait() }  // keeps the first run going while the others queue
-            await Task.yield()
-            log.withLock { $0.append("end \(value)") }
-        })
+        let command = CommandWithParameter<Int>(
+            delegate: commandAnchor, policy: .enqueue,
+            task: { _, value in
+                log.withLock { $0.append("start \(value)") }
+                if value == 1 { await gate.wait() }  // keeps the first run going while the others queue
+                await Task.yield()
+                log.withLock { $0.append("end \(value)") }
+            })
         let spy = CommandSpy(command, parameter: 0, streams: [.executing, .outcomes])
         (1...3).forEach { XCTAssertNil(command.execute(parameter: $0).refusal) }
         gate.open()
@@ -283,11 +297,18 @@ final class CommandPolicyTests: XCTestCase {
     func test_concurrent_onARealQueue_runsTwoBodiesAtTheSameTime() async {
         let inside = CommandLock(0)
         let bothInside = CommandGate()
-        let command = CommandWithParameter<Int>(delegate: commandAnchor, queue: DispatchQueue.global(), policy: .concurrent(limit: 2), work: { _, _, done in
-            if inside.withLock({ $0 += 1; return $0 }) == 2 { bothInside.open() }
-            // Each body waits for the other: only concurrent runs get past this.
-            bothInside.waitBlocking() ? done.succeed() : done.fail(CommandTestError(99))
-        })
+        let command = CommandWithParameter<Int>(
+            delegate: commandAnchor, queue: DispatchQueue.global(), policy: .concurrent(limit: 2),
+            work: { _, _, done in
+                if inside.withLock({
+                    $0 += 1
+                    return $0
+                }) == 2 {
+                    bothInside.open()
+                }
+                // Each body waits for the other: only concurrent runs get past this.
+                bothInside.waitBlocking() ? done.succeed() : done.fail(CommandTestError(99))
+            })
         let spy = CommandSpy(command, parameter: 0, streams: [.outcomes, .errors])
         XCTAssertNil(command.execute(parameter: 1).refusal)
         XCTAssertNil(command.execute(parameter: 2).refusal)

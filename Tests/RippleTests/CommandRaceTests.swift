@@ -47,7 +47,10 @@ final class CommandRaceTests: XCTestCase {
             DispatchQueue.concurrentPerform(iterations: 1000) { _ in
                 if command.execute().refusal == nil {
                     started.withLock { $0 += 1 }
-                } else if refused.withLock({ $0 += 1; return $0 }) == 999 {
+                } else if refused.withLock({
+                    $0 += 1
+                    return $0
+                }) == 999 {
                     release.signal()
                 }
             }
@@ -80,7 +83,8 @@ final class CommandRaceTests: XCTestCase {
     func test_racingExecutes_underConcurrentLimit_startExactlyTheLimit() {
         for round in 1...20 {
             let scheduler = TestScheduler()
-            let command = CommandWithParameter<Int>(queue: scheduler, policy: .concurrent(limit: 3), nonisolatedWork: { _, done in done.succeed() })
+            let command = CommandWithParameter<Int>(
+                queue: scheduler, policy: .concurrent(limit: 3), nonisolatedWork: { _, done in done.succeed() })
             let started = CommandLock(0)
             DispatchQueue.concurrentPerform(iterations: 1000) { index in
                 if command.execute(parameter: index).refusal == nil { started.withLock { $0 += 1 } }
@@ -94,10 +98,12 @@ final class CommandRaceTests: XCTestCase {
     func test_racingExecutes_underCancelRunning_onlyTheLastRunSurvives() {
         let scheduler = TestScheduler()
         let bodies = CommandLock<[Int]>([])
-        let command = CommandWithParameter<Int>(queue: scheduler, policy: .cancelRunning, nonisolatedWork: { value, done in
-            bodies.withLock { $0.append(value) }
-            done.succeed()
-        })
+        let command = CommandWithParameter<Int>(
+            queue: scheduler, policy: .cancelRunning,
+            nonisolatedWork: { value, done in
+                bodies.withLock { $0.append(value) }
+                done.succeed()
+            })
         let spy = CommandSpy(command, parameter: 0, streams: [.outcomes, .errors])
         DispatchQueue.concurrentPerform(iterations: 200) { index in
             XCTAssertNil(command.execute(parameter: index).refusal)
@@ -243,12 +249,16 @@ final class CommandRaceTests: XCTestCase {
             let policy: CommandPolicy = limit == 1 ? .ignoreWhileRunning : .concurrent(limit: limit)
             let inBody = CommandLock(0)
             let mostInBody = CommandLock(0)
-            let command = CommandWithParameter<Int>(policy: policy,
+            let command = CommandWithParameter<Int>(
+                policy: policy,
                 nonisolatedPerform: { _ in
-                let now = inBody.withLock { $0 += 1; return $0 }
-                mostInBody.withLock { $0 = max($0, now) }
-                inBody.withLock { $0 -= 1 }
-            })
+                    let now = inBody.withLock {
+                        $0 += 1
+                        return $0
+                    }
+                    mostInBody.withLock { $0 = max($0, now) }
+                    inBody.withLock { $0 -= 1 }
+                })
             let histories = CommandLock<[[Bool]]>([])
             DispatchQueue.concurrentPerform(iterations: 4) { thread in
                 if thread < 3 {
@@ -336,7 +346,9 @@ final class CommandRaceTests: XCTestCase {
                         command.executingChanges.subscribe(on: .synchronous) { _ in }.cancel()
                     }
                 default:
-                    if command.execute(parameter: -1) != .refused(.cannotExecute) { XCTFail("the predicate refuses -1") }
+                    if command.execute(parameter: -1) != .refused(.cannotExecute) {
+                        XCTFail("the predicate refuses -1")
+                    }
                     if command.execute(parameter: index).refusal == nil { accepted.withLock { $0 += 1 } }
                     if index % 13 == 0 { command.cancel() }
                     // External work; under .enqueue, parameters queue behind it too.
@@ -377,7 +389,9 @@ final class CommandRaceTests: XCTestCase {
         }
         XCTAssertEqual(executing.first, false, context)
         XCTAssertEqual(executing.last, false, context)
-        XCTAssertTrue(zip(executing, executing.dropFirst()).allSatisfy { $0 != $1 }, "\(context): \(executing.count) values alternate")
+        XCTAssertTrue(
+            zip(executing, executing.dropFirst()).allSatisfy { $0 != $1 },
+            "\(context): \(executing.count) values alternate")
         XCTAssertTrue(command.canExecute(parameter: 0), context)
         spy.stop()
     }
@@ -392,7 +406,8 @@ final class CommandMainActorRaceTests: XCTestCase {
     /// turning, until every call has returned and every hop it queued has run.
     ///
     /// - Returns: What each call returned.
-    private func executeFromBackgroundThreads(_ command: Command, threads: Int, round: Int) async -> [CommandExecution] {
+    private func executeFromBackgroundThreads(_ command: Command, threads: Int, round: Int) async -> [CommandExecution]
+    {
         let returned = CommandLock<[CommandExecution]>([])
         let allReturned = XCTestExpectation(description: "round \(round): every execute returned")
         DispatchQueue.global().async {
@@ -428,12 +443,17 @@ final class CommandMainActorRaceTests: XCTestCase {
 
             let returned = await executeFromBackgroundThreads(command, threads: 8, round: round)
 
-            XCTAssertEqual(returned, Array(repeating: .handedToMainActor, count: 8), "round \(round): each call was handed to the main queue")
-            XCTAssertEqual(predicates.current, Array(repeating: true, count: 8), "round \(round): every check ran on the main thread")
+            XCTAssertEqual(
+                returned, Array(repeating: .handedToMainActor, count: 8),
+                "round \(round): each call was handed to the main queue")
+            XCTAssertEqual(
+                predicates.current, Array(repeating: true, count: 8),
+                "round \(round): every check ran on the main thread")
             XCTAssertTrue(command.isExecuting, "round \(round)")
             gate.open()
             await fulfillment(of: [spy.expectation(events: 4)], timeout: 10)
-            XCTAssertEqual(bodies.current, [true], "round \(round): one run started, and its body ran on the main thread")
+            XCTAssertEqual(
+                bodies.current, [true], "round \(round): one run started, and its body ran on the main thread")
             spy.assertEvents([.executing(false), .executing(true), .succeeded, .executing(false)], "round \(round)")
             XCTAssertFalse(command.isExecuting, "round \(round)")
         }
@@ -445,11 +465,17 @@ final class CommandMainActorRaceTests: XCTestCase {
         for round in 1...20 {
             let inBody = CommandLock(0)
             let runs = CommandLock<[String]>([])
-            let command = Command(delegate: commandAnchor, perform: { _ in
-                let overlapping = inBody.withLock { $0 += 1; return $0 } > 1
-                runs.withLock { $0.append("main \(Thread.isMainThread), overlapping \(overlapping)") }
-                inBody.withLock { $0 -= 1 }
-            })
+            let command = Command(
+                delegate: commandAnchor,
+                perform: { _ in
+                    let overlapping =
+                        inBody.withLock {
+                            $0 += 1
+                            return $0
+                        } > 1
+                    runs.withLock { $0.append("main \(Thread.isMainThread), overlapping \(overlapping)") }
+                    inBody.withLock { $0 -= 1 }
+                })
             let spy = CommandSpy(command, streams: [.outcomes])
 
             let returned = await executeFromBackgroundThreads(command, threads: 8, round: round)

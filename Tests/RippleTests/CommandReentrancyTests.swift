@@ -86,14 +86,19 @@ final class CommandReentrancyTests: XCTestCase {
         let started = Locked(0)
         let running = Locked(0)
         let deepest = Locked(0)
-        let command = Command(policy: .cancelRunning, nonisolatedPerform: { _ in
-            started.withLock { $0 += 1 }
-            let now = running.withLock { running -> Int in running += 1; return running }
-            deepest.withLock { $0 = max($0, now) }
-            // Every run waits for the others to start: 70 sync runs at once, on 70 threads.
-            while started.current < 70 { usleep(1_000) }
-            running.withLock { $0 -= 1 }
-        })
+        let command = Command(
+            policy: .cancelRunning,
+            nonisolatedPerform: { _ in
+                started.withLock { $0 += 1 }
+                let now = running.withLock { running -> Int in
+                    running += 1
+                    return running
+                }
+                deepest.withLock { $0 = max($0, now) }
+                // Every run waits for the others to start: 70 sync runs at once, on 70 threads.
+                while started.current < 70 { usleep(1_000) }
+                running.withLock { $0 -= 1 }
+            })
         runOnThreads(70) { _ in
             XCTAssertNil(command.execute().refusal)
         }

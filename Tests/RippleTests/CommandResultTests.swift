@@ -35,13 +35,17 @@ final class CommandResultTests: XCTestCase {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
         let sync = CommandWithResult<Int, Int>(delegate: owner, perform: { _, value in value * 10 })
-        let dispatch = CommandWithResult<Int, Int>(delegate: owner, queue: scheduler, work: { _, value, done in
-            done(.success(value * 100))
-        })
-        let async = CommandWithResult<Int, Int>(delegate: owner, task: { _, value in
-            await Task.yield()
-            return value * 1000
-        })
+        let dispatch = CommandWithResult<Int, Int>(
+            delegate: owner, queue: scheduler,
+            work: { _, value, done in
+                done(.success(value * 100))
+            })
+        let async = CommandWithResult<Int, Int>(
+            delegate: owner,
+            task: { _, value in
+                await Task.yield()
+                return value * 1000
+            })
         let values = EventRecorder<Int>()
         let tokens = [sync, dispatch, async].map { $0.results.subscribe(on: .synchronous) { values.record($0) } }
         sync.execute(parameter: 1)
@@ -57,7 +61,8 @@ final class CommandResultTests: XCTestCase {
 
     func test_ownerlessBodies_ofEveryKind_publishTheirValue() async {
         let scheduler = TestScheduler()
-        let dispatch = CommandWithResult<Int, Int>(queue: scheduler, nonisolatedWork: { value, done in done(.success(-value)) })
+        let dispatch = CommandWithResult<Int, Int>(
+            queue: scheduler, nonisolatedWork: { value, done in done(.success(-value)) })
         let async = CommandWithResult<Int, Int>(nonisolatedTask: { value in
             await Task.yield()
             return value + 1
@@ -73,10 +78,12 @@ final class CommandResultTests: XCTestCase {
     }
 
     func test_failedRun_publishesNoValue_andTheErrorReachesErrors() async {
-        let command = CommandWithResult<Int, Int>(delegate: commandAnchor, perform: { _, value in
-            if value < 0 { throw CommandTestError(value) }
-            return value
-        })
+        let command = CommandWithResult<Int, Int>(
+            delegate: commandAnchor,
+            perform: { _, value in
+                if value < 0 { throw CommandTestError(value) }
+                return value
+            })
         let values = EventRecorder<Int>()
         let token = command.results.subscribe(on: .synchronous) { values.record($0) }
         let spy = CommandSpy(command, parameter: 0, streams: [.errors, .outcomes])
@@ -90,10 +97,12 @@ final class CommandResultTests: XCTestCase {
     func test_dispatchRun_onlyTheFirstEndCounts_andAValueAfterAThrowIsDropped() async {
         let scheduler = TestScheduler()
         let runs = CommandLock<[CommandResultRun<Int>]>([])
-        let command = CommandWithResult<Int, Int>(delegate: commandAnchor, queue: scheduler, work: { _, value, done in
-            runs.withLock { $0.append(done) }
-            if value < 0 { throw CommandTestError(value) }
-        })
+        let command = CommandWithResult<Int, Int>(
+            delegate: commandAnchor, queue: scheduler,
+            work: { _, value, done in
+                runs.withLock { $0.append(done) }
+                if value < 0 { throw CommandTestError(value) }
+            })
         let values = EventRecorder<Int>()
         let token = command.results.subscribe(on: .synchronous) { values.record($0) }
         let spy = CommandSpy(command, parameter: 0, streams: [.errors, .outcomes])
@@ -114,7 +123,8 @@ final class CommandResultTests: XCTestCase {
     func test_cancelledDispatchRun_seesTheCancellation() async {
         let scheduler = TestScheduler()
         let runs = CommandLock<[CommandResultRun<Int>]>([])
-        let command = CommandWithResult<Void, Int>(delegate: commandAnchor, queue: scheduler, work: { _, _, done in runs.withLock { $0.append(done) } })
+        let command = CommandWithResult<Void, Int>(
+            delegate: commandAnchor, queue: scheduler, work: { _, _, done in runs.withLock { $0.append(done) } })
         let spy = CommandSpy(command, streams: [.outcomes])
         XCTAssertNil(command.execute().refusal)
         scheduler.runAll()
@@ -171,9 +181,11 @@ final class CommandResultTests: XCTestCase {
         let scheduler = TestScheduler()
         await assertDeallocated {
             let owner = CommandTestOwner()
-            let command = CommandWithResult<Int, Int>(delegate: owner, queue: scheduler, work: { _, value, done in
-                done(.success(value))
-            })
+            let command = CommandWithResult<Int, Int>(
+                delegate: owner, queue: scheduler,
+                work: { _, value, done in
+                    done(.success(value))
+                })
             let token = command.results.subscribe(on: .synchronous) { _ in }
             command.execute(parameter: 1)
             scheduler.runAll()
@@ -181,7 +193,9 @@ final class CommandResultTests: XCTestCase {
         }
     }
 
-    private static func executeThroughTheProtocol<C: CommandType>(_ command: C, _ parameter: C.Parameter) -> CommandExecution {
+    private static func executeThroughTheProtocol<C: CommandType>(_ command: C, _ parameter: C.Parameter)
+        -> CommandExecution
+    {
         command.execute(parameter: parameter)
     }
 }

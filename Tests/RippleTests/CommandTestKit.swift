@@ -135,14 +135,17 @@ final class CommandSpy<Parameter: Sendable, Output: Sendable>: Sendable {
                         recorder.record(.canExecute(command?.canExecute(parameter: parameter) ?? false))
                     })
             } else {
-                tokens.append(Self.subscribe(command.canExecuteChanges, on: delivery) { recorder.record(.canExecuteChanged) })
+                tokens.append(
+                    Self.subscribe(command.canExecuteChanges, on: delivery) { recorder.record(.canExecuteChanged) })
             }
         }
         if streams.contains(.errors) {
-            tokens.append(Self.subscribe(command.errors, on: delivery) { recorder.record(.error(String(describing: $0))) })
+            tokens.append(
+                Self.subscribe(command.errors, on: delivery) { recorder.record(.error(String(describing: $0))) })
         }
         if streams.contains(.outcomes) {
-            tokens.append(Self.subscribe(command.outcomes, on: delivery) { recorder.record(.outcome(OutcomeRecord($0))) })
+            tokens.append(
+                Self.subscribe(command.outcomes, on: delivery) { recorder.record(.outcome(OutcomeRecord($0))) })
         }
         self.tokens = tokens
     }
@@ -171,7 +174,9 @@ final class CommandSpy<Parameter: Sendable, Output: Sendable>: Sendable {
     /// Each stream's order is part of the contract and is compared exactly. The interleaving of
     /// *different* streams is not (a command may deliver `outcomes` before or after the matching
     /// `executingChanges`), so `expected` may list them in any natural order.
-    func assertEvents(_ expected: [CommandEvent], _ message: String = "", file: StaticString = #filePath, line: UInt = #line) {
+    func assertEvents(
+        _ expected: [CommandEvent], _ message: String = "", file: StaticString = #filePath, line: UInt = #line
+    ) {
         let actual = events
         for stream in Stream.allCases {
             let got = actual.filter { $0.stream == stream }

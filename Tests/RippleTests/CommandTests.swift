@@ -37,9 +37,11 @@ final class CommandTests: XCTestCase {
         let seen = CommandLock<[String]>([])
         var command: Command!
         defer { command = nil }  // the body captures `command`: break the cycle when the test ends
-        command = Command(delegate: commandAnchor, perform: { _, _ in
-            seen.withLock { $0.append("executing=\(command.isExecuting) canExecute=\(command.canExecute())") }
-        })
+        command = Command(
+            delegate: commandAnchor,
+            perform: { _, _ in
+                seen.withLock { $0.append("executing=\(command.isExecuting) canExecute=\(command.canExecute())") }
+            })
         let spy = CommandSpy(command, streams: [.executing])
         command.execute()
         XCTAssertEqual(seen.current, ["executing=true canExecute=false"])
@@ -158,7 +160,8 @@ final class CommandTests: XCTestCase {
             (command.canExecute(parameter: parameter), command.execute(parameter: parameter))
         }
         let received = CommandLock<[String]>([])
-        let command = CommandWithParameter<String>(delegate: commandAnchor, perform: { _, value in received.withLock { $0.append(value) } })
+        let command = CommandWithParameter<String>(
+            delegate: commandAnchor, perform: { _, value in received.withLock { $0.append(value) } })
         let plain = Command(delegate: commandAnchor, perform: { _ in received.withLock { $0.append("void") } })
         XCTAssertTrue(run(command, with: "x") == (true, .started))
         XCTAssertTrue(run(plain, with: ()) == (true, .started))
@@ -232,17 +235,23 @@ final class CommandTests: XCTestCase {
     func test_ownerlessInitialisers_runEveryKindOfBody() async {
         let scheduler = TestScheduler()
         let log = CommandLock<[String]>([])
-        let sync = CommandWithParameter<Int>(nonisolatedPerform: { value in log.withLock { $0.append("sync \(value)") } })
-        let dispatch = CommandWithParameter<Int>(queue: scheduler, nonisolatedWork: { value, done in
-            log.withLock { $0.append("dispatch \(value)") }
-            done.succeed()
+        let sync = CommandWithParameter<Int>(nonisolatedPerform: { value in
+            log.withLock { $0.append("sync \(value)") }
         })
+        let dispatch = CommandWithParameter<Int>(
+            queue: scheduler,
+            nonisolatedWork: { value, done in
+                log.withLock { $0.append("dispatch \(value)") }
+                done.succeed()
+            })
         let gate = CommandGate()
-        let async = CommandWithParameter<Int>(priority: .userInitiated, nonisolatedTask: { value in
-            await Task.yield()
-            log.withLock { $0.append("async \(value)") }
-            gate.open()
-        })
+        let async = CommandWithParameter<Int>(
+            priority: .userInitiated,
+            nonisolatedTask: { value in
+                await Task.yield()
+                log.withLock { $0.append("async \(value)") }
+                gate.open()
+            })
         XCTAssertNil(sync.execute(parameter: 1).refusal)
         XCTAssertNil(dispatch.execute(parameter: 2).refusal)
         scheduler.runAll()
@@ -308,11 +317,12 @@ final class CommandTests: XCTestCase {
         owner.lastRun?.fail(CommandTestError(9))
         XCTAssertFalse(command.isExecuting)
         XCTAssertTrue(owner.lastRun?.isFinished == true)
-        spy.assertEvents([
-            .executing(false),
-            .executing(true), .canExecute(false),
-            .succeeded, .executing(false), .canExecute(true),
-        ], "ending the work twice does nothing the second time")
+        spy.assertEvents(
+            [
+                .executing(false),
+                .executing(true), .canExecute(false),
+                .succeeded, .executing(false), .canExecute(true),
+            ], "ending the work twice does nothing the second time")
     }
 
     func test_useWork_errorsAndCancellationAreReportedLikeARun() async {

@@ -15,7 +15,9 @@ final class ConcurrentReadTests: XCTestCase {
     /// Reads of the flat test and of the sectioned one: 100,000 together. A flat read costs more
     /// (its list is longer), and both tests also run under ThreadSanitizer (there, a `TestScale`
     /// fraction of the reads).
-    private static let (flatReads, sectionedReads) = (TestScale.count(40_000, minimum: 2_000), TestScale.count(60_000, minimum: 3_000))
+    private static let (flatReads, sectionedReads) = (
+        TestScale.count(40_000, minimum: 2_000), TestScale.count(60_000, minimum: 3_000)
+    )
     private static let seed: UInt64 = 0x5EED_0011
 
     /// Runs `read` on one thread while four others each run the step that `mutator` makes for them,
@@ -50,7 +52,8 @@ final class ConcurrentReadTests: XCTestCase {
             let collection = ObservableCollection(Array(0..<FlatMutator.floor))
             let checker = ChangeChecker<Int>(initial: Array(collection.snapshot), light: true)
             let token = collection.subscribe(on: .synchronous, checker.handler)
-            let problems = Self.read({ Self.readFlat(collection, reads: Self.flatReads / rounds, seed: seed) }) { thread in
+            let problems = Self.read({ Self.readFlat(collection, reads: Self.flatReads / rounds, seed: seed) }) {
+                thread in
                 var mutator = FlatMutator(collection: collection, thread: Int(seed % 1_000) * 4 + thread)
                 return { mutator.step(inBatch: false) }
             }
@@ -121,7 +124,8 @@ final class ConcurrentReadTests: XCTestCase {
         let problems = Self.read({
             Self.readSectioned(collection, sections: sectionCount, reads: Self.sectionedReads, seed: Self.seed)
         }) { thread in
-            var mutator = SectionedMutator(collection: collection, seed: Self.seed &+ 10 &+ UInt64(thread), thread: thread)
+            var mutator = SectionedMutator(
+                collection: collection, seed: Self.seed &+ 10 &+ UInt64(thread), thread: thread)
             return { mutator.step() }
         }
         XCTAssertEqual(problems.prefix(3), [], "seed \(Self.seed)")

@@ -98,13 +98,15 @@ final class DiagnosticsTests: DiagnosticsTestCase {
                 + "20, 21, … 65516 more]; paired by place")
 
         let sections = SectionedCollection([SectionSnapshot(section: "a", items: [Int](repeating: 7, count: 1 << 12))])
-        sections.replace(with: [
-            SectionSnapshot(section: "a", items: [8]),
-            SectionSnapshot(section: "a", items: [Int](repeating: 7, count: 1 << 12) + [8]),
-        ], sectionIdentity: .value, itemIdentity: .value)
+        sections.replace(
+            with: [
+                SectionSnapshot(section: "a", items: [8]),
+                SectionSnapshot(section: "a", items: [Int](repeating: 7, count: 1 << 12) + [8]),
+            ], sectionIdentity: .value, itemIdentity: .value)
         XCTAssertEqual(diagnostics.count, 2)
         let sectioned = diagnostics.events.last?.message ?? ""
-        XCTAssertTrue(sectioned.hasPrefix("repeated section identifiers at old offsets [] and new offsets [], "), sectioned)
+        XCTAssertTrue(
+            sectioned.hasPrefix("repeated section identifiers at old offsets [] and new offsets [], "), sectioned)
         XCTAssertTrue(sectioned.contains("0 - 19, 0 - 20, … 4075 more] and new paths [1 - 1,"), sectioned)
         XCTAssertTrue(sectioned.hasSuffix("1 - 19, 1 - 20, … 4076 more]; paired in order"), sectioned)
     }

@@ -562,7 +562,9 @@ final class EmitterTests: XCTestCase {
             var problems: [String] = []
             for value in recorder.events {
                 let (thread, number) = (value[0], value[1])
-                if number != next[thread] { problems.append("thread \(thread): got \(number), expected \(next[thread])") }
+                if number != next[thread] {
+                    problems.append("thread \(thread): got \(number), expected \(next[thread])")
+                }
                 next[thread] = number + 1
             }
             XCTAssertEqual(problems.prefix(3), [], "\(name): each thread's values arrive in order, once each")

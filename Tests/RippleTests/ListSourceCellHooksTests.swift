@@ -49,7 +49,12 @@ private final class SwipeableRow: Row, SwipeableCellPresenter {
     func swipeActions(on edge: SwipeEdge) -> [SwipeAction] {
         guard edge == .trailing else { return [] }
         let (id, log) = (self.id, self.log)
-        return [SwipeAction(title: "Delete", style: .destructive) { log.entries.append("delete \(id)"); return true }]
+        return [
+            SwipeAction(title: "Delete", style: .destructive) {
+                log.entries.append("delete \(id)")
+                return true
+            }
+        ]
     }
 }
 
@@ -76,7 +81,8 @@ final class ListSourceCellHooksTests: XCTestCase {
         let rows = ObservableCollection<Row>([SizedRow(1, log: log), Row(2, log: log)])
         let view = HeadlessTableView<Int> { [[]] }
         let source = TableViewSource(view: view, collection: rows)
-        source.paginate(with: Command(delegate: commandAnchor, queue: TestScheduler(), work: { _, _, _ in }), threshold: 10)
+        source.paginate(
+            with: Command(delegate: commandAnchor, queue: TestScheduler(), work: { _, _, _ in }), threshold: 10)
         await settle()
         source.handle(.willDisplay, at: path(0))  // starts a load that never ends: the loading row
         await settle()
@@ -95,7 +101,8 @@ final class ListSourceCellHooksTests: XCTestCase {
         let view = HeadlessTableView<Int> { [[]] }
         let source = TableViewSource(view: view, collection: rows)
         source.onItemEvent = { event, row, _ in log.entries.append("\(event) \(row.id)") }
-        source.selectItem = CommandWithParameter(delegate: commandAnchor, perform: { _, row in log.entries.append("selectItem \(row.id)") })
+        source.selectItem = CommandWithParameter(
+            delegate: commandAnchor, perform: { _, row in log.entries.append("selectItem \(row.id)") })
         await settle()
 
         source.handle(.highlighted, at: path(0))
@@ -131,7 +138,9 @@ final class ListSourceCellHooksTests: XCTestCase {
 
     func test_aSwipeActionOfACommand_executesIt_andIsPerformedWhenARunStarts() async {
         let log = HookLog()
-        let archive = Command(delegate: commandAnchor, perform: { _ in log.entries.append("archived") }, canExecute: { _ in log.isAllowed })
+        let archive = Command(
+            delegate: commandAnchor, perform: { _ in log.entries.append("archived") },
+            canExecute: { _ in log.isAllowed })
         let action = SwipeAction(title: "Archive", command: archive)
         XCTAssertEqual(action.style, .normal)
         XCTAssertTrue(action.perform())
@@ -150,7 +159,8 @@ final class ListSourceCellHooksTests: XCTestCase {
         source.setCellIdentifier("Sized", for: SizedRow.self)
         source.setCellIdentifier("Selectable", for: SelectableRow.self)
         source.cellIdentifier = { _ in "Plain" }
-        source.paginate(with: Command(delegate: commandAnchor, queue: TestScheduler(), work: { _, _, _ in }), threshold: 10)
+        source.paginate(
+            with: Command(delegate: commandAnchor, queue: TestScheduler(), work: { _, _, _ in }), threshold: 10)
         await settle()
         source.handle(.willDisplay, at: path(0))
         await settle()

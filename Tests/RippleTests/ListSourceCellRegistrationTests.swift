@@ -43,21 +43,22 @@ final class ListSourceCellRegistrationTests: XCTestCase {
     /// stayed blank, with no diagnostic).
     func test_cellsTypedOnConcretePresenters_showTheirRowsInAHeterogeneousList() async {
         await recordingDiagnostics {
-        let rows = ObservableCollection<any CountryRow>([
-            CountryCellPresenter("France"), RegionCellPresenter("Brittany"), CountryCellPresenter("Spain"),
-        ])
-        let screen = HeadlessTableScreen(collection: rows)
-        screen.register(CountryCell.self, for: CountryCellPresenter.self)
-        screen.register(RegionCell.self, for: RegionCellPresenter.self)
-        await screen.settle()
+            let rows = ObservableCollection<any CountryRow>([
+                CountryCellPresenter("France"), RegionCellPresenter("Brittany"), CountryCellPresenter("Spain"),
+            ])
+            let screen = HeadlessTableScreen(collection: rows)
+            screen.register(CountryCell.self, for: CountryCellPresenter.self)
+            screen.register(RegionCell.self, for: RegionCellPresenter.self)
+            await screen.settle()
 
-        let cells = screen.cells.visibleCells.map(\.cell)
-        XCTAssertEqual(cells.map { String(describing: type(of: $0)) }, ["CountryCell", "RegionCell", "CountryCell"])
-        XCTAssertEqual((cells[0] as? CountryCell)?.item?.name, "France")
-        XCTAssertEqual((cells[1] as? RegionCell)?.item?.name, "Brittany")
-        XCTAssertEqual((cells[2] as? CountryCell)?.item?.name, "Spain")
-        XCTAssertTrue(screen.cells.visibleItems.enumerated().allSatisfy { $1 === rows.snapshot[$0] })
-        XCTAssertEqual(diagnostics.events, [])
+            let cells = screen.cells.visibleCells.map(\.cell)
+            XCTAssertEqual(
+                cells.map { String(describing: type(of: $0)) }, ["CountryCell", "RegionCell", "CountryCell"])
+            XCTAssertEqual((cells[0] as? CountryCell)?.item?.name, "France")
+            XCTAssertEqual((cells[1] as? RegionCell)?.item?.name, "Brittany")
+            XCTAssertEqual((cells[2] as? CountryCell)?.item?.name, "Spain")
+            XCTAssertTrue(screen.cells.visibleItems.enumerated().allSatisfy { $1 === rows.snapshot[$0] })
+            XCTAssertEqual(diagnostics.events, [])
         }
     }
 
@@ -66,19 +67,21 @@ final class ListSourceCellRegistrationTests: XCTestCase {
     /// silent blank row. Once per pair of types.
     func test_aCellThatCannotShowItsRow_isReported() async {
         await recordingDiagnostics {
-        let rows = ObservableCollection<any CountryRow>([RegionCellPresenter("Brittany"), RegionCellPresenter("Alsace")])
-        let screen = HeadlessTableScreen(collection: rows)
-        screen.cells.register(CountryCell.self, forCellReuseIdentifier: "Cell")
-        await screen.settle()
+            let rows = ObservableCollection<any CountryRow>([
+                RegionCellPresenter("Brittany"), RegionCellPresenter("Alsace"),
+            ])
+            let screen = HeadlessTableScreen(collection: rows)
+            screen.cells.register(CountryCell.self, forCellReuseIdentifier: "Cell")
+            await screen.settle()
 
-        XCTAssertNil((screen.cells.visibleCells[0].cell as? CountryCell)?.item)
-        let reports = diagnostics.events.filter { $0.kind == .cellTypeMismatch }
-        XCTAssertEqual(reports.count, 1, "\(diagnostics.events)")
-        let message = reports.first?.message ?? ""
-        XCTAssertTrue(message.contains("row 0 - 0"), message)
-        XCTAssertTrue(message.contains("RegionCellPresenter"), message)
-        XCTAssertTrue(message.contains("CountryCell"), message)
-        XCTAssertEqual(reports.first?.source.hasPrefix("TableViewSource<"), true)
+            XCTAssertNil((screen.cells.visibleCells[0].cell as? CountryCell)?.item)
+            let reports = diagnostics.events.filter { $0.kind == .cellTypeMismatch }
+            XCTAssertEqual(reports.count, 1, "\(diagnostics.events)")
+            let message = reports.first?.message ?? ""
+            XCTAssertTrue(message.contains("row 0 - 0"), message)
+            XCTAssertTrue(message.contains("RegionCellPresenter"), message)
+            XCTAssertTrue(message.contains("CountryCell"), message)
+            XCTAssertEqual(reports.first?.source.hasPrefix("TableViewSource<"), true)
         }
     }
 }

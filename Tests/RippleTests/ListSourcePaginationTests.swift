@@ -20,16 +20,24 @@ private final class PageLoader: Sendable {
     init(lastPageAt pages: Int = .max, page: @escaping @Sendable () -> Void) {
         let openRuns = openRuns
         let loaded = Locked(0)
-        command = CommandWithResult(delegate: commandAnchor, queue: scheduler, work: { _, _, done in
-            page()
-            let count = loaded.withLock { count -> Int in count += 1; return count }
-            openRuns.withLock { $0.append((done, count == pages ? .lastPage : .morePages)) }
-        })
+        command = CommandWithResult(
+            delegate: commandAnchor, queue: scheduler,
+            work: { _, _, done in
+                page()
+                let count = loaded.withLock { count -> Int in
+                    count += 1
+                    return count
+                }
+                openRuns.withLock { $0.append((done, count == pages ? .lastPage : .morePages)) }
+            })
     }
 
     /// Ends the open runs, each with its page load.
     func finishRuns() {
-        for (run, load) in openRuns.withLock({ runs in defer { runs.removeAll() }; return runs }) {
+        for (run, load) in openRuns.withLock({ runs in
+            defer { runs.removeAll() }
+            return runs
+        }) {
             run(.success(load))
         }
     }
@@ -51,7 +59,10 @@ final class ListSourcePaginationTests: XCTestCase {
             let collection = ObservableCollection<TestItem>()
             let next = Locked(0)
             let loader = PageLoader(lastPageAt: 3) {
-                let start = next.withLock { value -> Int in defer { value += 2 }; return value }
+                let start = next.withLock { value -> Int in
+                    defer { value += 2 }
+                    return value
+                }
                 collection.append(contentsOf: [TestItem](ids: [start, start + 1]))
             }
             let screen = FlatTableScreen(collection)
@@ -127,11 +138,13 @@ final class ListSourcePaginationTests: XCTestCase {
         MainActor.assumeIsolated {
             let collection = ObservableCollection<TestItem>()
             let runs = Locked(0)
-            let loadMore = CommandWithResult<Void, PageLoad>(delegate: commandAnchor, perform: { _, _ in
-                runs.withLock { $0 += 1 }
-                collection.append(TestItem(id: 1))
-                return .lastPage
-            })
+            let loadMore = CommandWithResult<Void, PageLoad>(
+                delegate: commandAnchor,
+                perform: { _, _ in
+                    runs.withLock { $0 += 1 }
+                    collection.append(TestItem(id: 1))
+                    return .lastPage
+                })
             let screen = FlatTableScreen(collection)
             flushMainQueue()
             screen.source.paginate(with: loadMore, showsLoadingRow: false)
@@ -243,13 +256,15 @@ final class ListSourcePaginationTests: XCTestCase {
             XCTAssertEqual(stories.loader.scheduler.pendingCount, 0, "stopped at the last page")
             XCTAssertEqual(stories.screen.shownIDs, stories.rows(0..<25))
 
-            let refresh = Command(delegate: commandAnchor, perform: { _ in
-                let page = stories.firstPage
-                stories.collection.performBatchUpdates {
-                    stories.collection.removeAll()
-                    stories.collection.append(contentsOf: page)
-                }
-            })
+            let refresh = Command(
+                delegate: commandAnchor,
+                perform: { _ in
+                    let page = stories.firstPage
+                    stories.collection.performBatchUpdates {
+                        stories.collection.removeAll()
+                        stories.collection.append(contentsOf: page)
+                    }
+                })
             XCTAssertNil(refresh.execute().refusal)
             flushMainQueue()
             XCTAssertEqual(stories.screen.shownIDs, stories.rows(0..<10))
@@ -328,7 +343,10 @@ final class ListSourcePaginationTests: XCTestCase {
             let collection = SectionedCollection(sections([("A", [1])]))
             let next = Locked(10)
             let loader = PageLoader(lastPageAt: 2) {
-                let id = next.withLock { value -> Int in defer { value += 1 }; return value }
+                let id = next.withLock { value -> Int in
+                    defer { value += 1 }
+                    return value
+                }
                 collection.appendSection(SectionData("S\(id)", items: [TestItem(id: id)]))
             }
             let screen = SectionedGridScreen(collection)
@@ -450,9 +468,13 @@ final class ListSourcePaginationTests: XCTestCase {
                     case 4: if !live.isEmpty { _ = collection.removeSection(at: random.int(below: live.count)) }
                     case 5:
                         if live.count > 1 {
-                            collection.moveSection(from: random.int(below: live.count), to: random.int(below: live.count))
+                            collection.moveSection(
+                                from: random.int(below: live.count), to: random.int(below: live.count))
                         }
-                    case 6: if !live.isEmpty { collection.sections[random.int(below: live.count)].items.append(TestItem(id: nextID)) }
+                    case 6:
+                        if !live.isEmpty {
+                            collection.sections[random.int(below: live.count)].items.append(TestItem(id: nextID))
+                        }
                     default:
                         if let from = live.indices.first(where: { !live[$0].items.isEmpty }) {
                             let to = random.int(below: live.count)

@@ -122,7 +122,9 @@ final class ListSourceRebindingTests: XCTestCase {
         XCTAssertEqual(cell?.reuseCount, 0, "no trip through the reuse pool")
         XCTAssertEqual((screen.cells.visibleCells[0].cell as? BookRowCell)?.title, "Dune (2nd)")
         XCTAssertEqual(screen.tableView.violations, [])
-        XCTAssertEqual(screen.tableView.events.last, .reconfigure([ElementPath(item: 0, section: 0), ElementPath(item: 1, section: 0)]))
+        XCTAssertEqual(
+            screen.tableView.events.last,
+            .reconfigure([ElementPath(item: 0, section: 0), ElementPath(item: 1, section: 0)]))
     }
 
     /// An updated row (same identifier, new content) is reconfigured by default: the same cell,
@@ -140,10 +142,13 @@ final class ListSourceRebindingTests: XCTestCase {
         XCTAssertEqual((cell as? BookRowCell)?.title, "Dune Messiah")
         XCTAssertEqual(cell.configureCount, 2)
         XCTAssertEqual(cell.reuseCount, 0)
-        XCTAssertFalse(screen.tableView.events.contains { event in
-            if case .batchUpdates(let batch, _) = event { return batch.operations.contains(.reloadItem(ElementPath(item: 0, section: 0))) }
-            return false
-        }, "no reload")
+        XCTAssertFalse(
+            screen.tableView.events.contains { event in
+                if case .batchUpdates(let batch, _) = event {
+                    return batch.operations.contains(.reloadItem(ElementPath(item: 0, section: 0)))
+                }
+                return false
+            }, "no reload")
         XCTAssertEqual(screen.tableView.violations, [])
     }
 
@@ -197,7 +202,8 @@ final class ListSourceRebindingTests: XCTestCase {
             sectionIdentity: .key({ $0 }, contentEquals: ==), itemIdentity: .key(\.id, contentEquals: ==))
         await screen.settle()
 
-        XCTAssertTrue(zip(screen.cells.visibleCells.map(\.cell), cells).allSatisfy { $0 === $1 }, "the rows keep their cells")
+        XCTAssertTrue(
+            zip(screen.cells.visibleCells.map(\.cell), cells).allSatisfy { $0 === $1 }, "the rows keep their cells")
         for (index, presenter) in shelves.snapshot[0].items.enumerated() {
             XCTAssertTrue(screen.cells.visibleItems[index] === presenter)
             XCTAssertTrue(presenter.view === cells[index])
@@ -244,7 +250,8 @@ final class ListSourceRebindingTests: XCTestCase {
         XCTAssertTrue(old.view === header)
 
         let fresh = ShelfHeaderPresenter("A")
-        shelves.replace(withSections: [SectionData(fresh, items: [1, 2, 3])], sectionIdentity: .id, itemIdentity: .value)
+        shelves.replace(
+            withSections: [SectionData(fresh, items: [1, 2, 3])], sectionIdentity: .id, itemIdentity: .value)
         await screen.settle()
 
         XCTAssertTrue(screen.cells.header(inSection: 0) === header, "the kept section keeps its header view")
@@ -265,7 +272,8 @@ final class ListSourceRebindingTests: XCTestCase {
         list.insert(0, at: 0)
         await screen.settle()
 
-        XCTAssertFalse(screen.tableView.events.contains { if case .reconfigure = $0 { return true } else { return false } })
+        XCTAssertFalse(
+            screen.tableView.events.contains { if case .reconfigure = $0 { return true } else { return false } })
         XCTAssertEqual(screen.cells.visibleItems, [0, 1, 2, 3])
     }
 }

@@ -103,7 +103,8 @@ final class ListSourceReorderingTests: XCTestCase {
             table.source.allowsReordering = true
             XCTAssertTrue(table.source.canMoveItem(at: path(0)))
 
-            table.source.paginate(with: Command(delegate: commandAnchor, queue: TestScheduler(), work: { _, _, _ in }), threshold: 5)
+            table.source.paginate(
+                with: Command(delegate: commandAnchor, queue: TestScheduler(), work: { _, _, _ in }), threshold: 5)
             table.source.handle(.willDisplay, at: path(0))
             flushMainQueue()
             XCTAssertEqual(table.shownIDs, [1, 2, nil])
@@ -167,7 +168,8 @@ final class ListSourceReorderingTests: XCTestCase {
             let collection = SectionedCollection(sections([("A", [1, 2]), ("B", [3])]))
             let grid = SectionedGridScreen(collection)
             grid.source.allowsReordering = true
-            grid.source.paginate(with: Command(delegate: commandAnchor, queue: TestScheduler(), work: { _, _, _ in }), threshold: 5)
+            grid.source.paginate(
+                with: Command(delegate: commandAnchor, queue: TestScheduler(), work: { _, _, _ in }), threshold: 5)
             flushMainQueue()
             grid.source.handle(.willDisplay, at: path(0, 1))
             flushMainQueue()
@@ -201,7 +203,10 @@ final class ListSourceReorderingTests: XCTestCase {
                     DispatchQueue.global().async(group: background) {
                         var random = SplitMix64(seed: roundSeed)
                         for _ in 0..<3 {
-                            let id = nextID.withLock { value -> Int in value += 1; return value }
+                            let id = nextID.withLock { value -> Int in
+                                value += 1
+                                return value
+                            }
                             if random.chance(1, in: 2) {
                                 collection.append(TestItem(id: id))
                             } else {
@@ -330,23 +335,38 @@ final class ListSourceReorderingTests: XCTestCase {
         let collection = SectionedCollection(sections([("A", [1, 2, 3]), ("B", [4])]))
         let version = collection.version
         collection.appendItem(TestItem(id: 5), toSection: 1)
-        XCTAssertFalse(collection.moveItem(from: ElementPath(item: 0, section: 0), to: ElementPath(item: 0, section: 1), ifVersion: version))
+        XCTAssertFalse(
+            collection.moveItem(
+                from: ElementPath(item: 0, section: 0), to: ElementPath(item: 0, section: 1), ifVersion: version))
         XCTAssertEqual(collection.snapshot.map(\.items.ids), [[1, 2, 3], [4, 5]])
         let now = collection.version
-        XCTAssertFalse(collection.moveItem(from: ElementPath(item: 3, section: 0), to: ElementPath(item: 0, section: 0), ifVersion: now))
-        XCTAssertFalse(collection.moveItem(from: ElementPath(item: 0, section: 0), to: ElementPath(item: 3, section: 1), ifVersion: now))
-        XCTAssertFalse(collection.moveItem(from: ElementPath(item: 0, section: 2), to: ElementPath(item: 0, section: 0), ifVersion: now))
-        XCTAssertTrue(collection.moveItem(from: ElementPath(item: 0, section: 0), to: ElementPath(item: 2, section: 1), ifVersion: now))
-        XCTAssertTrue(collection.moveItem(from: ElementPath(item: 0, section: 0), to: ElementPath(item: 1, section: 0), ifVersion: now + 1))
+        XCTAssertFalse(
+            collection.moveItem(
+                from: ElementPath(item: 3, section: 0), to: ElementPath(item: 0, section: 0), ifVersion: now))
+        XCTAssertFalse(
+            collection.moveItem(
+                from: ElementPath(item: 0, section: 0), to: ElementPath(item: 3, section: 1), ifVersion: now))
+        XCTAssertFalse(
+            collection.moveItem(
+                from: ElementPath(item: 0, section: 2), to: ElementPath(item: 0, section: 0), ifVersion: now))
+        XCTAssertTrue(
+            collection.moveItem(
+                from: ElementPath(item: 0, section: 0), to: ElementPath(item: 2, section: 1), ifVersion: now))
+        XCTAssertTrue(
+            collection.moveItem(
+                from: ElementPath(item: 0, section: 0), to: ElementPath(item: 1, section: 0), ifVersion: now + 1))
         XCTAssertEqual(collection.snapshot.map(\.items.ids), [[3, 2], [4, 5, 1]])
         collection.sections[0].items.performBatchUpdates {
             XCTAssertFalse(
-                collection.moveItem(from: ElementPath(item: 0, section: 0), to: ElementPath(item: 1, section: 0), ifVersion: now + 2),
+                collection.moveItem(
+                    from: ElementPath(item: 0, section: 0), to: ElementPath(item: 1, section: 0), ifVersion: now + 2),
                 "the section's items are in a batch of their own")
         }
         collection.performBatchUpdates {
             XCTAssertFalse(
-                collection.moveItem(from: ElementPath(item: 0, section: 0), to: ElementPath(item: 1, section: 0), ifVersion: collection.version),
+                collection.moveItem(
+                    from: ElementPath(item: 0, section: 0), to: ElementPath(item: 1, section: 0),
+                    ifVersion: collection.version),
                 "a batch is open")
         }
     }

@@ -51,7 +51,6 @@ final class ListSourceTests: DiagnosticsTestCase {
         var sections: [[TestItem]]?
     }
 
-
     // MARK: - Adoption
 
     /// `TableViewSource(view:…)` and `CollectionViewSource(view:…)` make the source the view's data
@@ -121,7 +120,8 @@ final class ListSourceTests: DiagnosticsTestCase {
             // One batch each for the append, the removal, the move and the replace; the update is
             // a reconfigure of its row, with no (empty) batch.
             XCTAssertGreaterThanOrEqual(screen.source.statistics.batches, 4)
-            XCTAssertTrue(screen.view.events.contains { if case .reconfigure = $0 { return true } else { return false } })
+            XCTAssertTrue(
+                screen.view.events.contains { if case .reconfigure = $0 { return true } else { return false } })
             XCTAssertEqual(diagnostics.takeAll(), [])
         }
     }
@@ -276,7 +276,8 @@ final class ListSourceTests: DiagnosticsTestCase {
             let screen = TableScreen(collection)
             let selected = EventRecorder<TestItem>()
             let events = EventRecorder<String>()
-            screen.source.selectItem = CommandWithParameter(delegate: commandAnchor, perform: { _, item in selected.record(item) })
+            screen.source.selectItem = CommandWithParameter(
+                delegate: commandAnchor, perform: { _, item in selected.record(item) })
             screen.source.onItemEvent = { event, item, path in events.record("\(event) \(item) \(path)") }
             flushMainQueue()
             screen.source.handle(.highlighted, at: ElementPath(item: 1, section: 0))
@@ -360,7 +361,8 @@ final class ListSourceTests: DiagnosticsTestCase {
                 reentrant.cancel()
                 XCTAssertEqual(screen.view.violations, [], "seed \(seed)")
                 XCTAssertEqual(screen.view.rows, [Array(collection.snapshot)], "seed \(seed)")
-                XCTAssertEqual(Set(collection.snapshot.map(\.id)).count, collection.count, "seed \(seed): an item shown twice")
+                XCTAssertEqual(
+                    Set(collection.snapshot.map(\.id)).count, collection.count, "seed \(seed): an item shown twice")
                 XCTAssertEqual(screen.source.statistics.reloads, 1, "seed \(seed): only the initial reload")
             }
         }
@@ -369,7 +371,12 @@ final class ListSourceTests: DiagnosticsTestCase {
     private static func randomMutation(
         of collection: ObservableCollection<TestItem>, random: inout SplitMix64, nextID: Locked<Int>
     ) {
-        let fresh = { nextID.withLock { id -> Int in id += 1; return id } }
+        let fresh = {
+            nextID.withLock { id -> Int in
+                id += 1
+                return id
+            }
+        }
         // Only operations that stay valid whatever other threads do meanwhile: no index read first.
         switch random.int(below: 6) {
         case 0: collection.append(TestItem(id: fresh()))

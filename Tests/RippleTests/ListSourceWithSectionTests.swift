@@ -70,7 +70,9 @@ final class ListSourceWithSectionTests: DiagnosticsTestCase {
             collection.moveItem(from: ElementPath(item: 0, section: 0), to: ElementPath(item: 1, section: 1))
             collection.removeSection(at: 1)
             collection.sections[0].items.append(TestItem(id: 7))
-            collection.replace(with: Self.sections([("D", [6, 1]), ("B", [7, 2]), ("E", [8])]), sectionIdentity: .value, itemIdentity: .value)
+            collection.replace(
+                with: Self.sections([("D", [6, 1]), ("B", [7, 2]), ("E", [8])]), sectionIdentity: .value,
+                itemIdentity: .value)
             flushMainQueue()
             XCTAssertEqual(screen.view.violations, [])
             XCTAssertEqual(screen.view.items, ContactsScreen.items(of: collection))
@@ -180,7 +182,10 @@ final class ListSourceWithSectionTests: DiagnosticsTestCase {
                 // item appended to the first section.
                 let reentrant = collection.subscribe(on: .synchronous) { change in
                     guard change.version % 11 == 0 else { return }
-                    let id = nextID.withLock { id -> Int in id += 1; return id }
+                    let id = nextID.withLock { id -> Int in
+                        id += 1
+                        return id
+                    }
                     collection.appendSection(SectionData("R\(id)", items: [TestItem(id: id)]))
                     collection.sections.first?.items.append(TestItem(id: -id))
                 }
@@ -205,7 +210,12 @@ final class ListSourceWithSectionTests: DiagnosticsTestCase {
     private static func randomMutation(
         of collection: SectionedCollection<String, TestItem>, random: inout SplitMix64, nextID: Locked<Int>
     ) {
-        let fresh = { nextID.withLock { id -> Int in id += 1; return id } }
+        let fresh = {
+            nextID.withLock { id -> Int in
+                id += 1
+                return id
+            }
+        }
         let sections = collection.sections
         switch random.int(below: 6) {
         case 0:

@@ -73,7 +73,8 @@ final class LockedStateTests: XCTestCase {
         #if !canImport(Glibc) && !canImport(Musl)
         try XCTSkipIf(true, "the error-checking mutex is the pthread implementation's")
         #endif
-        let outcome = try runChildTests("RippleTests.LockedStateTests/test_childProcessEntry", cases: ["reenter"])["reenter"]
+        let outcome = try runChildTests("RippleTests.LockedStateTests/test_childProcessEntry", cases: ["reenter"])[
+            "reenter"]
         XCTAssertEqual(outcome?.terminatedBySignal, true)
         XCTAssertEqual(
             outcome?.standardError.contains("a lock was re-entered from the thread that holds it"), true,

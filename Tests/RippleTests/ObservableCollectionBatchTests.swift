@@ -395,7 +395,9 @@ final class ObservableCollectionBatchTests: XCTestCase {
             guard events.count == 1, let event = events.first else {
                 return "\(context): expected one event, got \(events.count)"
             }
-            if let failure = eventFailure(event, after: initial, useUIKitOracle: true) { return "\(context): \(failure)" }
+            if let failure = eventFailure(event, after: initial, useUIKitOracle: true) {
+                return "\(context): \(failure)"
+            }
             let changes = event.changeset
             let finalIDs = Set(final.ids)
             let expectedDeletes = (0..<count).filter { !finalIDs.contains($0) }
@@ -405,10 +407,18 @@ final class ObservableCollectionBatchTests: XCTestCase {
                 return item.id < 100 && item.content != 0 ? Pair(source: item.id, target: target) : nil
             }.sorted()
             let minimal = minimalMoveCount(matchedSources: matched.ids, bruteForce: true)
-            if changes.deletes != expectedDeletes { return "\(context): deletes \(changes.deletes), expected \(expectedDeletes)" }
-            if changes.inserts != expectedInserts { return "\(context): inserts \(changes.inserts), expected \(expectedInserts)" }
-            if changes.updates != expectedUpdates { return "\(context): updates \(changes.updates), expected \(expectedUpdates)" }
-            if changes.moves.count != minimal { return "\(context): \(changes.moves.count) moves \(changes.moves), minimum \(minimal)" }
+            if changes.deletes != expectedDeletes {
+                return "\(context): deletes \(changes.deletes), expected \(expectedDeletes)"
+            }
+            if changes.inserts != expectedInserts {
+                return "\(context): inserts \(changes.inserts), expected \(expectedInserts)"
+            }
+            if changes.updates != expectedUpdates {
+                return "\(context): updates \(changes.updates), expected \(expectedUpdates)"
+            }
+            if changes.moves.count != minimal {
+                return "\(context): \(changes.moves.count) moves \(changes.moves), minimum \(minimal)"
+            }
             for move in changes.moves where final[move.target].id != move.source {
                 return "\(context): move \(move) does not follow the element"
             }

@@ -346,19 +346,25 @@ final class ObservableCollectionConcurrencyTests: XCTestCase {
                     flat.append(value)
                     sectioned.appendItem(value, toSection: 0)
                     if flat.count > 150 { flat.removeAll { $0 % 2 == 0 } }
-                    if sectioned.numberOfItems(inSection: 0) > 150 { sectioned.replace(with: [SectionSnapshot(section: "A", items: [])], sectionIdentity: .value, itemIdentity: .value) }
+                    if sectioned.numberOfItems(inSection: 0) > 150 {
+                        sectioned.replace(
+                            with: [SectionSnapshot(section: "A", items: [])], sectionIdentity: .value,
+                            itemIdentity: .value)
+                    }
                 }
             }
         }
         for round in 0..<20 {
             let target = Array(round..<(round + 50))
             flat.replace(with: target, identity: .value)
-            sectioned.replace(with: [SectionSnapshot(section: "A", items: target)], sectionIdentity: .value, itemIdentity: .value)
+            sectioned.replace(
+                with: [SectionSnapshot(section: "A", items: target)], sectionIdentity: .value, itemIdentity: .value)
         }
         stop.withLock { $0 = true }
         writers.wait()
         flat.replace(with: [1, 2, 3], identity: .value)
-        sectioned.replace(with: [SectionSnapshot(section: "A", items: [1, 2, 3])], sectionIdentity: .value, itemIdentity: .value)
+        sectioned.replace(
+            with: [SectionSnapshot(section: "A", items: [1, 2, 3])], sectionIdentity: .value, itemIdentity: .value)
         XCTAssertEqual(flat.snapshot, [1, 2, 3])
         XCTAssertEqual(sectioned.snapshot.map(\.items), [[1, 2, 3]])
     }

@@ -333,7 +333,8 @@ final class ObservableCollectionLeakTests: XCTestCase {
             "collectionRemoveAtOffsets", "collectionRemoveAllWhere", "collectionSubscriptSet", "collectionReplace",
             "collectionBatch",
         ]
-        let outcomes = try runChildTests("RippleTests.ObservableCollectionLeakTests/test_childProcessEntry", cases: cases)
+        let outcomes = try runChildTests(
+            "RippleTests.ObservableCollectionLeakTests/test_childProcessEntry", cases: cases)
         for name in cases {
             let outcome = outcomes[name]
             XCTAssertEqual(outcome?.status, 0, "\(name) crashed:\n\(outcome?.standardError.prefix(600) ?? "")")

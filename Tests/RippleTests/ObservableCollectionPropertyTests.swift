@@ -78,7 +78,9 @@ final class ObservableCollectionPropertyTests: XCTestCase {
         }
 
         mutating func fail(_ message: String) {
-            if failure == nil { failure = "\(message)\n  after: \(log.suffix(12).map { $0() }.joined(separator: "; "))" }
+            if failure == nil {
+                failure = "\(message)\n  after: \(log.suffix(12).map { $0() }.joined(separator: "; "))"
+            }
         }
 
         /// One random operation on both the collection and the shadow.
@@ -269,7 +271,9 @@ final class ObservableCollectionPropertyTests: XCTestCase {
             if changes.inserts != inserts { return "inserts \(changes.inserts), expected \(inserts) in \(changes)" }
             if changes.updates != updates { return "updates \(changes.updates), expected \(updates) in \(changes)" }
             let minimal = minimalMoveCount(matchedSources: matched, bruteForce: false)
-            if changes.moves.count != minimal { return "\(changes.moves.count) moves in \(changes), minimum \(minimal)" }
+            if changes.moves.count != minimal {
+                return "\(changes.moves.count) moves in \(changes), minimum \(minimal)"
+            }
             for move in changes.moves where old[move.source].id != new[move.target].id {
                 return "move \(move) does not follow its element"
             }
@@ -297,7 +301,9 @@ final class ObservableCollectionPropertyTests: XCTestCase {
             for (index, late) in lateSubscribers.enumerated() {
                 late.token.cancel()
                 if let problem = late.checker.problems.first { fail("late subscriber \(index): \(problem)") }
-                if late.checker.replayed != shadow { fail("late subscriber \(index) replayed \(late.checker.replayed)") }
+                if late.checker.replayed != shadow {
+                    fail("late subscriber \(index) replayed \(late.checker.replayed)")
+                }
             }
         }
     }

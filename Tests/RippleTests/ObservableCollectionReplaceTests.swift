@@ -134,17 +134,22 @@ final class ObservableCollectionReplaceTests: XCTestCase {
             Changeset(
                 sourceCount: 3, targetCount: 3, deletes: [1], inserts: [2], moves: [Pair(source: 2, target: 0)]),
             "a new instance is a new element, whatever it holds")
-        XCTAssertNil(replacing([a, b, c], with: [a, b, c]) { $0.replace(with: $1, identity: .object) }, "the same objects: nothing")
+        XCTAssertNil(
+            replacing([a, b, c], with: [a, b, c]) { $0.replace(with: $1, identity: .object) },
+            "the same objects: nothing")
     }
 
     func test_identifiableObjects_anotherInstanceWithTheSameIDIsAnUpdate() {
         let (one, two, three) = (IdentifiedNode(1), IdentifiedNode(2), IdentifiedNode(3))
         XCTAssertEqual(
-            replacing([one, two, three], with: [three, one, IdentifiedNode(2)]) { $0.replace(with: $1, identity: .key(\.id, contentEquals: ===)) },
+            replacing([one, two, three], with: [three, one, IdentifiedNode(2)]) {
+                $0.replace(with: $1, identity: .key(\.id, contentEquals: ===))
+            },
             Changeset(
                 sourceCount: 3, targetCount: 3, moves: [Pair(source: 2, target: 0)],
                 updates: [Pair(source: 1, target: 2)]))
-        XCTAssertNil(replacing([one, two], with: [one, two]) { $0.replace(with: $1, identity: .key(\.id, contentEquals: ===)) })
+        XCTAssertNil(
+            replacing([one, two], with: [one, two]) { $0.replace(with: $1, identity: .key(\.id, contentEquals: ===)) })
     }
 
     func test_identifiableEquatableObjects_contentFromEquals() {
@@ -159,9 +164,10 @@ final class ObservableCollectionReplaceTests: XCTestCase {
 
     func test_identifiableHashableObjects_contentFromEquals() {
         let old = [HashableNode(1, "a"), HashableNode(2, "b"), HashableNode(3, "c")]
-        XCTAssertNil(replacing(old, with: [HashableNode(1, "a"), HashableNode(2, "b"), HashableNode(3, "c")]) {
-            $0.replace(with: $1)
-        })
+        XCTAssertNil(
+            replacing(old, with: [HashableNode(1, "a"), HashableNode(2, "b"), HashableNode(3, "c")]) {
+                $0.replace(with: $1)
+            })
         XCTAssertEqual(
             replacing(old, with: [HashableNode(1, "A"), HashableNode(3, "c")]) { $0.replace(with: $1) },
             Changeset(sourceCount: 3, targetCount: 2, deletes: [1], updates: [Pair(source: 0, target: 0)]))
@@ -263,7 +269,9 @@ private final class IsolatedPresenter: @MainActor Identifiable, @MainActor Equat
         self.id = id
         self.title = title
     }
-    static func == (lhs: IsolatedPresenter, rhs: IsolatedPresenter) -> Bool { lhs.id == rhs.id && lhs.title == rhs.title }
+    static func == (lhs: IsolatedPresenter, rhs: IsolatedPresenter) -> Bool {
+        lhs.id == rhs.id && lhs.title == rhs.title
+    }
 }
 
 /// The same presenter with the conformances nonisolated.
@@ -379,7 +387,9 @@ final class ObservableCollectionReplaceIsolatedIdentityTests: DiagnosticsTestCas
                 sectionIdentity: .id, itemIdentity: .key({ $0.id }, contentEquals: ==))
             XCTAssertEqual(sectioned.version, version + 1)
             let plain = SectionedCollection<Header, PlainPresenter>([SectionSnapshot(section: Header(), items: [])])
-            plain.replace(with: [SectionSnapshot(section: Header(), items: [PlainPresenter()])], sectionIdentity: .id, itemIdentity: .object)
+            plain.replace(
+                with: [SectionSnapshot(section: Header(), items: [PlainPresenter()])], sectionIdentity: .id,
+                itemIdentity: .object)
             XCTAssertEqual(plain.snapshot.first?.items.count, 1)
         }
     }

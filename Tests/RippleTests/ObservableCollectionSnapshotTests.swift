@@ -61,7 +61,8 @@ final class ObservableCollectionSnapshotTests: XCTestCase {
                 let at = random.int(below: count)
                 if collection.remove(at: at) != shadow.remove(at: at) { shadow = [-1] }
             case 5 where count > 0:
-                let offsets = Set((0..<random.int(in: 1...(count > 400 ? 300 : 5))).map { _ in random.int(below: count) })
+                let offsets = Set(
+                    (0..<random.int(in: 1...(count > 400 ? 300 : 5))).map { _ in random.int(below: count) })
                 collection.remove(atOffsets: offsets)
                 shadow = shadow.indices.filter { !offsets.contains($0) }.map { shadow[$0] }
             case 6 where count > 0:
@@ -79,7 +80,9 @@ final class ObservableCollectionSnapshotTests: XCTestCase {
                 shadow.removeAll { $0 % modulus == 0 }
             case 9 where count > 1 && random.chance(1, in: 4):
                 var new = shadow.filter { _ in !random.chance(1, in: 10) }
-                for _ in 0..<3 where new.count > 1 { new.swapAt(random.int(below: new.count), random.int(below: new.count)) }
+                for _ in 0..<3 where new.count > 1 {
+                    new.swapAt(random.int(below: new.count), random.int(below: new.count))
+                }
                 new.append(fresh())
                 collection.replace(with: new, identity: .value)
                 shadow = new
@@ -96,14 +99,16 @@ final class ObservableCollectionSnapshotTests: XCTestCase {
                 break
             }
             if random.chance(1, in: 6) {
-                held.append(Held(snapshot: collection.snapshot, copy: shadow, taken: "after a step at nesting \(nesting)"))
+                held.append(
+                    Held(snapshot: collection.snapshot, copy: shadow, taken: "after a step at nesting \(nesting)"))
             }
         }
         func check(_ when: String) -> String? {
             for (index, snapshot) in held.enumerated() where !snapshot.snapshot.elementsEqual(snapshot.copy) {
                 return "\(when): held snapshot \(index), taken \(snapshot.taken), changed"
             }
-            for event in recorder.events.suffix(20) where !event.snapshot.elementsEqual(publishedCopies[event.version]!) {
+            for event in recorder.events.suffix(20) where !event.snapshot.elementsEqual(publishedCopies[event.version]!)
+            {
                 return "\(when): the snapshot of version \(event.version) changed"
             }
             return nil
@@ -123,7 +128,9 @@ final class ObservableCollectionSnapshotTests: XCTestCase {
                 shadow.removeFirst(cut.count)
                 recordEvent()
             }
-            guard collection.count == shadow.count, !random.chance(1, in: 10) || collection.snapshot.elementsEqual(shadow) else {
+            guard collection.count == shadow.count,
+                !random.chance(1, in: 10) || collection.snapshot.elementsEqual(shadow)
+            else {
                 return "operation \(operation): the collection differs from the shadow"
             }
             if held.count > 30 { held.removeFirst(held.count - 30) }
@@ -177,7 +184,9 @@ final class ObservableCollectionSnapshotTests: XCTestCase {
                             walked += 1
                             total &+= value
                         }
-                        if walked != count || total != sum { failures.record("a held snapshot changed while it was iterated") }
+                        if walked != count || total != sum {
+                            failures.record("a held snapshot changed while it was iterated")
+                        }
                     }
                 }
             }

@@ -154,13 +154,19 @@ final class ObservableCollectionTests: XCTestCase {
     }
 
     func test_insertAt() {
-        assertPublishes(Changeset(sourceCount: 3, targetCount: 4, inserts: [1]), snapshot: [1, 9, 2, 3], from: [1, 2, 3]) {
+        assertPublishes(
+            Changeset(sourceCount: 3, targetCount: 4, inserts: [1]), snapshot: [1, 9, 2, 3], from: [1, 2, 3]
+        ) {
             $0.insert(9, at: 1)
         }
-        assertPublishes(Changeset(sourceCount: 3, targetCount: 4, inserts: [0]), snapshot: [9, 1, 2, 3], from: [1, 2, 3]) {
+        assertPublishes(
+            Changeset(sourceCount: 3, targetCount: 4, inserts: [0]), snapshot: [9, 1, 2, 3], from: [1, 2, 3]
+        ) {
             $0.insert(9, at: 0)
         }
-        assertPublishes(Changeset(sourceCount: 3, targetCount: 4, inserts: [3]), snapshot: [1, 2, 3, 9], from: [1, 2, 3]) {
+        assertPublishes(
+            Changeset(sourceCount: 3, targetCount: 4, inserts: [3]), snapshot: [1, 2, 3, 9], from: [1, 2, 3]
+        ) {
             $0.insert(9, at: 3)
         }
     }
@@ -224,10 +230,12 @@ final class ObservableCollectionTests: XCTestCase {
     func test_removeAllWhere_rethrows_andChangesNothing() throws {
         struct Stop: Error {}
         let published = try events(from: [1, 2, 3]) { collection in
-            XCTAssertThrowsError(try collection.removeAll { element in
-                if element == 2 { throw Stop() }
-                return true
-            }) { XCTAssertTrue($0 is Stop) }
+            XCTAssertThrowsError(
+                try collection.removeAll { element in
+                    if element == 2 { throw Stop() }
+                    return true
+                }
+            ) { XCTAssertTrue($0 is Stop) }
             XCTAssertEqual(collection.snapshot, [1, 2, 3])
         }
         XCTAssertTrue(published.isEmpty)
@@ -337,7 +345,8 @@ final class ObservableCollectionTests: XCTestCase {
         let old = [TestItem(id: 1, content: 0), TestItem(id: 2, content: 0)]
         let new = [TestItem(id: 2, content: 5), TestItem(id: 3, content: 0)]
         assertPublishes(
-            Changeset(sourceCount: 2, targetCount: 2, deletes: [0], inserts: [1], updates: [Pair(source: 1, target: 0)]),
+            Changeset(
+                sourceCount: 2, targetCount: 2, deletes: [0], inserts: [1], updates: [Pair(source: 1, target: 0)]),
             snapshot: new, from: old
         ) {
             $0.replace(with: new, identity: .key({ $0.id }, contentEquals: { $0.content == $1.content }))

@@ -15,10 +15,12 @@ private final class InboxPresenter: Presenter<any Viewable> {
     var isEditing = false
     private(set) var created = 0
 
-    private(set) lazy var refresh = Command(delegate: self, task: { owner in
-        try await Task.sleep(nanoseconds: 50_000_000)
-        owner.messages.append("new \(owner.messages.count)")
-    })
+    private(set) lazy var refresh = Command(
+        delegate: self,
+        task: { owner in
+            try await Task.sleep(nanoseconds: 50_000_000)
+            owner.messages.append("new \(owner.messages.count)")
+        })
 
     private(set) lazy var save = Command(
         delegate: self,
@@ -129,7 +131,8 @@ final class ObservedCommandTests: XCTestCase {
         XCTAssertEqual(presenter.created, 1)
         view.disappear(presenter)
         XCTAssertEqual(presenter.lifecycle, .hidden)
-        XCTAssertEqual(presenter.messages.subscriberCount, 1, "the visibility subscription ended; the list's own remains")
+        XCTAssertEqual(
+            presenter.messages.subscriberCount, 1, "the visibility subscription ended; the list's own remains")
         view.appear(presenter)
         XCTAssertEqual(presenter.created, 1, "viewCreated runs once")
         XCTAssertEqual(presenter.lifecycle, .visible)

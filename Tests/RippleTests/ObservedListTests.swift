@@ -86,8 +86,13 @@ final class ObservedListTests: XCTestCase {
                     switch random.int(below: 6) {
                     case 0, 1: collection.append(step)
                     case 2: collection.removeAll { $0 % 7 == step % 7 }
-                    case 3: collection.performBatchUpdates { collection.append(step); collection.append(-step) }
-                    case 4: collection.replace(with: Array(Set(collection.snapshot).prefix(30)).sorted(), identity: .value)
+                    case 3:
+                        collection.performBatchUpdates {
+                            collection.append(step)
+                            collection.append(-step)
+                        }
+                    case 4:
+                        collection.replace(with: Array(Set(collection.snapshot).prefix(30)).sorted(), identity: .value)
                     default:
                         // Check and move in one step: another thread may empty the list meanwhile.
                         let version = collection.version
@@ -101,7 +106,9 @@ final class ObservedListTests: XCTestCase {
                 let events = collection.version
                 if let failure = checker.failure { return failure }
                 if list.elements != collection.snapshot { return "the list ends at \(list.elements.count) elements" }
-                if counter.invalidations != events { return "\(counter.invalidations) invalidations for \(events) events" }
+                if counter.invalidations != events {
+                    return "\(counter.invalidations) invalidations for \(events) events"
+                }
                 return nil
             }
         }
@@ -109,7 +116,9 @@ final class ObservedListTests: XCTestCase {
 
     func test_sectioned_itemChangesInPlace_andSectionChangesBySnapshot() {
         MainActor.assumeIsolated {
-            let collection = SectionedCollection([SectionSnapshot(section: "A", items: Array(0..<1_000)), SectionSnapshot(section: "B", items: [])])
+            let collection = SectionedCollection([
+                SectionSnapshot(section: "A", items: Array(0..<1_000)), SectionSnapshot(section: "B", items: []),
+            ])
             let list = ObservedSectionedList(collection)
             let counter = InvalidationCounter { _ = list.sections }
             collection.appendItem(-1, toSection: 0)
@@ -136,7 +145,8 @@ final class ObservedListTests: XCTestCase {
                 let before = list.sections
                 collection.appendItem(appended, toSection: 0)
                 flushMainQueue()
-                XCTAssertTrue(list.sections[0].items.isIdentical(to: collection.snapshot[0].items), "append \(appended)")
+                XCTAssertTrue(
+                    list.sections[0].items.isIdentical(to: collection.snapshot[0].items), "append \(appended)")
                 XCTAssertEqual(before[0].items.count, 100_000 + appended, "a held list never changes")
             }
             XCTAssertEqual(list.sections, collection.snapshot)

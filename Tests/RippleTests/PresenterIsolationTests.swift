@@ -34,36 +34,45 @@ private final class CounterPresenter: Presenter<any CounterView> {
     /// ends at 1,650, and the other commands' runs add to it in any order relative to the
     /// increments (a limit of 1,000 refused the last increments whenever the exports' reports came
     /// first, which ThreadSanitizer's timing made happen).
-    private(set) lazy var increment = Command(delegate: self, perform: { owner in
-        owner.bodyThreads["sync"] = Thread.isMainThread
-        owner.counter += 1
-        owner.items.append(owner.counter)
-    }, canExecute: { owner in
-        owner.counter < 1_000_000
-    })
+    private(set) lazy var increment = Command(
+        delegate: self,
+        perform: { owner in
+            owner.bodyThreads["sync"] = Thread.isMainThread
+            owner.counter += 1
+            owner.items.append(owner.counter)
+        },
+        canExecute: { owner in
+            owner.counter < 1_000_000
+        })
 
     /// Async body: main actor before and after each `await`.
-    private(set) lazy var load = Command(delegate: self, policy: .enqueue, task: { owner in
-        let fetched = await Task.detached { 10 }.value
-        owner.bodyThreads["async"] = Thread.isMainThread
-        owner.counter += fetched
-    })
+    private(set) lazy var load = Command(
+        delegate: self, policy: .enqueue,
+        task: { owner in
+            let fetched = await Task.detached { 10 }.value
+            owner.bodyThreads["async"] = Thread.isMainThread
+            owner.counter += fetched
+        })
 
     /// Dispatch body: `@Sendable`, on a background queue; it reports back on the main actor.
-    private(set) lazy var export = Command(delegate: self, queue: DispatchQueue.global(), policy: .concurrent(limit: 64), work: {
-        owner, _, done in
-        let computed = (1...10).reduce(0, +)
-        DispatchQueue.main.async {
-            owner.counter += computed
-            owner.bodyThreads["dispatch-report"] = Thread.isMainThread
-            done.succeed()
-        }
-    })
+    private(set) lazy var export = Command(
+        delegate: self, queue: DispatchQueue.global(), policy: .concurrent(limit: 64),
+        work: {
+            owner, _, done in
+            let computed = (1...10).reduce(0, +)
+            DispatchQueue.main.async {
+                owner.counter += computed
+                owner.bodyThreads["dispatch-report"] = Thread.isMainThread
+                done.succeed()
+            }
+        })
 
     /// A sync body that fails, so that `errors` and `outcomes` deliver.
-    private(set) lazy var fail = Command(delegate: self, policy: .concurrent(limit: 64), perform: { _ in
-        throw CounterFailure()
-    })
+    private(set) lazy var fail = Command(
+        delegate: self, policy: .concurrent(limit: 64),
+        perform: { _ in
+            throw CounterFailure()
+        })
 
     func bind(sideLog: EventRecorder<String>, queue: DispatchQueue) {
         // Main-actor deliveries: the handlers touch presenter and view directly.

@@ -114,7 +114,10 @@ final class PresenterTests: DiagnosticsTestCase {
             }
             XCTAssertEqual(
                 presenter.hooks,
-                ["created", "willAppear", "didAppear", "willDisappear", "didDisappear", "willAppear", "didAppear", "destroyed"])
+                [
+                    "created", "willAppear", "didAppear", "willDisappear", "didDisappear", "willAppear", "didAppear",
+                    "destroyed",
+                ])
             XCTAssertEqual(diagnostics.takeAll(), [])
         }
     }
@@ -136,7 +139,8 @@ final class PresenterTests: DiagnosticsTestCase {
         MainActor.assumeIsolated {
             let presenter = BookListPresenter()
             // A swipe-back that is cancelled half-way: will disappear, then will appear again.
-            for event in [ViewLifecycleEvent.created, .willAppear, .didAppear, .willDisappear, .willAppear, .didAppear] {
+            for event in [ViewLifecycleEvent.created, .willAppear, .didAppear, .willDisappear, .willAppear, .didAppear]
+            {
                 presenter.receive(event)
             }
             XCTAssertEqual(presenter.lifecycle, .visible)
@@ -214,7 +218,8 @@ final class PresenterTests: DiagnosticsTestCase {
             assertDeallocated {
                 let presenter = BookListPresenter(view: BookListViewSpy())
                 let emitter = Emitter<Int>()
-                emitter.subscribe(on: .synchronous) { [presenter] _ in _ = presenter }.store(in: presenter.lifetimeTokens)
+                emitter.subscribe(on: .synchronous) { [presenter] _ in _ = presenter }.store(
+                    in: presenter.lifetimeTokens)
                 presenter.receive(.created)
                 presenter.receive(.destroyed)
                 return weakReferences(presenter, emitter)
@@ -352,7 +357,7 @@ extension PresenterTests {
         MainActor.assumeIsolated {
             let view = BookListViewSpy()
             let presenter = BookListPresenter(view: view)
-            let controller = FakeViewController<BookListPresenter>()   // not a BookListView
+            let controller = FakeViewController<BookListPresenter>()  // not a BookListView
             controller.presenter = presenter
             controller.viewDidLoad()
             XCTAssertTrue(presenter.view === view)

@@ -52,11 +52,13 @@ private final class BookListPresenter: Presenter<any Viewable> {
         let books = books
         let pageSize = pageSize
         let total = pageSize * pageCount
-        return CommandWithResult(delegate: commandAnchor, queue: scheduler, work: { _, _, done in
-            let start = books.count
-            books.append(contentsOf: (start..<(start + pageSize)).map(BookCellPresenter.init(id:)))
-            done(.success(books.count < total ? .morePages : .lastPage))
-        })
+        return CommandWithResult(
+            delegate: commandAnchor, queue: scheduler,
+            work: { _, _, done in
+                let start = books.count
+                books.append(contentsOf: (start..<(start + pageSize)).map(BookCellPresenter.init(id:)))
+                done(.success(books.count < total ? .morePages : .lastPage))
+            })
     }()
 
     private(set) lazy var openBook = CommandWithParameter<BookCellPresenter>(
@@ -112,12 +114,16 @@ private final class BookListScreen {
     /// that show their row's presenter, and no presenter in two cells.
     func assertConsistent(_ context: String = "", file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(tableView.violations, [], context, file: file, line: line)
-        XCTAssertEqual(source.renderedItems.map(\.id), presenter.books.snapshot.map(\.id), context, file: file, line: line)
-        XCTAssertEqual(tableView.numberOfRows(inSection: 0), source.numberOfItems(inSection: 0), context, file: file, line: line)
+        XCTAssertEqual(
+            source.renderedItems.map(\.id), presenter.books.snapshot.map(\.id), context, file: file, line: line)
+        XCTAssertEqual(
+            tableView.numberOfRows(inSection: 0), source.numberOfItems(inSection: 0), context, file: file, line: line)
         var shown = Set<ObjectIdentifier>()
         for (path, cell) in host.visibleCells {
             guard let book = cell.shownItem as? BookCellPresenter else { continue }
-            XCTAssertTrue(shown.insert(ObjectIdentifier(book)).inserted, "\(book) shown in two cells \(context)", file: file, line: line)
+            XCTAssertTrue(
+                shown.insert(ObjectIdentifier(book)).inserted, "\(book) shown in two cells \(context)", file: file,
+                line: line)
             XCTAssertTrue(book === source.element(at: path), "\(path) shows \(book) \(context)", file: file, line: line)
             XCTAssertTrue(book.view === cell, "\(book)'s view is not its cell \(context)", file: file, line: line)
             XCTAssertEqual((cell as? BookCell)?.title, book.title, context, file: file, line: line)
@@ -145,7 +151,8 @@ final class ScreenTests: XCTestCase {
                 screen.settle()
                 screen.assertConsistent("page \(page)")
                 XCTAssertEqual(screen.presenter.books.count, page * 10)
-                XCTAssertFalse(screen.source.isLoadingRow(ElementPath(item: page * 10, section: 0)), "loading row removed")
+                XCTAssertFalse(
+                    screen.source.isLoadingRow(ElementPath(item: page * 10, section: 0)), "loading row removed")
                 // Scrolling within the page fires nothing; reaching its end fires the next one.
                 screen.host.scroll(toRow: 0)
                 screen.settle()
@@ -184,13 +191,18 @@ final class ScreenTests: XCTestCase {
             let scheduler = TestScheduler()
             let failures = Locked(1)
             let books = ObservableCollection<BookCellPresenter>((0..<10).map(BookCellPresenter.init(id:)))
-            let loadMore = Command(delegate: commandAnchor, queue: scheduler, work: { _, _, done in
-                if failures.withLock({ count -> Bool in defer { count -= 1 }; return count > 0 }) {
-                    return done.fail(CancellationError())
-                }
-                books.append(contentsOf: (10..<20).map(BookCellPresenter.init(id:)))
-                done.succeed()
-            })
+            let loadMore = Command(
+                delegate: commandAnchor, queue: scheduler,
+                work: { _, _, done in
+                    if failures.withLock({ count -> Bool in
+                        defer { count -= 1 }
+                        return count > 0
+                    }) {
+                        return done.fail(CancellationError())
+                    }
+                    books.append(contentsOf: (10..<20).map(BookCellPresenter.init(id:)))
+                    done.succeed()
+                })
             let errors = loadMore.errors.subscribe(on: .synchronous) { _ in }
             let view = HeadlessTableView<Int> { [[]] }
             let source = TableViewSource(view: view, collection: books)
@@ -292,7 +304,12 @@ extension ScreenTests {
                 books.append(contentsOf: (0..<12).map(BookCellPresenter.init(id:)))
                 screen.settle()
                 let nextID = Locked(1_000)
-                let fresh: @Sendable () -> Int = { nextID.withLock { id -> Int in id += 1; return id } }
+                let fresh: @Sendable () -> Int = {
+                    nextID.withLock { id -> Int in
+                        id += 1
+                        return id
+                    }
+                }
                 let reentrant = books.subscribe(on: .synchronous) { change in
                     if change.version % 13 == 0 { books.append(BookCellPresenter(id: -change.version)) }
                 }

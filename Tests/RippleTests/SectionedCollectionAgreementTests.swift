@@ -141,7 +141,9 @@ final class SectionedCollectionAgreementTests: XCTestCase {
             case 0: collection.moveItem(from: last, to: ElementPath(item: 0, section: target))
             case 1: collection.removeItem(at: last)
             case 2: items.remove(at: count - 1)
-            default: collection.moveItem(from: ElementPath(item: 0, section: section), to: ElementPath(item: 0, section: target))
+            default:
+                collection.moveItem(
+                    from: ElementPath(item: 0, section: section), to: ElementPath(item: 0, section: target))
             }
             return true
         }
@@ -201,7 +203,9 @@ final class SectionedCollectionAgreementTests: XCTestCase {
                 guard count > 1 else { return }
                 let (from, to) = (random.int(below: count), random.int(below: count))
                 switch random.int(below: 3) {
-                case 0: collection.moveItem(from: ElementPath(item: from, section: mine), to: ElementPath(item: to, section: mine))
+                case 0:
+                    collection.moveItem(
+                        from: ElementPath(item: from, section: mine), to: ElementPath(item: to, section: mine))
                 case 1: own.move(from: from, to: to)
                 default:
                     var replaced = collection[ElementPath(item: from, section: mine)]
@@ -263,7 +267,8 @@ final class SectionedCollectionAgreementTests: XCTestCase {
                 let own = section.items.snapshot
                 let count = collection.numberOfItems(inSection: index)
                 guard count == own.count, snapshot[index].items == own else {
-                    failure = "after step \(operations): section \(index) reads \(count) items, "
+                    failure =
+                        "after step \(operations): section \(index) reads \(count) items, "
                         + "snapshot \(snapshot[index].items.ids), its items hold \(own.ids)"
                     return
                 }

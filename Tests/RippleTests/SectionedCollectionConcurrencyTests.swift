@@ -73,7 +73,8 @@ final class SectionedCollectionConcurrencyTests: XCTestCase {
                 case 1: collection.insertItem(TestItem(id: id), at: ElementPath(item: 0, section: 0))
                 case 2:
                     if collection.numberOfItems(inSection: 0) > 3 {
-                        collection.moveItem(from: ElementPath(item: 0, section: 0), to: ElementPath(item: 0, section: 1))
+                        collection.moveItem(
+                            from: ElementPath(item: 0, section: 0), to: ElementPath(item: 0, section: 1))
                     }
                 default:
                     if collection.numberOfItems(inSection: 1) > 0 {

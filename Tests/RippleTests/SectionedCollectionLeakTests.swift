@@ -112,7 +112,8 @@ final class SectionedCollectionLeakTests: XCTestCase {
         }
         collection.replace(
             with: [SectionSnapshot(section: TestHeader(id: 1), items: Array(collection.snapshot[0].items.prefix(1)))],
-            sectionIdentity: .key(\.id, contentEquals: ==), itemIdentity: .key({ ObjectIdentifier($0) }, contentEquals: { _, _ in true }))
+            sectionIdentity: .key(\.id, contentEquals: ==),
+            itemIdentity: .key({ ObjectIdentifier($0) }, contentEquals: { _, _ in true }))
         collection.replaceSection(at: 0, with: SectionData(TestHeader(id: 3), items: tracers(1)))
         collection.removeAllSections()
         token.cancel()

@@ -9,7 +9,8 @@ import XCTest
 final class SectionedCollectionOriginsTests: XCTestCase {
     func testNamedCase() {
         // [[a, b], [c]] → [[c, a], [x]] where the second target section is new.
-        let changes = SectionedChangeset(sourceItemCounts: [2, 1], sectionOrigins: [0, -1], itemOrigins: [[2, 0], [-1]])
+        let changes = SectionedChangeset(
+            sourceItemCounts: [2, 1], sectionOrigins: [0, -1], itemOrigins: [[2, 0], [-1]])
         XCTAssertNil(changes.validationFailure())
         XCTAssertEqual(changes.sections.deletes, [1])
         XCTAssertEqual(changes.sections.inserts, [1])
@@ -17,7 +18,10 @@ final class SectionedCollectionOriginsTests: XCTestCase {
         XCTAssertEqual(changes.itemInserts, [])
         XCTAssertEqual(
             changes.itemMoves,
-            [SectionedChangeset.PathPair(source: ElementPath(item: 0, section: 1), target: ElementPath(item: 0, section: 0))])
+            [
+                SectionedChangeset.PathPair(
+                    source: ElementPath(item: 0, section: 1), target: ElementPath(item: 0, section: 0))
+            ])
     }
 
     func testUpdatesFollowTheirItemsAndDeletedOnesAreDropped() {
@@ -29,8 +33,10 @@ final class SectionedCollectionOriginsTests: XCTestCase {
         XCTAssertEqual(
             changes.itemUpdates,
             [
-                SectionedChangeset.PathPair(source: ElementPath(item: 0, section: 0), target: ElementPath(item: 1, section: 1)),
-                SectionedChangeset.PathPair(source: ElementPath(item: 1, section: 1), target: ElementPath(item: 0, section: 0)),
+                SectionedChangeset.PathPair(
+                    source: ElementPath(item: 0, section: 0), target: ElementPath(item: 1, section: 1)),
+                SectionedChangeset.PathPair(
+                    source: ElementPath(item: 1, section: 1), target: ElementPath(item: 0, section: 0)),
             ])
     }
 
@@ -46,12 +52,16 @@ final class SectionedCollectionOriginsTests: XCTestCase {
                 running += count
             }
             let source: TestSectionedList = sourceCounts.indices.map { s in
-                SectionSnapshot(section: TestHeader(id: s), items: [TestItem](ids: Array(starts[s]..<(starts[s] + sourceCounts[s]))))
+                SectionSnapshot(
+                    section: TestHeader(id: s), items: [TestItem](ids: Array(starts[s]..<(starts[s] + sourceCounts[s])))
+                )
             }
             var survivingSections = sourceCounts.indices.filter { _ in !random.chance(1, in: 4) }
             random.shuffle(&survivingSections)
             var sectionOrigins = survivingSections
-            for _ in 0..<random.int(in: 0...2) { sectionOrigins.insert(-1, at: random.int(in: 0...sectionOrigins.count)) }
+            for _ in 0..<random.int(in: 0...2) {
+                sectionOrigins.insert(-1, at: random.int(in: 0...sectionOrigins.count))
+            }
             var pool = Array(0..<total).filter { _ in !random.chance(1, in: 4) }
             random.shuffle(&pool)
             var itemOrigins = sectionOrigins.map { _ in [Int]() }
@@ -81,8 +91,11 @@ final class SectionedCollectionOriginsTests: XCTestCase {
             if let failure = changes.validationFailure() { return "invalid \(changes): \(failure)" }
             let replayed = changes.applied(
                 to: source, section: { target[$0].section }, item: { target[$0.section].items[$0.item] })
-            if replayed != target { return "\(changes) on \(source.shape) gives \(replayed.shape), not \(target.shape)" }
-            let event = SectionedCollectionChange<TestHeader, TestItem>(changeset: changes, snapshot: target, version: 1)
+            if replayed != target {
+                return "\(changes) on \(source.shape) gives \(replayed.shape), not \(target.shape)"
+            }
+            let event = SectionedCollectionChange<TestHeader, TestItem>(
+                changeset: changes, snapshot: target, version: 1)
             if let failure = sectionedExactnessFailure(event, after: source) { return failure }
             if let failure = sectionedStagingFailure(event, after: source) { return failure }
             return nil
@@ -103,7 +116,9 @@ final class SectionedCollectionOriginsTests: XCTestCase {
             }
             var origins = runs.flatMap { $0 }.filter { _ in !random.chance(1, in: 50) }
             for _ in 0..<20 { origins.insert(-1, at: random.int(in: 0...origins.count)) }
-            let source: TestSectionedList = [SectionSnapshot(section: TestHeader(id: 0), items: [TestItem](ids: Array(0..<count)))]
+            let source: TestSectionedList = [
+                SectionSnapshot(section: TestHeader(id: 0), items: [TestItem](ids: Array(0..<count)))
+            ]
             var nextNew = 100_000
             let target: TestSectionedList = [
                 SectionSnapshot(
@@ -119,7 +134,8 @@ final class SectionedCollectionOriginsTests: XCTestCase {
             let replayed = changes.applied(
                 to: source, section: { target[$0].section }, item: { target[$0.section].items[$0.item] })
             if replayed != target { return "the change-set does not replay to the target" }
-            let event = SectionedCollectionChange<TestHeader, TestItem>(changeset: changes, snapshot: target, version: 1)
+            let event = SectionedCollectionChange<TestHeader, TestItem>(
+                changeset: changes, snapshot: target, version: 1)
             return sectionedExactnessFailure(event, after: source)
         }
     }

@@ -284,7 +284,9 @@ final class SectionedCollectionPropertyTests: XCTestCase {
                     var items = shadow[index].items.filter { _ in !random.chance(1, in: 4) }
                     random.shuffle(&items)
                     if !loose.isEmpty && random.chance(1, in: 2) { items.append(loose.removeLast()) }
-                    for _ in 0..<random.int(in: 0...2) { items.insert(freshItem(), at: random.int(in: 0...items.count)) }
+                    for _ in 0..<random.int(in: 0...2) {
+                        items.insert(freshItem(), at: random.int(in: 0...items.count))
+                    }
                     if random.chance(1, in: 3) { header.title = freshContent() }
                     sections.append(SectionData(header, items: items))
                     target.append(SectionSnapshot(section: header, items: items))

@@ -40,7 +40,9 @@ func makeSectionedList(_ sections: [(Int, [Int])]) -> TestSectionedList {
 
 /// Checks one event against the list before it: the change-set is valid, its counts match both
 /// lists, and it replays to the event's snapshot.
-func sectionedEventFailure(_ change: SectionedCollectionChange<TestHeader, TestItem>, after previous: TestSectionedList) -> String? {
+func sectionedEventFailure(_ change: SectionedCollectionChange<TestHeader, TestItem>, after previous: TestSectionedList)
+    -> String?
+{
     let changes = change.changeset
     let snapshot = change.snapshot
     if let failure = changes.validationFailure() { return "v\(change.version): invalid \(changes): \(failure)" }
@@ -61,7 +63,9 @@ func sectionedEventFailure(_ change: SectionedCollectionChange<TestHeader, TestI
 /// Stages `change` from `previous`, checks every stage with the table and collection validators,
 /// and applies it to headless views, setting their data inside each batch; the views must end
 /// showing the snapshot.
-func sectionedStagingFailure(_ change: SectionedCollectionChange<TestHeader, TestItem>, after previous: TestSectionedList) -> String? {
+func sectionedStagingFailure(
+    _ change: SectionedCollectionChange<TestHeader, TestItem>, after previous: TestSectionedList
+) -> String? {
     let staged = change.staged(from: previous)
     var tableData = previous.map { Array($0.items) }
     let tableView = HeadlessTableView { tableData }

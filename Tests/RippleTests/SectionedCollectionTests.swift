@@ -16,7 +16,9 @@ final class SectionedCollectionTests: XCTestCase {
         makeCheckedSections(sections)
     }
 
-    private func events(_ collection: TestSections, _ body: () -> Void) -> [SectionedCollectionChange<TestHeader, TestItem>] {
+    private func events(_ collection: TestSections, _ body: () -> Void) -> [SectionedCollectionChange<
+        TestHeader, TestItem
+    >] {
         let recorder = EventRecorder<SectionedCollectionChange<TestHeader, TestItem>>()
         let token = collection.subscribe(on: .synchronous, recorder.handler)
         body()
@@ -76,14 +78,16 @@ final class SectionedCollectionTests: XCTestCase {
             collection.insertSection(TestSection(TestHeader(id: 4)), at: 0)
             collection.moveSection(from: 0, to: 3)
             collection.removeSection(at: 1)
-            collection.replaceSection(at: 0, with: collection.sections[0].replacingSection(with: TestHeader(id: 2, title: 1)))
+            collection.replaceSection(
+                at: 0, with: collection.sections[0].replacingSection(with: TestHeader(id: 2, title: 1)))
             collection.replaceSection(at: 1, with: TestSection(TestHeader(id: 5), items: [TestItem(id: 5)]))
         }
         XCTAssertEqual(recorded.map(\.changeset.sections.inserts), [[2], [0], [], [], [], [1]])
         XCTAssertEqual(recorded.map(\.changeset.sections.deletes), [[], [], [], [1], [], [1]])
         XCTAssertEqual(recorded[2].changeset.sections.moves, [Changeset.OffsetPair(source: 0, target: 3)])
         XCTAssertEqual(recorded[4].changeset.sections.updates, [Changeset.OffsetPair(source: 0, target: 0)])
-        XCTAssertEqual(collection.snapshot.map(\.section), [TestHeader(id: 2, title: 1), TestHeader(id: 5), TestHeader(id: 4)])
+        XCTAssertEqual(
+            collection.snapshot.map(\.section), [TestHeader(id: 2, title: 1), TestHeader(id: 5), TestHeader(id: 4)])
         XCTAssertEqual(collection.snapshot.shape, [[1], [5], []])
         checker.assertConsistent(finalSnapshot: collection.snapshot)
         collection.removeAllSections()
@@ -220,9 +224,11 @@ final class SectionedCollectionTests: XCTestCase {
         XCTAssertEqual(changes.sections.updates.count, 1)
         XCTAssertEqual(changes.itemInserts, [])
         XCTAssertEqual(changes.itemDeletes, [path(2, 0)].filter { _ in false })
-        XCTAssertEqual(Set(changes.itemMoves), [
-            Pair(source: path(0, 0), target: path(0, 1)), Pair(source: path(1, 0), target: path(2, 1)),
-        ])
+        XCTAssertEqual(
+            Set(changes.itemMoves),
+            [
+                Pair(source: path(0, 0), target: path(0, 1)), Pair(source: path(1, 0), target: path(2, 1)),
+            ])
         let sections = collection.sections
         XCTAssertTrue(sections[2] === first, "an unchanged section keeps its SectionData")
         XCTAssertTrue(sections[0].items === second.items, "a retitled section keeps its items")
@@ -286,12 +292,15 @@ final class SectionedCollectionTests: XCTestCase {
         let collection = SectionedCollection<Presenter, Presenter>([SectionData(header, items: [a, b])])
         let recorder = EventRecorder<SectionedCollectionChange<Presenter, Presenter>>()
         let token = collection.subscribe(on: .synchronous, recorder.handler)
-        collection.replace(with: [SectionSnapshot(section: header, items: [b, c, a])], sectionIdentity: .object, itemIdentity: .object)
+        collection.replace(
+            with: [SectionSnapshot(section: header, items: [b, c, a])], sectionIdentity: .object, itemIdentity: .object)
         XCTAssertEqual(recorder.count, 1)
         XCTAssertEqual(recorder.events.first?.changeset.itemInserts, [path(0, 1)])
         XCTAssertEqual(recorder.events.first?.changeset.itemMoves.count, 1)
         collection.replace(
-            with: [SectionSnapshot(section: header, items: [c])], sectionIdentity: .key(\.name, contentEquals: { _, _ in true }), itemIdentity: .key(\.name, contentEquals: { _, _ in true }))
+            with: [SectionSnapshot(section: header, items: [c])],
+            sectionIdentity: .key(\.name, contentEquals: { _, _ in true }),
+            itemIdentity: .key(\.name, contentEquals: { _, _ in true }))
         XCTAssertEqual(recorder.events.last?.changeset.itemDeletes, [path(0, 0), path(0, 2)])
         token.cancel()
     }
@@ -396,7 +405,8 @@ final class SectionedCollectionTests: XCTestCase {
         case "subscript": _ = collection[ElementPath(item: 2, section: 0)]
         case "subscriptSection": _ = collection[ElementPath(item: 0, section: 2)]
         case "numberOfItems": _ = collection.numberOfItems(inSection: -1)
-        case "moveItem": collection.moveItem(from: ElementPath(item: 0, section: 0), to: ElementPath(item: 1, section: 1))
+        case "moveItem":
+            collection.moveItem(from: ElementPath(item: 0, section: 0), to: ElementPath(item: 1, section: 1))
         case "endUpdates": collection.endUpdates()
         case "stagedFromAStaleList":
             // Issue 13: staging from a list the change does not start from names `staged(from:)`.
@@ -417,12 +427,16 @@ final class SectionedCollectionTests: XCTestCase {
             "moveSection": "SectionedCollection.moveSection(from:to:): section -1 is out of range 0..<2",
             "replaceSection": "SectionedCollection.replaceSection(at:with:): section 5 is out of range 0..<2",
             "itemSection": "SectionedCollection.appendItem(_:toSection:): section 2 is out of range 0..<2",
-            "insertItem": "SectionedCollection.insertItem(_:at:): item path (0 - 3) is out of range: section 0 takes items 0...2",
-            "removeItem": "SectionedCollection.removeItem(at:): item path (1 - 0) is out of range: section 1 takes items 0..<0",
-            "subscript": "SectionedCollection.subscript: item path (0 - 2) is out of range: section 0 takes items 0..<2",
+            "insertItem":
+                "SectionedCollection.insertItem(_:at:): item path (0 - 3) is out of range: section 0 takes items 0...2",
+            "removeItem":
+                "SectionedCollection.removeItem(at:): item path (1 - 0) is out of range: section 1 takes items 0..<0",
+            "subscript":
+                "SectionedCollection.subscript: item path (0 - 2) is out of range: section 0 takes items 0..<2",
             "subscriptSection": "SectionedCollection.subscript: section 2 is out of range 0..<2",
             "numberOfItems": "SectionedCollection.numberOfItems(inSection:): section -1 is out of range 0..<2",
-            "moveItem": "SectionedCollection.moveItem(from:to:): item path (1 - 1) is out of range: section 1 takes items 0...0",
+            "moveItem":
+                "SectionedCollection.moveItem(from:to:): item path (1 - 1) is out of range: section 1 takes items 0...0",
             "endUpdates": "SectionedCollection.endUpdates(): called without a matching beginUpdates()",
             "stagedFromAStaleList":
                 "SectionedCollectionChange.staged(from:): the rendered sections hold [2, 1] items, but the change "
@@ -459,7 +473,8 @@ final class SectionedCollectionOverloadTests: XCTestCase {
         let collection = SectionedCollection<HashableObject, HashableObject>([SectionData(header, items: [a])])
         let recorder = EventRecorder<SectionedCollectionChange<HashableObject, HashableObject>>()
         let token = collection.subscribe(on: .synchronous, recorder.handler)
-        collection.replace(with: [SectionSnapshot(section: header, items: [b])], sectionIdentity: .object, itemIdentity: .object)
+        collection.replace(
+            with: [SectionSnapshot(section: header, items: [b])], sectionIdentity: .object, itemIdentity: .object)
         XCTAssertEqual(recorder.events.first?.changeset.itemDeletes, [ElementPath(item: 0, section: 0)])
         XCTAssertEqual(recorder.events.first?.changeset.itemInserts, [ElementPath(item: 0, section: 0)])
         token.cancel()
@@ -474,7 +489,10 @@ final class SectionedCollectionOverloadTests: XCTestCase {
         collection.replace(with: [SectionSnapshot(section: header, items: [IdentifiableObject(1, "b")])])
         XCTAssertEqual(
             recorder.events.first?.changeset.itemUpdates,
-            [SectionedChangeset.PathPair(source: ElementPath(item: 0, section: 0), target: ElementPath(item: 0, section: 0))])
+            [
+                SectionedChangeset.PathPair(
+                    source: ElementPath(item: 0, section: 0), target: ElementPath(item: 0, section: 0))
+            ])
         token.cancel()
     }
 }
@@ -524,7 +542,8 @@ final class SectionedCollectionReplacedKeptElementsTests: XCTestCase {
         mail.moveItem(from: ElementPath(item: 0, section: 0), to: ElementPath(item: 0, section: 1))
         mail.moveSection(from: 1, to: 0)
         XCTAssertEqual(recorder.events.map(\.mayReplaceKeptElements), [false, false, false])
-        inbox.items.replace(with: inbox.items.map { Row(id: $0.id) }, identity: .key(\Row.id, contentEquals: { _, _ in true }))
+        inbox.items.replace(
+            with: inbox.items.map { Row(id: $0.id) }, identity: .key(\Row.id, contentEquals: { _, _ in true }))
         XCTAssertEqual(recorder.count, 3, "nothing changed by the identity's account: no event")
         inbox.items.append(Row(id: 5))
         XCTAssertEqual(recorder.events.last?.mayReplaceKeptElements, true, "the swap is still unseen by subscribers")
@@ -537,7 +556,9 @@ final class SectionedCollectionReplacedKeptElementsTests: XCTestCase {
         XCTAssertEqual(recorder.events.last?.mayReplaceKeptElements, true)
         mail.performBatchUpdates {
             inbox.items.append(Row(id: 8))
-            mail.replace(withSections: mail.sections, sectionIdentity: .value, itemIdentity: .key(\Row.id, contentEquals: { _, _ in true }))
+            mail.replace(
+                withSections: mail.sections, sectionIdentity: .value,
+                itemIdentity: .key(\Row.id, contentEquals: { _, _ in true }))
         }
         XCTAssertEqual(recorder.events.last?.mayReplaceKeptElements, true)
         token.cancel()

@@ -110,9 +110,11 @@ private final class BookListPresenter: Presenter<any BookListView>, BookCellDele
         }
     }
 
-    private(set) lazy var openBook = CommandWithParameter<BookCellPresenter>(delegate: self, perform: { owner, cell in
-        owner.opened.append(cell.book.title)
-    })
+    private(set) lazy var openBook = CommandWithParameter<BookCellPresenter>(
+        delegate: self,
+        perform: { owner, cell in
+            owner.opened.append(cell.book.title)
+        })
 
     func bookCellDidToggleFavorite(_ cell: BookCellPresenter) {
         view?.showFavoriteCount(books.snapshot.filter { $0.isFavorite }.count)
@@ -174,11 +176,14 @@ private final class LoginPresenter: Presenter<any LoginView> {
 
     /// STT's `Command(delegate:handler:handlerCanExecute:)` (Ripple's `Command(delegate:perform:canExecute:)`), whose body binds the request to
     /// the command with `useWork`: the command executes until the service calls back.
-    private(set) lazy var login = Command(delegate: self, perform: { owner in
-        owner.onLogin()
-    }, canExecute: { owner in
-        owner.email.contains("@") && owner.password.count >= 6
-    })
+    private(set) lazy var login = Command(
+        delegate: self,
+        perform: { owner in
+            owner.onLogin()
+        },
+        canExecute: { owner in
+            owner.email.contains("@") && owner.password.count >= 6
+        })
 
     private func onLogin() {
         let credentials = Credentials(email: email, password: password)
@@ -311,7 +316,8 @@ final class SeedParitySTTTests: XCTestCase {
         let presenter = BookListPresenter(repository: FakeBookRepository(books: library, gate: gate))
         let view = BookListScreenView()
         presenter.injectView(view)
-        let screen = HeadlessTableScreen(collection: presenter.books, selectItem: presenter.openBook, visibleRowCount: 4)
+        let screen = HeadlessTableScreen(
+            collection: presenter.books, selectItem: presenter.openBook, visibleRowCount: 4)
         screen.cells.register(BookCell.self, forCellReuseIdentifier: "Cell")
 
         presenter.receive(.created)  // viewDidLoad: the load starts
@@ -356,7 +362,10 @@ final class SeedParitySTTTests: XCTestCase {
 
         var shown: [String] = []
         var outcome = expectation(description: "the error shows")
-        view.onShow = { shown.append($0); outcome.fulfill() }
+        view.onShow = {
+            shown.append($0)
+            outcome.fulfill()
+        }
         XCTAssertNil(binding.trigger().refusal)
         XCTAssertTrue(presenter.login.isExecuting, "the request runs")
         XCTAssertFalse(button.isEnabled)

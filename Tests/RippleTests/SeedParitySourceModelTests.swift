@@ -112,7 +112,9 @@ private final class ProductsPresenter: Presenter<any Viewable>, ProductCellDeleg
             if grouped[product.category] == nil { order.append(product.category) }
             grouped[product.category, default: []].append(ProductCellPresenter(product: product, delegate: self))
         }
-        categories.replace(withSections: order.map { SectionData(CategoryPresenter(title: $0), items: grouped[$0] ?? []) }, sectionIdentity: .object, itemIdentity: .object)
+        categories.replace(
+            withSections: order.map { SectionData(CategoryPresenter(title: $0), items: grouped[$0] ?? []) },
+            sectionIdentity: .object, itemIdentity: .object)
     }
 
     /// SourceModel injects the index path into the cell; here the index is looked up when it is
@@ -186,7 +188,8 @@ final class SeedParitySourceModelTests: XCTestCase {
         presenter.show(Array(catalog.reversed()), promotion: nil)  // new presenters: a new list
         await screen.settle()
         XCTAssertEqual(shown(screen), ["product Bread", "product Shampoo", "product Apples", "product Lipstick"])
-        XCTAssertEqual(screen.cells.visibleCells.map(\.cell.reuseIdentifier), ["Product", "Product", "Product", "Product"])
+        XCTAssertEqual(
+            screen.cells.visibleCells.map(\.cell.reuseIdentifier), ["Product", "Product", "Product", "Product"])
         XCTAssertEqual(screen.collectionView.violations, [])
     }
 
@@ -202,9 +205,11 @@ final class SeedParitySourceModelTests: XCTestCase {
         presenter.showByCategory(catalog)
         await screen.settle()
         XCTAssertEqual(screen.shownSections.map(\.title), ["Beauty", "Grocery"])
-        XCTAssertEqual(screen.shownItems.map { $0.map(\.product.name) }, [["Lipstick", "Shampoo"], ["Apples", "Bread"]])
         XCTAssertEqual(
-            screen.cells.visibleSupplementaryViews.compactMap { ($0.view as? CategoryHeader)?.title }, ["Beauty", "Grocery"])
+            screen.shownItems.map { $0.map(\.product.name) }, [["Lipstick", "Shampoo"], ["Apples", "Bread"]])
+        XCTAssertEqual(
+            screen.cells.visibleSupplementaryViews.compactMap { ($0.view as? CategoryHeader)?.title },
+            ["Beauty", "Grocery"])
 
         presenter.showByCategory(catalog + [Product(id: 5, name: "Tent", category: "Outdoor")])
         await screen.settle()
@@ -227,7 +232,9 @@ final class SeedParitySourceModelTests: XCTestCase {
         screen.cells.register(BannerCell.self, forCellReuseIdentifier: "Banner")
         var shownAt: [String: Int] = [:]
         screen.source.onItemEvent = { event, row, path in
-            if event == .willDisplay, let product = row as? ProductCellPresenter { shownAt[product.product.name] = path.item }
+            if event == .willDisplay, let product = row as? ProductCellPresenter {
+                shownAt[product.product.name] = path.item
+            }
         }
         presenter.show(Array(catalog.prefix(2)), promotion: nil)
         await screen.settle()

@@ -42,7 +42,8 @@ private actor ItemServer: ItemService {
         requests += 1
         if isHolding { await withCheckedContinuation { held.append($0) } }
         let end = min(count + pageSize, total)
-        return ItemPage(items: (count..<end).map { Item(id: $0, name: names[$0] ?? "Item \($0)") }, isLast: end == total)
+        return ItemPage(
+            items: (count..<end).map { Item(id: $0, name: names[$0] ?? "Item \($0)") }, isLast: end == total)
     }
 
     func hold() { isHolding = true }
@@ -93,24 +94,28 @@ private final class ItemListPresenter: Presenter<any ItemListView> {
     }
 
     /// The infinite scroll's load: the next page, and whether it was the last.
-    private(set) lazy var loadMore = CommandWithResult<Void, PageLoad>(delegate: self, task: { owner, _ in
-        let page = try await owner.service.items(after: owner.items.count)
-        try Task.checkCancellation()  // the view went away meanwhile
-        owner.items.append(contentsOf: page.items.map(ItemPresenter.init(item:)))
-        return page.isLast ? .lastPage : .morePages
-    })
+    private(set) lazy var loadMore = CommandWithResult<Void, PageLoad>(
+        delegate: self,
+        task: { owner, _ in
+            let page = try await owner.service.items(after: owner.items.count)
+            try Task.checkCancellation()  // the view went away meanwhile
+            owner.items.append(contentsOf: page.items.map(ItemPresenter.init(item:)))
+            return page.isLast ? .lastPage : .morePages
+        })
 
     /// Pull to refresh: the first page again, diffed into the list by item. Unchanged items keep
     /// their presenters, which their cells show.
-    private(set) lazy var refresh = Command(delegate: self, task: { owner in
-        let page = try await owner.service.items(after: 0)
-        var shown: [Int: ItemPresenter] = [:]
-        for presenter in owner.items.snapshot { shown[presenter.item.id] = presenter }
-        let fresh = page.items.map { item in
-            shown[item.id].flatMap { $0.item == item ? $0 : nil } ?? ItemPresenter(item: item)
-        }
-        owner.items.replace(with: fresh, identity: .key({ $0.item.id }, contentEquals: { $0.item == $1.item }))
-    })
+    private(set) lazy var refresh = Command(
+        delegate: self,
+        task: { owner in
+            let page = try await owner.service.items(after: 0)
+            var shown: [Int: ItemPresenter] = [:]
+            for presenter in owner.items.snapshot { shown[presenter.item.id] = presenter }
+            let fresh = page.items.map { item in
+                shown[item.id].flatMap { $0.item == item ? $0 : nil } ?? ItemPresenter(item: item)
+            }
+            owner.items.replace(with: fresh, identity: .key({ $0.item.id }, contentEquals: { $0.item == $1.item }))
+        })
 
     override func viewWillAppear() {
         // While the view is on screen only: cancelled when it disappears.

@@ -46,12 +46,13 @@ final class SequentialListViewTests: XCTestCase {
             let rowView = RecordingRowView(rows: 5)
             let view = SequentialListView(rowView)
             var finished: Bool?
-            view.performBatchUpdates({
-                view.deleteItems(at: [path(1)])
-                view.insertItems(at: [path(0)])
-                view.moveItem(at: path(3), to: path(4))
-                view.reloadItems(at: [path(0)])
-            }, completion: { finished = $0 })
+            view.performBatchUpdates(
+                {
+                    view.deleteItems(at: [path(1)])
+                    view.insertItems(at: [path(0)])
+                    view.moveItem(at: path(3), to: path(4))
+                    view.reloadItems(at: [path(0)])
+                }, completion: { finished = $0 })
             XCTAssertEqual(rowView.calls, ["begin", "remove [1]", "move 2→3", "insert [0]", "reload [1]", "end"])
             XCTAssertEqual(finished, true)
             XCTAssertEqual(view.numberOfItems(inSection: 0), 5)
@@ -91,10 +92,11 @@ final class SequentialListViewTests: XCTestCase {
             let rowView = RecordingRowView(rows: 3)
             let view = SequentialListView(rowView)
             var inner: Bool?
-            view.performBatchUpdates({
-                view.deleteItems(at: [path(0)])
-                view.performBatchUpdates({ view.insertItems(at: [path(2)]) }, completion: { inner = $0 })
-            }, completion: nil)
+            view.performBatchUpdates(
+                {
+                    view.deleteItems(at: [path(0)])
+                    view.performBatchUpdates({ view.insertItems(at: [path(2)]) }, completion: { inner = $0 })
+                }, completion: nil)
             XCTAssertEqual(rowView.calls, ["begin", "remove [0]", "insert [2]", "end"])
             XCTAssertEqual(inner, true)
         }
@@ -119,10 +121,13 @@ final class SequentialListViewTests: XCTestCase {
                 ("delete out of range", { $0.deleteItems(at: [path(7)]) }, "delete 7 is out of range 0..<5"),
                 ("insert out of range", { $0.insertItems(at: [path(6)]) }, "insert 6 is out of range 0..<6"),
                 ("deleted twice", { $0.deleteItems(at: [path(1), path(1)]) }, "source offset 1 is deleted twice"),
-                ("reload of a deleted row", {
-                    $0.deleteItems(at: [path(2)])
-                    $0.reloadItems(at: [path(2)])
-                }, "row 2 is reloaded and also deleted, moved or reloaded"),
+                (
+                    "reload of a deleted row",
+                    {
+                        $0.deleteItems(at: [path(2)])
+                        $0.reloadItems(at: [path(2)])
+                    }, "row 2 is reloaded and also deleted, moved or reloaded"
+                ),
                 ("reload out of range", { $0.reloadItems(at: [path(5)]) }, "reload 5 is out of range 0..<5"),
             ]
             for (name, batch, message) in cases {
@@ -240,7 +245,9 @@ final class SequentialListViewTests: XCTestCase {
         }
     }
 
-    private static func randomMutation(of collection: ObservableCollection<TestItem>, random: inout SplitMix64, freshID: Int) {
+    private static func randomMutation(
+        of collection: ObservableCollection<TestItem>, random: inout SplitMix64, freshID: Int
+    ) {
         let count = collection.count
         switch random.int(below: 7) {
         case 0: collection.insert(TestItem(id: freshID), at: random.int(in: 0...count))
@@ -289,8 +296,10 @@ final class SequentialListViewTests: XCTestCase {
 
     func test_sectionCalls_trapWithAMessageNamingTheMethodAndTheRange() throws {
         let expected: [String: String] = [
-            "insertSections": "SequentialListView.insertSections(_:): a sequential row view has one section, which cannot be inserted, deleted, reloaded or moved; got [1]",
-            "moveSection": "SequentialListView.moveSection(_:toSection:): a sequential row view has one section, which cannot be inserted, deleted, reloaded or moved; got [0, 1]",
+            "insertSections":
+                "SequentialListView.insertSections(_:): a sequential row view has one section, which cannot be inserted, deleted, reloaded or moved; got [1]",
+            "moveSection":
+                "SequentialListView.moveSection(_:toSection:): a sequential row view has one section, which cannot be inserted, deleted, reloaded or moved; got [0, 1]",
             "deleteItems": "SequentialListView.deleteItems(at:): section 1 is out of range 0..<1",
             "numberOfItems": "SequentialListView.numberOfItems(inSection:): section 2 is out of range 0..<1",
         ]

@@ -109,7 +109,8 @@ func checkSectioned(_ source: [FuzzSection], _ target: [FuzzSection]) {
             ("table view", tableView.rows, tableView.violations, tableView.warnings),
             ("collection view", collectionView.items, collectionView.violations, collectionView.warnings),
         ] {
-            fuzzCheck(violations.isEmpty && warnings.isEmpty, "\(context): the \(name) reports \(violations) \(warnings)")
+            fuzzCheck(
+                violations.isEmpty && warnings.isEmpty, "\(context): the \(name) reports \(violations) \(warnings)")
             fuzzCheck(shownItems == stageData.map({ Array($0.items) }), "\(context): the \(name) shows \(shownItems)")
         }
         shown = stageData
@@ -187,7 +188,8 @@ func checkRawBatch(_ calls: [BatchCall], before: [Int], after: [Int], countsFrom
         }
     }
     sequential.endUpdates()
-    fuzzCheck(sequential.rows.count == rows.count, "\(calls): the sequential view shows \(sequential.rows), data \(rows)")
+    fuzzCheck(
+        sequential.rows.count == rows.count, "\(calls): the sequential view shows \(sequential.rows), data \(rows)")
     if !sequential.violations.isEmpty {
         fuzzCheck(sequential.rows == rows, "\(calls): the sequential view did not recover: \(sequential.rows)")
     }
@@ -207,7 +209,9 @@ func checkSequential<Element: Equatable>(_ changes: Changeset, from source: [Ele
     var rows: [Element?] = source
     for offset in steps.removals.reversed() { rows.remove(at: offset) }
     for move in steps.moves {
-        fuzzCheck(rows.indices.contains(move.source) && rows.indices.contains(move.target), "\(context): move \(move) out of range")
+        fuzzCheck(
+            rows.indices.contains(move.source) && rows.indices.contains(move.target),
+            "\(context): move \(move) out of range")
         rows.insert(rows.remove(at: move.source), at: move.target)
     }
     for offset in steps.insertions {

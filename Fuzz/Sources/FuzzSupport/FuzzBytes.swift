@@ -73,4 +73,3 @@ func fuzzTrace(_ description: @autoclosure () -> String) {
     var line = "fuzz case: \(description())\n"
     line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
 }
-

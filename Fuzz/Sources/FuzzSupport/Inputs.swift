@@ -116,7 +116,9 @@ extension FuzzBytes {
             }
             if fate >= 224 { kept.section.title ^= 1 }
             kept.items = ListSnapshot(edited(Array(kept.items), nextID: &nextItem))
-            if !kept.items.isEmpty, byte() < 64 { travellers.append(kept.items.remove(at: int(below: kept.items.count))) }
+            if !kept.items.isEmpty, byte() < 64 {
+                travellers.append(kept.items.remove(at: int(below: kept.items.count)))
+            }
             target.append(kept)
         }
         for _ in 0..<int(below: 3) { target.insert(section(&self), at: int(below: target.count + 1)) }

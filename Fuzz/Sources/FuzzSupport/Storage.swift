@@ -4,9 +4,15 @@ import RippleDiff
 /// a tree of three levels and 16,385 one of four, within a fuzz input's reach.
 struct Wide: Equatable {
     var value: Int
-    var padding: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    var more: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) =
-        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    var padding: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) = (
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+    )
+    var more:
+        (
+            Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int,
+            Int, Int, Int, Int, Int
+        ) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     init(_ value: Int) { self.value = value }
     static func == (lhs: Self, rhs: Self) -> Bool { lhs.value == rhs.value }
 }
@@ -41,7 +47,8 @@ private func checkStorage<E>(_ bytes: inout FuzzBytes, leaf: Int, make: (Int) ->
         fuzzCheck(list.count == model.count, "\(what): count \(list.count), expected \(model.count)")
         var offset = 0
         for element in list {
-            fuzzCheck(value(element) == model[offset], "\(what): [\(offset)] is \(value(element)), expected \(model[offset])")
+            fuzzCheck(
+                value(element) == model[offset], "\(what): [\(offset)] is \(value(element)), expected \(model[offset])")
             offset += 1
         }
         fuzzCheck(offset == model.count, "\(what): iteration stopped after \(offset) of \(model.count)")
@@ -100,7 +107,8 @@ private func checkStorage<E>(_ bytes: inout FuzzBytes, leaf: Int, make: (Int) ->
             model.replaceSubrange(lower..<(lower + length), with: values)
             operation = "replaceSubrange(\(lower)..<\(lower + length), with: \(values.count))"
         case 7 where count > 0:
-            let source = bytes.int(below: count), destination = bytes.int(below: count)
+            let source = bytes.int(below: count)
+            let destination = bytes.int(below: count)
             list.move(fromOffset: source, toOffset: destination)
             model.insert(model.remove(at: source), at: destination)
             operation = "move(fromOffset: \(source), toOffset: \(destination))"

@@ -349,7 +349,9 @@ extension ObservableCollection.State {
     mutating func move(from source: Int, to destination: Int, method: String) -> Changeset? {
         let count = elements.count
         guard source >= 0 && source < count else { ObservableCollection.outOfRange(method, source, count) }
-        guard destination >= 0 && destination < count else { ObservableCollection.outOfRange(method, destination, count) }
+        guard destination >= 0 && destination < count else {
+            ObservableCollection.outOfRange(method, destination, count)
+        }
         guard source != destination else { return nil }
         elements.move(fromOffset: source, toOffset: destination)
         if batch != nil {
@@ -357,6 +359,7 @@ extension ObservableCollection.State {
             return nil
         }
         return Changeset(
-            sourceCount: count, targetCount: count, moves: pairs(Changeset.OffsetPair(source: source, target: destination)))
+            sourceCount: count, targetCount: count,
+            moves: pairs(Changeset.OffsetPair(source: source, target: destination)))
     }
 }

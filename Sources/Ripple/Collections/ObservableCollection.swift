@@ -275,7 +275,9 @@ extension ObservableCollection.State {
     /// ``commit(_:)`` that also takes the first delivery, for the caller to run after unlocking
     /// (then drain): one step less on the path of every single mutation.
     @inlinable
-    mutating func commitTakingDelivery(_ changeset: consuming Changeset?) -> EmitterCore<CollectionChange<Element>>.Handoff? {
+    mutating func commitTakingDelivery(_ changeset: consuming Changeset?) -> EmitterCore<CollectionChange<Element>>
+        .Handoff?
+    {
         guard let changeset = counted(changeset) else { return nil }
         return publishTakingDelivery(changeset)
     }
@@ -315,7 +317,9 @@ extension ObservableCollection.State {
 
     /// ``publish(_:)`` that also takes the first delivery (see ``EmitterCore/send(_:)``).
     @inlinable
-    mutating func publishTakingDelivery(_ changeset: consuming Changeset) -> EmitterCore<CollectionChange<Element>>.Handoff? {
+    mutating func publishTakingDelivery(_ changeset: consuming Changeset) -> EmitterCore<CollectionChange<Element>>
+        .Handoff?
+    {
         guard let event = nextVersion(changeset) else { return nil }
         return core.send(event)
     }
@@ -328,10 +332,12 @@ extension ObservableCollection.State {
     mutating func nextVersion(_ changeset: consuming Changeset) -> CollectionChange<Element>? {
         guard !changeset.isEmpty else { return nil }
         #if RIPPLE_INTERNAL_CHECKS
-        if let failure = changeset.validationFailure() ?? (changeset.targetCount == elements.count
-            ? nil : "it ends at \(changeset.targetCount) elements, the collection has \(elements.count)")
+        if let failure = changeset.validationFailure()
+            ?? (changeset.targetCount == elements.count
+                ? nil : "it ends at \(changeset.targetCount) elements, the collection has \(elements.count)")
         {
-            preconditionFailure("ObservableCollection: version \(version + 1) would publish an invalid change-set: \(failure)")
+            preconditionFailure(
+                "ObservableCollection: version \(version + 1) would publish an invalid change-set: \(failure)")
         }
         #endif
         version &+= 1

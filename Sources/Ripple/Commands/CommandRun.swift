@@ -53,7 +53,8 @@ public final class CommandResultRun<Output: Sendable>: Sendable {
     /// - Parameters:
     ///   - waiter: The `run(_:)` call awaiting the run, if one is.
     ///   - finish: Receives the run's result.
-    package init(waiter: CommandWaiter<Output>? = nil, finish: @escaping @Sendable (Result<Output, any Error>) -> Void) {
+    package init(waiter: CommandWaiter<Output>? = nil, finish: @escaping @Sendable (Result<Output, any Error>) -> Void)
+    {
         self.waiter = waiter
         state = LockedState(State(finish: finish))
     }

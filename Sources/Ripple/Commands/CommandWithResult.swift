@@ -345,7 +345,8 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
 
     /// The check-and-start of the policy, then the run, once the owner is resolved (and held by the
     /// caller) and the predicate holds. On the main actor for a main-actor command.
-    private func start(_ owner: AnyOwner, _ parameter: Parameter, _ waiter: CommandWaiter<Output>?) -> CommandExecution {
+    private func start(_ owner: AnyOwner, _ parameter: Parameter, _ waiter: CommandWaiter<Output>?) -> CommandExecution
+    {
         let admission = admit(parameter, waiter)
         switch admission {
         case .refused(let reason): return .refused(reason)
@@ -466,7 +467,8 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
 
     /// Ends the sync run `current`. When a parameter queued under `.enqueue` takes over, stores it
     /// in `current` and returns `true`: the caller runs it, on this thread.
-    private func endSync(_ result: Result<Output, any Error>, next current: inout QueuedRun<Parameter, Output>) -> Bool {
+    private func endSync(_ result: Result<Output, any Error>, next current: inout QueuedRun<Parameter, Output>) -> Bool
+    {
         let thread = nestingThread
         return end(result, waiter: current.waiter) { state in
             state.endSync(depthOn: thread)

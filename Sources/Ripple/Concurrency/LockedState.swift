@@ -102,7 +102,8 @@ package struct LockedState<State>: @unchecked Sendable {
         os_unfair_lock_lock(lock)
         #elseif canImport(Glibc) || canImport(Musl)
         let result = pthread_mutex_lock(lock)
-        precondition(result == 0, "LockedState: lock failed with \(result); a lock was re-entered from the thread that holds it")
+        precondition(
+            result == 0, "LockedState: lock failed with \(result); a lock was re-entered from the thread that holds it")
         #elseif canImport(WinSDK)
         AcquireSRWLockExclusive(lock)
         #endif

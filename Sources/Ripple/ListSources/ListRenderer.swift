@@ -34,7 +34,10 @@ final class ListRenderer<Data> {
     /// The owner's type name, for diagnostics.
     let sourceName: String
 
-    init(view: any ListView, empty: Data, reloadThreshold: Int?, sourceName: String, itemCounts: @escaping (Data) -> [Int]) {
+    init(
+        view: any ListView, empty: Data, reloadThreshold: Int?, sourceName: String,
+        itemCounts: @escaping (Data) -> [Int]
+    ) {
         self.view = view
         self.rendered = empty
         self.renderedCounts = itemCounts(empty)
@@ -126,10 +129,11 @@ final class ListRenderer<Data> {
                 loadingRowSetAside = true
             }
             statistics.batches += 1
-            view.performBatchUpdates({
-                self.rendered = stage.data
-                stage.apply(view)
-            }, completion: nil)
+            view.performBatchUpdates(
+                {
+                    self.rendered = stage.data
+                    stage.apply(view)
+                }, completion: nil)
         }
         renderedVersion = version
         if loadingRowSetAside { setLoadingRow(shown: true, in: view) }
@@ -241,13 +245,14 @@ final class ListRenderer<Data> {
             return
         }
         let path = ElementPath(item: last, section: renderedCounts.count - 1)
-        view.performBatchUpdates({
-            self.showsLoadingRow = shown
-            if shown {
-                view.insertItems(at: [path])
-            } else {
-                view.deleteItems(at: [path])
-            }
-        }, completion: nil)
+        view.performBatchUpdates(
+            {
+                self.showsLoadingRow = shown
+                if shown {
+                    view.insertItems(at: [path])
+                } else {
+                    view.deleteItems(at: [path])
+                }
+            }, completion: nil)
     }
 }

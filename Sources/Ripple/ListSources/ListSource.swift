@@ -97,7 +97,9 @@ public class ListSource<Element: Sendable>: ListSourceBase<Element, ListSnapshot
         let changeset = change.changeset
         let after = change.snapshot
         rebindCells(
-            updates: changeset.updates.map { (ElementPath(item: $0.source, section: 0), ElementPath(item: $0.target, section: 0)) },
+            updates: changeset.updates.map {
+                (ElementPath(item: $0.source, section: 0), ElementPath(item: $0.target, section: 0))
+            },
             origins: {
                 // Only a `replace(with:)` can keep a row with another instance: any other event
                 // costs what it changes, not a pass over every row.
@@ -114,7 +116,9 @@ public class ListSource<Element: Sendable>: ListSourceBase<Element, ListSnapshot
         return items[path.item]
     }
 
-    override func renderedData(movingItemFrom source: ElementPath, to destination: ElementPath) -> ListSnapshot<Element>? {
+    override func renderedData(movingItemFrom source: ElementPath, to destination: ElementPath) -> ListSnapshot<
+        Element
+    >? {
         var items = renderedItems
         items.move(fromOffset: source.item, toOffset: destination.item)
         return items

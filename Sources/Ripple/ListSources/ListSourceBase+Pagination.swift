@@ -45,7 +45,9 @@ extension ListSourceBase {
     ///   - command: Loads the next page, adds it to the collection, and says whether more follow.
     ///   - threshold: How close to the end, in rows, a displayed row triggers the load.
     ///   - showsLoadingRow: Whether to show a loading row while a page loads.
-    public func paginate(with command: CommandWithResult<Void, PageLoad>, threshold: Int = 5, showsLoadingRow: Bool = true) {
+    public func paginate(
+        with command: CommandWithResult<Void, PageLoad>, threshold: Int = 5, showsLoadingRow: Bool = true
+    ) {
         startPagination(with: command, threshold: threshold, showsLoadingRow: showsLoadingRow) { pagination in
             command.results.subscribe { [weak self, weak pagination] load in
                 guard let self, let pagination else { return }
@@ -63,7 +65,9 @@ extension ListSourceBase {
     ///   - command: Loads the next page and adds it to the collection.
     ///   - threshold: How close to the end, in rows, a displayed row triggers the load.
     ///   - showsLoadingRow: Whether to show a loading row while a page loads.
-    public func paginate<LoadMore: CommandType>(with command: LoadMore, threshold: Int = 5, showsLoadingRow: Bool = true)
+    public func paginate<LoadMore: CommandType>(
+        with command: LoadMore, threshold: Int = 5, showsLoadingRow: Bool = true
+    )
     where LoadMore.Parameter == Void {
         startPagination(with: command, threshold: threshold, showsLoadingRow: showsLoadingRow)
     }
@@ -138,7 +142,9 @@ extension ListSourceBase {
     /// Fires the pagination command once for the current page.
     private func loadMore(_ pagination: Pagination) {
         let count = renderedItemCount
-        guard pagination.firedAtCount != count, pagination.lastPageItemCount == nil, !pagination.isLoading else { return }
+        guard pagination.firedAtCount != count, pagination.lastPageItemCount == nil, !pagination.isLoading else {
+            return
+        }
         pagination.firedAtCount = count
         let refusal = pagination.load()
         pagination.run = refusal == nil ? .fired : .none

@@ -113,7 +113,9 @@ public class ListSourceWithSection<Section: Sendable, Item: Sendable>:
     /// new cells. Rows of updated (reloaded) sections are rebound like kept rows: a section that
     /// is updated and moved is reloaded in a stage before the last, whose data may still hold the
     /// old elements of its rows (a property test found such rows showing the previous objects).
-    private func rebindCells(after change: SectionedCollectionChange<Section, Item>, before: [SectionSnapshot<Section, Item>]) {
+    private func rebindCells(
+        after change: SectionedCollectionChange<Section, Item>, before: [SectionSnapshot<Section, Item>]
+    ) {
         let changeset = change.changeset
         let after = change.snapshot
         let updatedSections = Set(changeset.sections.updates.map(\.target))
@@ -128,7 +130,8 @@ public class ListSourceWithSection<Section: Sendable, Item: Sendable>:
                         section: false, items: snapshot.items.indices.map { ElementPath(item: $0, section: section) })
                 }
                 // Inserted sections come back marked `true`: their rows have new cells.
-                return changeset.applied(to: paths, section: { !updatedSections.contains($0) }, item: { _ in nil }).map {
+                return changeset.applied(to: paths, section: { !updatedSections.contains($0) }, item: { _ in nil }).map
+                {
                     section in section.section ? section.items.map { _ in nil } : Array(section.items)
                 }
             },

@@ -116,7 +116,9 @@ extension ListView {
             insertItems(at: changeset.inserts.map { ElementPath(item: $0, section: section) })
         }
         for move in changeset.moves {
-            moveItem(at: ElementPath(item: move.source, section: section), to: ElementPath(item: move.target, section: section))
+            moveItem(
+                at: ElementPath(item: move.source, section: section),
+                to: ElementPath(item: move.target, section: section))
         }
         if !changeset.updates.isEmpty {
             reloadItems(at: changeset.updates.map { ElementPath(item: $0.source, section: section) })

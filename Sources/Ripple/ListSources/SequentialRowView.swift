@@ -72,7 +72,9 @@ extension SequentialRowView {
     ///   - source: The list source that drives the view.
     ///   - rows: The list view the source drives this view through.
     /// - Returns: `nil`.
-    public func adoptDataSource<Source: ListDataSource>(_ source: Source, through rows: SequentialListView) -> AnyObject? {
+    public func adoptDataSource<Source: ListDataSource>(_ source: Source, through rows: SequentialListView)
+        -> AnyObject?
+    {
         nil
     }
 }

@@ -53,7 +53,8 @@ public struct SwipeAction: Sendable {
     ///   - style: How it looks.
     ///   - command: Executed when the user taps the action; the action counts as performed unless
     ///     the command refused the run (a run started, was queued, or was handed to the main actor).
-    public init<Action: CommandType>(title: String, style: Style = .normal, command: Action) where Action.Parameter == Void {
+    public init<Action: CommandType>(title: String, style: Style = .normal, command: Action)
+    where Action.Parameter == Void {
         self.init(title: title, style: style) { command.execute(parameter: ()).refusal == nil }
     }
 }

@@ -48,7 +48,9 @@ extension NSTableView: SequentialRowView {
     ///   - source: The list source that drives the table.
     ///   - rows: The list view the source drives the table through.
     /// - Returns: The adapter, which the source keeps alive.
-    public func adoptDataSource<Source: ListDataSource>(_ source: Source, through rows: SequentialListView) -> AnyObject? {
+    public func adoptDataSource<Source: ListDataSource>(_ source: Source, through rows: SequentialListView)
+        -> AnyObject?
+    {
         let adapter = TableViewAppKitAdapter(source: source, rows: rows, appDelegate: source.delegate)
         dataSource = adapter
         delegate = adapter
@@ -77,7 +79,9 @@ extension NSCollectionView: ListView {
     /// Reloads items, in before coordinates.
     public func reloadItems(at paths: [ElementPath]) { reloadItems(at: Set(paths.map(IndexPath.init))) }
     /// Moves an item from its before path to its after path.
-    public func moveItem(at path: ElementPath, to newPath: ElementPath) { moveItem(at: IndexPath(path), to: IndexPath(newPath)) }
+    public func moveItem(at path: ElementPath, to newPath: ElementPath) {
+        moveItem(at: IndexPath(path), to: IndexPath(newPath))
+    }
     /// Configures the items on screen again in place (AppKit has no reconfigure call).
     public func reconfigureItems(at paths: [ElementPath]) {
         (dataSource as? ListViewAdapter)?.configureVisibleCells(at: paths) { item(at: IndexPath($0)) }
@@ -89,7 +93,8 @@ extension NSCollectionView: ListView {
         let wanted = Set(sections)
         for kind in [NSCollectionView.elementKindSectionHeader, NSCollectionView.elementKindSectionFooter] {
             for path in indexPathsForVisibleSupplementaryElements(ofKind: kind) where wanted.contains(path.section) {
-                adapter.configureVisibleSupplementaryView(supplementaryView(forElementKind: kind, at: path), inSection: path.section)
+                adapter.configureVisibleSupplementaryView(
+                    supplementaryView(forElementKind: kind, at: path), inSection: path.section)
             }
         }
     }
@@ -113,10 +118,13 @@ extension ListSourceBase {
     /// - Parameters:
     ///   - itemClass: The collection view item class; its identifier is its type name.
     ///   - itemType: The type of the items it shows, usually a cell presenter class.
-    public func register<ViewItem: NSCollectionViewItem & PresentingCell>(_ itemClass: ViewItem.Type, for itemType: ViewItem.Item.Type) {
+    public func register<ViewItem: NSCollectionViewItem & PresentingCell>(
+        _ itemClass: ViewItem.Type, for itemType: ViewItem.Item.Type
+    ) {
         let identifier = String(reflecting: itemClass)
         setCellIdentifier(identifier, for: itemType)
-        (listView as? NSCollectionView)?.register(itemClass, forItemWithIdentifier: NSUserInterfaceItemIdentifier(identifier))
+        (listView as? NSCollectionView)?.register(
+            itemClass, forItemWithIdentifier: NSUserInterfaceItemIdentifier(identifier))
     }
 }
 
@@ -184,7 +192,8 @@ extension TableViewAppKitAdapter: NSTableViewDataSource, NSTableViewDelegate {
         return Self.view(of: source, in: tableView, row: row)
     }
 
-    private static func view<Source: ListDataSource>(of source: Source, in tableView: NSTableView, row: Int) -> NSView? {
+    private static func view<Source: ListDataSource>(of source: Source, in tableView: NSTableView, row: Int) -> NSView?
+    {
         let path = ElementPath(item: row, section: 0)
         let identifier = NSUserInterfaceItemIdentifier(source.cellIdentifier(at: path))
         let view = tableView.makeView(withIdentifier: identifier, owner: tableView.delegate)
@@ -202,7 +211,8 @@ extension TableViewAppKitAdapter: NSTableViewDataSource, NSTableViewDelegate {
         _ tableView: NSTableView, rowActionsForRow row: Int, edge: NSTableView.RowActionEdge
     ) -> [NSTableViewRowAction] {
         if let actions = app?.tableView?(tableView, rowActionsForRow: row, edge: edge) { return actions }
-        let actions = source?.swipeActions(edge == .leading ? .leading : .trailing, at: ElementPath(item: row, section: 0))
+        let actions = source?.swipeActions(
+            edge == .leading ? .leading : .trailing, at: ElementPath(item: row, section: 0))
         return (actions ?? []).map { action in
             NSTableViewRowAction(style: action.style == .destructive ? .destructive : .regular, title: action.title) {
                 _, _ in _ = action.perform()
@@ -261,7 +271,8 @@ extension CollectionViewAppKitAdapter: NSCollectionViewDataSource, NSCollectionV
     }
 
     func collectionView(
-        _ collectionView: NSCollectionView, viewForSupplementaryElementOfKind kind: NSCollectionView.SupplementaryElementKind,
+        _ collectionView: NSCollectionView,
+        viewForSupplementaryElementOfKind kind: NSCollectionView.SupplementaryElementKind,
         at indexPath: IndexPath
     ) -> NSView {
         if let view = (appDelegate as? NSCollectionViewDataSource)?.collectionView?(

@@ -70,7 +70,9 @@ extension CommandType where Parameter == Void {
     ///   - event: The event that executes the command.
     /// - Returns: The binding; keep it as long as the control should follow the command.
     @MainActor
-    public func bind(to control: UIControl, for event: UIControl.Event = .primaryActionTriggered) -> CommandBinding<Self> {
+    public func bind(to control: UIControl, for event: UIControl.Event = .primaryActionTriggered) -> CommandBinding<
+        Self
+    > {
         bind(to: control, for: event, parameter: {})
     }
 }

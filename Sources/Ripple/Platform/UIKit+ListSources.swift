@@ -37,7 +37,9 @@ extension UITableView: ListView {
     /// Reloads rows, in before coordinates.
     public func reloadItems(at paths: [ElementPath]) { reloadRows(at: paths.map(IndexPath.init), with: .automatic) }
     /// Moves a row from its before path to its after path.
-    public func moveItem(at path: ElementPath, to newPath: ElementPath) { moveRow(at: IndexPath(path), to: IndexPath(newPath)) }
+    public func moveItem(at path: ElementPath, to newPath: ElementPath) {
+        moveRow(at: IndexPath(path), to: IndexPath(newPath))
+    }
     /// Configures rows again in place: `reconfigureRows(at:)` on iOS 15 and later; before, the
     /// visible cells are configured again directly (rows off screen have no cell).
     public func reconfigureItems(at paths: [ElementPath]) {
@@ -85,7 +87,9 @@ extension UICollectionView: ListView {
     /// Reloads items, in before coordinates.
     public func reloadItems(at paths: [ElementPath]) { reloadItems(at: paths.map(IndexPath.init)) }
     /// Moves an item from its before path to its after path.
-    public func moveItem(at path: ElementPath, to newPath: ElementPath) { moveItem(at: IndexPath(path), to: IndexPath(newPath)) }
+    public func moveItem(at path: ElementPath, to newPath: ElementPath) {
+        moveItem(at: IndexPath(path), to: IndexPath(newPath))
+    }
     /// Configures items again in place: `reconfigureItems(at:)` on iOS 15 and later; before, the
     /// visible cells are configured again directly (items off screen have no cell).
     public func reconfigureItems(at paths: [ElementPath]) {
@@ -102,7 +106,8 @@ extension UICollectionView: ListView {
         let wanted = Set(sections)
         for kind in [UICollectionView.elementKindSectionHeader, UICollectionView.elementKindSectionFooter] {
             for path in indexPathsForVisibleSupplementaryElements(ofKind: kind) where wanted.contains(path.section) {
-                adapter.configureVisibleSupplementaryView(supplementaryView(forElementKind: kind, at: path), inSection: path.section)
+                adapter.configureVisibleSupplementaryView(
+                    supplementaryView(forElementKind: kind, at: path), inSection: path.section)
             }
         }
     }
@@ -187,7 +192,9 @@ extension ListSourceBase {
     ///   - cellClass: The cell class; its reuse identifier is its type name.
     ///   - itemType: The type of the items it shows, usually a cell presenter class: the cell's
     ///     own item type.
-    public func register<Cell: UICollectionViewCell & PresentingCell>(_ cellClass: Cell.Type, for itemType: Cell.Item.Type) {
+    public func register<Cell: UICollectionViewCell & PresentingCell>(
+        _ cellClass: Cell.Type, for itemType: Cell.Item.Type
+    ) {
         let identifier = String(reflecting: cellClass)
         setCellIdentifier(identifier, for: itemType)
         (listView as? UICollectionView)?.register(cellClass, forCellWithReuseIdentifier: identifier)
@@ -284,7 +291,8 @@ extension TableViewAdapter: UITableViewDataSource, UITableViewDelegate {
 
     func tableView(_ tableView: UITableView, moveRowAt sourceIndexPath: IndexPath, to destinationIndexPath: IndexPath) {
         source?.moveItem(from: ElementPath(sourceIndexPath), to: ElementPath(destinationIndexPath))
-        (appDelegate as? UITableViewDataSource)?.tableView?(tableView, moveRowAt: sourceIndexPath, to: destinationIndexPath)
+        (appDelegate as? UITableViewDataSource)?.tableView?(
+            tableView, moveRowAt: sourceIndexPath, to: destinationIndexPath)
     }
 
     func tableView(
@@ -292,13 +300,15 @@ extension TableViewAdapter: UITableViewDataSource, UITableViewDelegate {
         toProposedIndexPath proposedDestinationIndexPath: IndexPath
     ) -> IndexPath {
         if let answer = app?.tableView?(
-            tableView, targetIndexPathForMoveFromRowAt: sourceIndexPath, toProposedIndexPath: proposedDestinationIndexPath)
+            tableView, targetIndexPathForMoveFromRowAt: sourceIndexPath,
+            toProposedIndexPath: proposedDestinationIndexPath)
         {
             return answer
         }
         guard let source else { return proposedDestinationIndexPath }
         return IndexPath(
-            source.targetPath(forMovingItemFrom: ElementPath(sourceIndexPath), proposed: ElementPath(proposedDestinationIndexPath)))
+            source.targetPath(
+                forMovingItemFrom: ElementPath(sourceIndexPath), proposed: ElementPath(proposedDestinationIndexPath)))
     }
 
     func tableView(_ tableView: UITableView, heightForRowAt indexPath: IndexPath) -> CGFloat {
@@ -401,7 +411,8 @@ extension CollectionViewAdapter: UICollectionViewDataSource, UICollectionViewDel
         source?.numberOfItems(inSection: section) ?? 0
     }
 
-    func collectionView(_ collectionView: UICollectionView, cellForItemAt indexPath: IndexPath) -> UICollectionViewCell {
+    func collectionView(_ collectionView: UICollectionView, cellForItemAt indexPath: IndexPath) -> UICollectionViewCell
+    {
         guard let source else { return UICollectionViewCell() }
         return Self.cell(of: source, in: collectionView, at: indexPath)
     }
@@ -410,7 +421,8 @@ extension CollectionViewAdapter: UICollectionViewDataSource, UICollectionViewDel
         of source: Source, in collectionView: UICollectionView, at indexPath: IndexPath
     ) -> UICollectionViewCell {
         let path = ElementPath(indexPath)
-        let cell = collectionView.dequeueReusableCell(withReuseIdentifier: source.cellIdentifier(at: path), for: indexPath)
+        let cell = collectionView.dequeueReusableCell(
+            withReuseIdentifier: source.cellIdentifier(at: path), for: indexPath)
         source.configure(cell, at: path)
         return cell
     }
@@ -433,13 +445,16 @@ extension CollectionViewAdapter: UICollectionViewDataSource, UICollectionViewDel
         let supplementaryKind: SupplementaryKind = kind == UICollectionView.elementKindSectionFooter ? .footer : .header
         guard let identifier = source.supplementaryIdentifier(supplementaryKind, inSection: indexPath.section)
         else { return UICollectionReusableView() }
-        let view = collectionView.dequeueReusableSupplementaryView(ofKind: kind, withReuseIdentifier: identifier, for: indexPath)
+        let view = collectionView.dequeueReusableSupplementaryView(
+            ofKind: kind, withReuseIdentifier: identifier, for: indexPath)
         source.configureSupplementary(view, inSection: indexPath.section)
         return view
     }
 
     func collectionView(_ collectionView: UICollectionView, canMoveItemAt indexPath: IndexPath) -> Bool {
-        if let answer = (appDelegate as? UICollectionViewDataSource)?.collectionView?(collectionView, canMoveItemAt: indexPath) {
+        if let answer = (appDelegate as? UICollectionViewDataSource)?.collectionView?(
+            collectionView, canMoveItemAt: indexPath)
+        {
             return answer
         }
         return source?.canMoveItem(at: ElementPath(indexPath)) ?? false
@@ -455,7 +470,8 @@ extension CollectionViewAdapter: UICollectionViewDataSource, UICollectionViewDel
 
     @available(iOS 15, tvOS 15, macCatalyst 15, *)
     func collectionView(
-        _ collectionView: UICollectionView, targetIndexPathForMoveOfItemFromOriginalIndexPath originalIndexPath: IndexPath,
+        _ collectionView: UICollectionView,
+        targetIndexPathForMoveOfItemFromOriginalIndexPath originalIndexPath: IndexPath,
         atCurrentIndexPath currentIndexPath: IndexPath, toProposedIndexPath proposedIndexPath: IndexPath
     ) -> IndexPath {
         if let answer = app?.collectionView?(
@@ -465,7 +481,9 @@ extension CollectionViewAdapter: UICollectionViewDataSource, UICollectionViewDel
             return answer
         }
         guard let source else { return proposedIndexPath }
-        return IndexPath(source.targetPath(forMovingItemFrom: ElementPath(originalIndexPath), proposed: ElementPath(proposedIndexPath)))
+        return IndexPath(
+            source.targetPath(
+                forMovingItemFrom: ElementPath(originalIndexPath), proposed: ElementPath(proposedIndexPath)))
     }
 
     func collectionView(
@@ -501,7 +519,9 @@ extension CollectionViewAdapter: UICollectionViewDataSource, UICollectionViewDel
         app?.collectionView?(collectionView, didUnhighlightItemAt: indexPath)
     }
 
-    func collectionView(_ collectionView: UICollectionView, willDisplay cell: UICollectionViewCell, forItemAt indexPath: IndexPath) {
+    func collectionView(
+        _ collectionView: UICollectionView, willDisplay cell: UICollectionViewCell, forItemAt indexPath: IndexPath
+    ) {
         source?.handle(.willDisplay, at: ElementPath(indexPath))
         app?.collectionView?(collectionView, willDisplay: cell, forItemAt: indexPath)
     }

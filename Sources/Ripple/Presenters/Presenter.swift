@@ -130,7 +130,8 @@ open class Presenter<View>: PresenterType, ViewAttaching {
     open func injectView(_ view: View) {
         guard Swift.type(of: view as Any) is AnyClass else {
             preconditionFailure(
-                "Presenter.injectView(_:): the view must be an object, got a value of type \(Swift.type(of: view as Any))")
+                "Presenter.injectView(_:): the view must be an object, got a value of type \(Swift.type(of: view as Any))"
+            )
         }
         viewObject = view as AnyObject
     }

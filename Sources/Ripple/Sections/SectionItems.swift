@@ -383,7 +383,9 @@ public final class SectionItems<Item: Sendable>: Sendable {
     /// - Precondition: A batch opened here is open.
     public func endUpdates() {
         let host = state.withLock { state -> SectionItemsHost<Item>?? in state.openBatches.popLast() }
-        guard let host else { preconditionFailure("SectionItems.endUpdates(): called without a matching beginUpdates()") }
+        guard let host else {
+            preconditionFailure("SectionItems.endUpdates(): called without a matching beginUpdates()")
+        }
         host?.endUpdates()
     }
 

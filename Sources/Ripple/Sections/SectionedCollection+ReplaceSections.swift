@@ -119,11 +119,13 @@ extension SectionedCollection {
     /// one lock order, as `attach` does).
     func read(_ sections: [SectionData<Section, Item>], in state: State) -> [SectionRead] {
         sections.enumerated().map { position, data in
-            let own = data.items.state.withLock { items -> (host: SectionItemsHost<Item>?, link: Int, items: ListSnapshot<Item>, stamp: Int) in
+            let own = data.items.state.withLock {
+                items -> (host: SectionItemsHost<Item>?, link: Int, items: ListSnapshot<Item>, stamp: Int) in
                 (items.host, items.link, items.items, items.changes)
             }
             if own.host === host, let index = state.index(ofLink: own.link) {
-                return SectionRead(snapshot: SectionSnapshot(section: data.section, items: state.entries[index].items), stamp: nil)
+                return SectionRead(
+                    snapshot: SectionSnapshot(section: data.section, items: state.entries[index].items), stamp: nil)
             }
             guard own.host == nil else { Self.itemsHeldElsewhere("replace(withSections:)", position) }
             return SectionRead(snapshot: SectionSnapshot(section: data.section, items: own.items), stamp: own.stamp)
@@ -137,7 +139,9 @@ extension SectionedCollection {
     /// target's); the others are attached. Entries no target section keeps are detached.
     ///
     /// - Returns: Whether the caller must drain after unlocking.
-    func apply(_ changes: SectionedChangeset, sections target: [SectionData<Section, Item>], to state: inout State) -> Bool {
+    func apply(_ changes: SectionedChangeset, sections target: [SectionData<Section, Item>], to state: inout State)
+        -> Bool
+    {
         state.replacedSinceLastEvent = true
         let plan = plan(changes)
         var kept = [Bool](repeating: false, count: state.entries.count)

@@ -473,9 +473,11 @@ extension SectionedCollection.State {
         let shapes = (published.map(\.items.count), itemCounts)
         if let failure = changeset.validationFailure()
             ?? (changeset.sourceItemCounts == shapes.0 && changeset.targetItemCounts == shapes.1
-                ? nil : "it goes \(changeset.sourceItemCounts) → \(changeset.targetItemCounts), the collection \(shapes.0) → \(shapes.1)")
+                ? nil
+                : "it goes \(changeset.sourceItemCounts) → \(changeset.targetItemCounts), the collection \(shapes.0) → \(shapes.1)")
         {
-            preconditionFailure("SectionedCollection: version \(version + 1) would publish an invalid change-set: \(failure)")
+            preconditionFailure(
+                "SectionedCollection: version \(version + 1) would publish an invalid change-set: \(failure)")
         }
         #endif
         version &+= 1

@@ -52,7 +52,8 @@ internal func _flatDiff<Identity: _IdentityRule>(
     let targetCount = target.count
     precondition(
         sourceCount < Int(Int32.max) / 2 && targetCount < Int(Int32.max) / 2,
-        "Changeset(from:to:): lists of \(sourceCount) and \(targetCount) elements exceed the diff's limit of \(Int(Int32.max) / 2 - 1) elements each")
+        "Changeset(from:to:): lists of \(sourceCount) and \(targetCount) elements exceed the diff's limit of \(Int(Int32.max) / 2 - 1) elements each"
+    )
 
     // 1. Common prefix and suffix.
     var updates: [Changeset.OffsetPair] = []
@@ -273,4 +274,3 @@ internal func _exactArray<Element>(
         initialized = initialize(buffer)
     }
 }
-

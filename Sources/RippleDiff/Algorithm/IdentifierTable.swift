@@ -215,7 +215,8 @@ internal struct _SlotTable {
         let grown = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: capacity)
         grown.initialize(repeating: 0)
         for slot in old where slot != 0 {
-            var bucket = Int(truncatingIfNeeded: ((slot & _SlotBits.tagMask) &<< 1) &>> UInt64(truncatingIfNeeded: newShift))
+            var bucket = Int(
+                truncatingIfNeeded: ((slot & _SlotBits.tagMask) &<< 1) &>> UInt64(truncatingIfNeeded: newShift))
             while grown[bucket] != 0 { bucket = (bucket &+ 1) & mask }
             grown[bucket] = slot
         }
@@ -644,7 +645,8 @@ internal struct _IdentifierTable<Identity: _IdentityRule> {
                         // chain is used up, stays on this one, marked as used up.
                         table.slots[bucket] =
                             next >= 0
-                            ? (slot & ~_SlotBits.offsetMask) | _SlotBits.seenInTarget | UInt64(truncatingIfNeeded: next &+ 1)
+                            ? (slot & ~_SlotBits.offsetMask) | _SlotBits.seenInTarget
+                                | UInt64(truncatingIfNeeded: next &+ 1)
                             : (slot & ~_SlotBits.offsetMask) | _SlotBits.seenInTarget | _SlotBits.usedUp
                                 | UInt64(truncatingIfNeeded: taken &+ 1)
                     }

@@ -38,10 +38,12 @@ extension Changeset {
             }
             precondition(
                 origin < sourceCount,
-                "Changeset(sourceCount:origins:): origin \(origin) at target offset \(target) is out of range 0..<\(sourceCount)")
+                "Changeset(sourceCount:origins:): origin \(origin) at target offset \(target) is out of range 0..<\(sourceCount)"
+            )
             precondition(
                 sourceToTarget[origin] < 0,
-                "Changeset(sourceCount:origins:): source offset \(origin) appears at target offsets \(sourceToTarget[origin]) and \(target)")
+                "Changeset(sourceCount:origins:): source offset \(origin) appears at target offsets \(sourceToTarget[origin]) and \(target)"
+            )
             sourceToTarget[origin] = target
             kept.append(Int32(truncatingIfNeeded: origin))
             if origin < last { inOrder = false }

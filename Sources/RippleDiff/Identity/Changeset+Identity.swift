@@ -65,7 +65,8 @@ extension Changeset {
         }
         #if RIPPLE_INTERNAL_CHECKS
         // Every flat diff, whichever identity, comes through here.
-        _checkDiff(self, source: source, target: target, identifier: rule.identifier(of:), contentEquals: rule.sameContent)
+        _checkDiff(
+            self, source: source, target: target, identifier: rule.identifier(of:), contentEquals: rule.sameContent)
         #endif
     }
 }

@@ -44,7 +44,8 @@ extension StagedChangeset {
     ///   - target: The list after the change.
     /// - Complexity: Expected O(*n* + *m*) for *n* source and *m* target elements, plus O(*k* log *k*) to choose moves among *k* elements that changed order. O(*n*) without hashing when the lists are equal.
     @inlinable
-    public init<Element: Identifiable & Equatable>(from source: [Element], to target: [Element]) where Data == [Element] {
+    public init<Element: Identifiable & Equatable>(from source: [Element], to target: [Element])
+    where Data == [Element] {
         self.init(changeset: Changeset(from: source, to: target), source: source, target: target)
     }
 }

@@ -208,7 +208,9 @@ extension SectionedChangeset {
                 updates.append(PathPair(source: source, target: _path(ofFlat: landed, starts: targetStarts)))
             } else if isUntouched(source.section) {
                 updates.append(
-                    PathPair(source: source, target: ElementPath(item: source.item, section: targetOfSource[source.section])))
+                    PathPair(
+                        source: source, target: ElementPath(item: source.item, section: targetOfSource[source.section]))
+                )
             } else if targetOfSource[source.section] >= 0,
                 let run = _KeptRun.containing(source.item, in: keptRuns[source.section])
             {

@@ -101,8 +101,10 @@ public struct SequentialChangeset: Hashable, Sendable {
         for offset in changeset.inserts { isInserted[offset] = true }
 
         let stayCount = sourceCount - changeset.deletes.count - changeset.moves.count
-        let starts = MovesByGap(side: moveAtSource, skipping: isDeleted, stayCount: stayCount, moveCount: changeset.moves.count)
-        let ends = MovesByGap(side: moveAtTarget, skipping: isInserted, stayCount: stayCount, moveCount: changeset.moves.count)
+        let starts = MovesByGap(
+            side: moveAtSource, skipping: isDeleted, stayCount: stayCount, moveCount: changeset.moves.count)
+        let ends = MovesByGap(
+            side: moveAtTarget, skipping: isInserted, stayCount: stayCount, moveCount: changeset.moves.count)
         // Slot layout: for each gap, its end slots, its start slots, then the row that stays.
         var gapBase = [Int](repeating: 0, count: stayCount + 1)
         var slotCount = 0

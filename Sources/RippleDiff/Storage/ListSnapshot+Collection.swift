@@ -58,9 +58,9 @@ extension ListSnapshot: RandomAccessCollection, MutableCollection {
         set {
             _checkIndex(position, "subscript")
             _uniqueRoot()._set(newValue, at: position)
-#if RIPPLE_INTERNAL_CHECKS
+            #if RIPPLE_INTERNAL_CHECKS
             _checkInvariants()
-#endif
+            #endif
         }
     }
 
@@ -75,14 +75,19 @@ extension ListSnapshot: RandomAccessCollection, MutableCollection {
     @inlinable
     public subscript(bounds: Range<Int>) -> Slice<ListSnapshot<Element>> {
         get {
-            if bounds.lowerBound < 0 || bounds.upperBound > count { Self._outOfRange("subscript(bounds:)", bounds, count) }
+            if bounds.lowerBound < 0 || bounds.upperBound > count {
+                Self._outOfRange("subscript(bounds:)", bounds, count)
+            }
             return Slice(base: self, bounds: bounds)
         }
         set {
-            if bounds.lowerBound < 0 || bounds.upperBound > count { Self._outOfRange("subscript(bounds:)", bounds, count) }
+            if bounds.lowerBound < 0 || bounds.upperBound > count {
+                Self._outOfRange("subscript(bounds:)", bounds, count)
+            }
             precondition(
                 newValue.count == bounds.count,
-                "ListSnapshot.subscript(bounds:): a slice of \(newValue.count) elements cannot replace the \(bounds.count) at \(bounds); use replaceSubrange(_:with:)")
+                "ListSnapshot.subscript(bounds:): a slice of \(newValue.count) elements cannot replace the \(bounds.count) at \(bounds); use replaceSubrange(_:with:)"
+            )
             var offset = bounds.lowerBound
             for element in newValue {
                 self[offset] = element
@@ -118,7 +123,8 @@ extension ListSnapshot: RandomAccessCollection, MutableCollection {
         guard _rootIsAFullShortLeaf else { return _uniqueRoot() }
         let count = self.count
         let capacity = Swift.min(Self._leafCapacity, Swift.max(4, 2 * count))
-        let grown = isKnownUniquelyReferenced(&_root)
+        let grown =
+            isKnownUniquelyReferenced(&_root)
             ? _root.unsafelyUnwrapped._movedToLeaf(capacity: capacity)
             : _root.unsafelyUnwrapped._copy(capacity: capacity)
         _root = grown

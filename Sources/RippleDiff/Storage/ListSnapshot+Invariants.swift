@@ -38,7 +38,8 @@ extension ListSnapshot {
             "ListSnapshot._checkInvariants(): \(place()) has \(width) entries, out of range 1...\(node.maximumWidth)")
         precondition(
             onRightEdge || isRoot || width >= node.minimumWidth,
-            "ListSnapshot._checkInvariants(): \(place()) has \(width) entries, fewer than \(node.minimumWidth) off the right edge")
+            "ListSnapshot._checkInvariants(): \(place()) has \(width) entries, fewer than \(node.minimumWidth) off the right edge"
+        )
         if node.height == 0 {
             precondition(node.children.isEmpty, "ListSnapshot._checkInvariants(): \(place()) is a leaf with children")
             precondition(node.ends.isEmpty, "ListSnapshot._checkInvariants(): \(place()) is a leaf with running counts")
@@ -47,10 +48,12 @@ extension ListSnapshot {
                 "ListSnapshot._checkInvariants(): \(place()) holds \(node.count) elements in room for \(node.room)")
             precondition(
                 isRoot || node.room == _leafCapacity,
-                "ListSnapshot._checkInvariants(): \(place()) is a leaf below the root with room for \(node.room), not \(_leafCapacity)")
+                "ListSnapshot._checkInvariants(): \(place()) is a leaf below the root with room for \(node.room), not \(_leafCapacity)"
+            )
             return
         }
-        precondition(node.room == 0, "ListSnapshot._checkInvariants(): \(place()) is an inner node with room for elements")
+        precondition(
+            node.room == 0, "ListSnapshot._checkInvariants(): \(place()) is an inner node with room for elements")
         precondition(
             node.ends.count == width,
             "ListSnapshot._checkInvariants(): \(place()) has \(node.ends.count) running counts for \(width) children")
@@ -58,11 +61,13 @@ extension ListSnapshot {
         for (slot, child) in node.children.enumerated() {
             precondition(
                 child.height == node.height - 1,
-                "ListSnapshot._checkInvariants(): child \(slot) of \(place()) has height \(child.height), expected \(node.height - 1)")
+                "ListSnapshot._checkInvariants(): child \(slot) of \(place()) has height \(child.height), expected \(node.height - 1)"
+            )
             sum += child.count
             precondition(
                 node.ends[slot] == sum,
-                "ListSnapshot._checkInvariants(): \(place()) has running count \(node.ends[slot]) at child \(slot), but children 0...\(slot) hold \(sum) elements")
+                "ListSnapshot._checkInvariants(): \(place()) has running count \(node.ends[slot]) at child \(slot), but children 0...\(slot) hold \(sum) elements"
+            )
             path.append(slot)
             _checkNode(child, onRightEdge: onRightEdge && slot == width - 1, isRoot: false, path: &path)
             path.removeLast()

@@ -15,9 +15,9 @@ extension ListSnapshot: RangeReplaceableCollection {
         var builder = _Builder()
         builder.append(contentsOf: elements)
         self.init(_root: builder.finish())
-#if RIPPLE_INTERNAL_CHECKS
+        #if RIPPLE_INTERNAL_CHECKS
         _checkInvariants()
-#endif
+        #endif
     }
 
     /// Adds `element` at the end of the list.
@@ -31,9 +31,9 @@ extension ListSnapshot: RangeReplaceableCollection {
     @inlinable
     public mutating func append(_ element: Element) {
         if !_appendInPlace(element) { _appendCopyingOrSplitting(element) }
-#if RIPPLE_INTERNAL_CHECKS
+        #if RIPPLE_INTERNAL_CHECKS
         _checkInvariants()
-#endif
+        #endif
     }
 
     /// The common append, in one loop with no node retained: when the root and every node on the
@@ -112,9 +112,9 @@ extension ListSnapshot: RangeReplaceableCollection {
         if let right = root._insert(element, at: index, onRightEdge: true) {
             _root = _Node._makeInner(height: root.height + 1, children: [root, right])
         }
-#if RIPPLE_INTERNAL_CHECKS
+        #if RIPPLE_INTERNAL_CHECKS
         _checkInvariants()
-#endif
+        #endif
     }
 
     /// Removes and returns the element at `index`.
@@ -128,9 +128,9 @@ extension ListSnapshot: RangeReplaceableCollection {
         _checkIndex(index, "remove(at:)")
         let removed = _uniqueRoot()._remove(at: index, onRightEdge: true)
         _collapseRoot()
-#if RIPPLE_INTERNAL_CHECKS
+        #if RIPPLE_INTERNAL_CHECKS
         _checkInvariants()
-#endif
+        #endif
         return removed
     }
 
@@ -181,9 +181,9 @@ extension ListSnapshot: RangeReplaceableCollection {
                 offset += 1
             }
         }
-#if RIPPLE_INTERNAL_CHECKS
+        #if RIPPLE_INTERNAL_CHECKS
         _checkInvariants()
-#endif
+        #endif
     }
 
     /// Moves the element at `source` so that it ends up at `destination`; the elements between
@@ -204,14 +204,16 @@ extension ListSnapshot: RangeReplaceableCollection {
     public mutating func move(fromOffset source: Int, toOffset destination: Int) {
         let count = self.count
         if source < 0 || source >= count { Self._outOfRange("move(fromOffset:toOffset:)", source, count) }
-        if destination < 0 || destination >= count { Self._outOfRange("move(fromOffset:toOffset:)", destination, count) }
+        if destination < 0 || destination >= count {
+            Self._outOfRange("move(fromOffset:toOffset:)", destination, count)
+        }
         guard source != destination else { return }
         let element = _uniqueRoot()._remove(at: source, onRightEdge: true)
         _collapseRoot()
         _insertWithoutChecks(element, at: destination)
-#if RIPPLE_INTERNAL_CHECKS
+        #if RIPPLE_INTERNAL_CHECKS
         _checkInvariants()
-#endif
+        #endif
     }
 
     /// Inserts `element` at `index` (in `0...count`, not checked), with no invariant check.

@@ -137,7 +137,9 @@ extension ListSnapshot {
     /// Traps for an index outside `0..<count` (or `0...count` when `endInclusive`), naming the
     /// method, the index and the valid range.
     @usableFromInline
-    internal static func _outOfRange(_ method: StaticString, _ index: Int, _ count: Int, endInclusive: Bool = false) -> Never {
+    internal static func _outOfRange(_ method: StaticString, _ index: Int, _ count: Int, endInclusive: Bool = false)
+        -> Never
+    {
         let range = endInclusive ? "0...\(count)" : "0..<\(count)"
         preconditionFailure("ListSnapshot.\(method): index \(index) is out of range \(range)")
     }

@@ -141,7 +141,9 @@ public final class HeadlessCellHost<Source: ListDataSource> {
     ///     section presenter attaches it as its view.
     ///   - identifier: The reuse identifier the source names (`headerIdentifier`,
     ///     `footerIdentifier`).
-    public func register(_ viewClass: HeadlessReusableView.Type, forSupplementaryViewWithReuseIdentifier identifier: String) {
+    public func register(
+        _ viewClass: HeadlessReusableView.Type, forSupplementaryViewWithReuseIdentifier identifier: String
+    ) {
         supplementaryQueue.registry[identifier] = viewClass
     }
 
@@ -254,7 +256,9 @@ public final class HeadlessCellHost<Source: ListDataSource> {
         var carried: [ElementPath: HeadlessReusableView] = [:]
         for entry in visibleCells { carried[entry.path] = entry.cell }
         var headers: [SupplementaryKey: HeadlessReusableView] = [:]
-        for entry in visibleSupplementaryViews { headers[SupplementaryKey(kind: entry.kind, section: entry.section)] = entry.view }
+        for entry in visibleSupplementaryViews {
+            headers[SupplementaryKey(kind: entry.kind, section: entry.section)] = entry.view
+        }
         layOut(carrying: carried, leaving: [], supplementary: headers, leavingSupplementary: [], afterBatch: false)
     }
 
@@ -266,7 +270,9 @@ public final class HeadlessCellHost<Source: ListDataSource> {
             // Every cell leaves, then the rows on screen ask for cells again (C2, C3, C5).
             let leaving = visibleCells.map { Leaving(path: $0.path, cell: $0.cell) }
             let leavingViews = visibleSupplementaryViews.map(\.view)
-            layOut(carrying: [:], leaving: leaving, supplementary: [:], leavingSupplementary: leavingViews, afterBatch: false)
+            layOut(
+                carrying: [:], leaving: leaving, supplementary: [:], leavingSupplementary: leavingViews,
+                afterBatch: false)
         case .carried(let items, let sections):
             carry(items: items, sections: sections)
         case .reconfigured(let paths):
@@ -304,7 +310,9 @@ public final class HeadlessCellHost<Source: ListDataSource> {
                 leavingViews.append(entry.view)
             }
         }
-        layOut(carrying: carried, leaving: leaving, supplementary: headers, leavingSupplementary: leavingViews, afterBatch: true)
+        layOut(
+            carrying: carried, leaving: leaving, supplementary: headers, leavingSupplementary: leavingViews,
+            afterBatch: true)
     }
 
     /// Configures the cells of the rows on screen among `paths` again, keeping them (C4).
@@ -334,7 +342,8 @@ public final class HeadlessCellHost<Source: ListDataSource> {
     /// animate out on a device.
     private func layOut(
         carrying carried: [ElementPath: HeadlessReusableView], leaving: [Leaving],
-        supplementary carriedViews: [SupplementaryKey: HeadlessReusableView], leavingSupplementary: [HeadlessReusableView],
+        supplementary carriedViews: [SupplementaryKey: HeadlessReusableView],
+        leavingSupplementary: [HeadlessReusableView],
         afterBatch: Bool
     ) {
         let total = totalRowCount
@@ -355,9 +364,12 @@ public final class HeadlessCellHost<Source: ListDataSource> {
         // their rows before the change.
         var pushedOff = carried.map { Leaving(path: $0.key, cell: $0.value) }
         pushedOff.sort { $0.path < $1.path }
-        let before = Dictionary(visibleCells.map { (ObjectIdentifier($0.cell), $0.path) }, uniquingKeysWith: { first, _ in first })
+        let before = Dictionary(
+            visibleCells.map { (ObjectIdentifier($0.cell), $0.path) }, uniquingKeysWith: { first, _ in first })
         var allLeaving = leaving + pushedOff
-        allLeaving.sort { (before[ObjectIdentifier($0.cell)] ?? $0.path) < (before[ObjectIdentifier($1.cell)] ?? $1.path) }
+        allLeaving.sort {
+            (before[ObjectIdentifier($0.cell)] ?? $0.path) < (before[ObjectIdentifier($1.cell)] ?? $1.path)
+        }
         if !afterBatch { release(allLeaving) }
         for index in pending {
             let cell = dequeueCell(source.cellIdentifier(at: next[index].path))
@@ -399,10 +411,16 @@ public final class HeadlessCellHost<Source: ListDataSource> {
                 }
             }
         }
-        let allLeaving = leaving + carried.sorted { ($0.key.section, $0.key.kind == .footer ? 1 : 0) < ($1.key.section, $1.key.kind == .footer ? 1 : 0) }.map(\.value)
+        let allLeaving =
+            leaving
+            + carried.sorted {
+                ($0.key.section, $0.key.kind == .footer ? 1 : 0) < ($1.key.section, $1.key.kind == .footer ? 1 : 0)
+            }.map(\.value)
         if !afterBatch { for view in allLeaving { supplementaryQueue.enqueue(view) } }
         for (index, identifier) in pending {
-            let view = supplementaryQueue.dequeue(identifier) ?? supplementaryQueue.make(HeadlessCell<Source.Section>.self, identifier: identifier)
+            let view =
+                supplementaryQueue.dequeue(identifier)
+                ?? supplementaryQueue.make(HeadlessCell<Source.Section>.self, identifier: identifier)
             source.configureSupplementary(view, inSection: next[index].section)
             next[index].view = view
         }
@@ -432,7 +450,8 @@ public final class HeadlessCellHost<Source: ListDataSource> {
 
     private func requireOnScreen(_ path: ElementPath, method: String) {
         guard visiblePaths.contains(path) else {
-            preconditionFailure("HeadlessCellHost.\(method): row \(path) is not on screen; rows on screen: \(visiblePaths)")
+            preconditionFailure(
+                "HeadlessCellHost.\(method): row \(path) is not on screen; rows on screen: \(visiblePaths)")
         }
     }
 

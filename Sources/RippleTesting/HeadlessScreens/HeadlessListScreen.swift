@@ -78,7 +78,9 @@ public class HeadlessListScreen<Source: ListDataSource> {
     /// - Parameters:
     ///   - cellClass: The cell class; its reuse identifier is its type name.
     ///   - itemType: The type of the items it shows: the cell's own item type.
-    public func register<Cell: HeadlessReusableView & PresentingCell>(_ cellClass: Cell.Type, for itemType: Cell.Item.Type) {
+    public func register<Cell: HeadlessReusableView & PresentingCell>(
+        _ cellClass: Cell.Type, for itemType: Cell.Item.Type
+    ) {
         let identifier = String(reflecting: cellClass)
         setCellIdentifier(identifier, itemType)
         cells.register(cellClass, forCellReuseIdentifier: identifier)
@@ -110,7 +112,8 @@ public class HeadlessListScreen<Source: ListDataSource> {
         var work: [String] = []
         if let unrendered = probe.unrendered() { work.append(unrendered) }
         if probe.isLoadingPage() {
-            work.append("the pagination is loading a page (its command executes, or its run's end is not delivered yet)")
+            work.append(
+                "the pagination is loading a page (its command executes, or its run's end is not delivered yet)")
         }
         if let selectItem = probe.selectItem(), selectItem.isExecuting {
             work.append("the source's selectItem command (\(Swift.type(of: selectItem))) is executing")
@@ -257,7 +260,8 @@ struct _ScreenProbe {
             let version = collectionVersion()
             if source.lastReload == nil { return "the source has not rendered its collection yet (version \(version))" }
             if source.renderedVersion < version {
-                return "the source has rendered version \(source.renderedVersion) of its collection, which is at version \(version)"
+                return
+                    "the source has rendered version \(source.renderedVersion) of its collection, which is at version \(version)"
             }
             return nil
         }

@@ -127,7 +127,8 @@ final class _HeadlessListEngine<Element> {
         precondition(
             displayed.indices.contains(source.section) && displayed[source.section].indices.contains(source.item),
             "\(typeName).\(method): \(source) is not on screen")
-        let limit = displayed.indices.contains(destination.section)
+        let limit =
+            displayed.indices.contains(destination.section)
             ? displayed[destination.section].count - (destination.section == source.section ? 1 : 0) : -1
         precondition(
             destination.item >= 0 && destination.item <= limit,
@@ -147,7 +148,8 @@ final class _HeadlessListEngine<Element> {
             // The counts are after the move: the row left `source.section` and joined `destination.section`.
             if source.section != destination.section {
                 origins[destination.section].removeLast()
-                origins[source.section].append(ElementPath(item: origins[source.section].count, section: source.section))
+                origins[source.section].append(
+                    ElementPath(item: origins[source.section].count, section: source.section))
             }
             let moved = origins[source.section].remove(at: source.item)
             origins[destination.section].insert(moved, at: destination.item)
@@ -184,7 +186,8 @@ final class _HeadlessListEngine<Element> {
     /// One flag per item of sections with `counts` items, set for the selected paths.
     private func selectionFlags(shaped counts: [Int]) -> [[Bool]] {
         var flags = counts.map { [Bool](repeating: false, count: $0) }
-        for path in selection where flags.indices.contains(path.section) && flags[path.section].indices.contains(path.item) {
+        for path in selection
+        where flags.indices.contains(path.section) && flags[path.section].indices.contains(path.item) {
             flags[path.section][path.item] = true
         }
         return flags
@@ -193,7 +196,9 @@ final class _HeadlessListEngine<Element> {
     private static func paths(of flags: [[Bool]]) -> Set<ElementPath> {
         var paths: Set<ElementPath> = []
         for (section, items) in flags.enumerated() {
-            for (item, flag) in items.enumerated() where flag { paths.insert(ElementPath(item: item, section: section)) }
+            for (item, flag) in items.enumerated() where flag {
+                paths.insert(ElementPath(item: item, section: section))
+            }
         }
         return paths
     }
@@ -244,7 +249,9 @@ final class _HeadlessListEngine<Element> {
             return
         }
         let counts = displayed.map(\.count)
-        if let bad = paths.first(where: { !(counts.indices.contains($0.section) && (0..<counts[$0.section]).contains($0.item)) }) {
+        if let bad = paths.first(where: {
+            !(counts.indices.contains($0.section) && (0..<counts[$0.section]).contains($0.item))
+        }) {
             recordMisuse(
                 BatchUpdateViolation(
                     rule: .reconfigurePass, messageID: nil,
@@ -374,7 +381,8 @@ final class _HeadlessListEngine<Element> {
                 let paths = before.indices.map { section in
                     (0..<before[section].count).map { Optional(ElementPath(item: $0, section: section)) }
                 }
-                let origins = plan.applied(to: paths, dataSource: after.map { [ElementPath?](repeating: nil, count: $0.count) })
+                let origins = plan.applied(
+                    to: paths, dataSource: after.map { [ElementPath?](repeating: nil, count: $0.count) })
                 layoutObserver(.carried(items: origins, sections: plan.afterSources))
             }
         } else {

@@ -19,7 +19,9 @@ extension HeadlessSequentialTableView: SequentialRowView {
     ///   - source: The list source that drives the view.
     ///   - rows: The list view the source drives this view through.
     /// - Returns: `nil`: there is no adapter to keep alive.
-    public func adoptDataSource<Source: ListDataSource>(_ source: Source, through rows: SequentialListView) -> AnyObject? {
+    public func adoptDataSource<Source: ListDataSource>(_ source: Source, through rows: SequentialListView)
+        -> AnyObject?
+    {
         adoptedSource = source
         adoptionCount += 1
         return nil

@@ -305,7 +305,9 @@ public final class HeadlessSequentialTableView<Row> {
             return recordOutsideBatch(
                 SequentialUpdateViolation(
                     kind: .reloadDataInsideBatch, method: method,
-                    message: "reconfigureRows(_:) called inside a batch; Ripple reconfigures after the batch ends. The call is ignored."))
+                    message:
+                        "reconfigureRows(_:) called inside a batch; Ripple reconfigures after the batch ends. The call is ignored."
+                ))
         }
         if let bad = rows.first(where: { !displayed.indices.contains($0) }) {
             return recordOutsideBatch(Self.outOfRange(bad, count: displayed.count, method: method))

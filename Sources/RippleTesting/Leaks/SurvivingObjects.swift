@@ -2,8 +2,8 @@
 // them. Usable from any test framework, and it reports nothing; `assertDeallocated` turns the answer
 // into a failure of the framework that runs the test (Reporting/TestFailure.swift).
 
-import Ripple
 import Dispatch
+import Ripple
 import XCTest
 
 /// Runs `makeObjects`, keeps only weak references to the objects it returns, and returns a label

@@ -1,10 +1,11 @@
 // The one place where RippleTesting's helpers report a failure: in Swift Testing when a Swift
 // Testing test is running on the current task, in XCTest otherwise.
 
+import XCTest
+
 #if canImport(Testing)
 import Testing
 #endif
-import XCTest
 
 /// A failure that a RippleTesting helper reports, at its caller's source location.
 ///

@@ -181,7 +181,8 @@ struct _Batch {
             {
                 let section = sections[nextSection]
                 nextSection += 1
-                let rule: BatchUpdateRule = sectionDeletes.contains(section) ? .deleteConflictsAndBounds : .reloadIsDeleteAndInsert
+                let rule: BatchUpdateRule =
+                    sectionDeletes.contains(section) ? .deleteConflictsAndBounds : .reloadIsDeleteAndInsert
                 if sectionMoveSources.contains(section) { return messages.m8(section: section, rule: rule) }
                 if itemMoveSourceSections.contains(section) { return messages.m10(section: section) }
                 if !before.indices.contains(section) {
@@ -191,7 +192,8 @@ struct _Batch {
                 let path = items[nextItem]
                 nextItem += 1
                 // A reload's delete breaks R3 (R3b: reload of a move source, R3e: out of range).
-                let rule: BatchUpdateRule = itemDeletes.contains(path) ? .deleteConflictsAndBounds : .reloadIsDeleteAndInsert
+                let rule: BatchUpdateRule =
+                    itemDeletes.contains(path) ? .deleteConflictsAndBounds : .reloadIsDeleteAndInsert
                 if itemMoveSources.contains(path) { return messages.m8(path, rule: rule) }
                 guard before.indices.contains(path.section) else {
                     return messages.m2(path, sectionCount: before.count).citing(rule)
@@ -219,7 +221,8 @@ struct _Batch {
             {
                 let section = sections[nextSection]
                 nextSection += 1
-                let rule: BatchUpdateRule = sectionInserts.contains(section) ? .insertConflictsAndBounds : .reloadIsDeleteAndInsert
+                let rule: BatchUpdateRule =
+                    sectionInserts.contains(section) ? .insertConflictsAndBounds : .reloadIsDeleteAndInsert
                 if sectionMoveTargets.contains(section) { return messages.m9(section: section, rule: rule) }
                 if itemMoveTargetSections.contains(section) { return messages.m11(section: section) }
                 if !after.indices.contains(section) {
@@ -229,7 +232,8 @@ struct _Batch {
                 let path = items[nextItem]
                 nextItem += 1
                 // A reload's insert breaks R3 (R3d: its computed path is a move destination).
-                let rule: BatchUpdateRule = itemInserts.contains(path) ? .insertConflictsAndBounds : .reloadIsDeleteAndInsert
+                let rule: BatchUpdateRule =
+                    itemInserts.contains(path) ? .insertConflictsAndBounds : .reloadIsDeleteAndInsert
                 if itemMoveTargets.contains(path) { return messages.m9(path, rule: rule) }
                 guard after.indices.contains(path.section) else {
                     return messages.m5(path, sectionCount: after.count).citing(rule)

@@ -92,29 +92,40 @@ struct _BatchUpdateMessages {
     // MARK: - Reloads and moves against deletes and inserts (R3, R5, R6, R7)
 
     func m7(_ target: ElementPath) -> BatchUpdateViolation {
-        violation(.reloadIsDeleteAndInsert, .deleteAndReloadSamePath, "attempt to delete and reload the same index path (\(path(target)))")
+        violation(
+            .reloadIsDeleteAndInsert, .deleteAndReloadSamePath,
+            "attempt to delete and reload the same index path (\(path(target)))")
     }
 
     func m8(_ target: ElementPath, rule: BatchUpdateRule) -> BatchUpdateViolation {
-        violation(rule, .deleteAndMoveFromSamePath, "attempt to perform a delete and a move from the same index path (\(path(target)))")
+        violation(
+            rule, .deleteAndMoveFromSamePath,
+            "attempt to perform a delete and a move from the same index path (\(path(target)))")
     }
 
     func m8(section: Int, rule: BatchUpdateRule) -> BatchUpdateViolation {
-        violation(rule, .deleteAndMoveFromSamePath, "attempt to perform a delete and a move from the same section (\(section))")
+        violation(
+            rule, .deleteAndMoveFromSamePath,
+            "attempt to perform a delete and a move from the same section (\(section))")
     }
 
     func m9(_ target: ElementPath, rule: BatchUpdateRule) -> BatchUpdateViolation {
-        violation(rule, .insertAndMoveToSamePath, "attempt to perform an insert and a move to the same index path (\(path(target)))")
+        violation(
+            rule, .insertAndMoveToSamePath,
+            "attempt to perform an insert and a move to the same index path (\(path(target)))")
     }
 
     func m9(section: Int, rule: BatchUpdateRule) -> BatchUpdateViolation {
-        violation(rule, .insertAndMoveToSamePath, "attempt to perform an insert and a move to the same section (\(section))")
+        violation(
+            rule, .insertAndMoveToSamePath, "attempt to perform an insert and a move to the same section (\(section))")
     }
 
     func m10(section: Int) -> BatchUpdateViolation {
         switch flavor {
         case .collectionView:
-            return violation(.crossLifecycleMoves, .moveFromDeletedSection, "cannot move an item from a deleted section (\(section))")
+            return violation(
+                .crossLifecycleMoves, .moveFromDeletedSection, "cannot move an item from a deleted section (\(section))"
+            )
         case .tableView:
             return violation(.crossLifecycleMoves, .moveFromDeletedSection, "cannot move a row from a deleted section")
         }
@@ -123,9 +134,13 @@ struct _BatchUpdateMessages {
     func m11(section: Int) -> BatchUpdateViolation {
         switch flavor {
         case .collectionView:
-            return violation(.crossLifecycleMoves, .moveIntoInsertedSection, "cannot move an item into a newly inserted section (\(section))")
+            return violation(
+                .crossLifecycleMoves, .moveIntoInsertedSection,
+                "cannot move an item into a newly inserted section (\(section))")
         case .tableView:
-            return violation(.crossLifecycleMoves, .moveIntoInsertedSection, "cannot move a row into a newly inserted section (\(section))")
+            return violation(
+                .crossLifecycleMoves, .moveIntoInsertedSection,
+                "cannot move a row into a newly inserted section (\(section))")
         }
     }
 
@@ -175,7 +190,9 @@ struct _BatchUpdateMessages {
     // MARK: - Move duplicates (R9)
 
     func m18(section: Int, to first: Int, and second: Int) -> BatchUpdateViolation {
-        violation(.moveDuplicates, .sectionMovedToTwoDestinations, "attempt to move section \(section) to both section \(first) and section \(second)")
+        violation(
+            .moveDuplicates, .sectionMovedToTwoDestinations,
+            "attempt to move section \(section) to both section \(first) and section \(second)")
     }
 
     func m19(_ source: ElementPath, to first: ElementPath, and second: ElementPath) -> BatchUpdateViolation {
@@ -185,7 +202,9 @@ struct _BatchUpdateMessages {
     }
 
     func m20(section first: Int, and second: Int, to destination: Int) -> BatchUpdateViolation {
-        violation(.moveDuplicates, .twoSectionsMovedToOne, "attempt to move both section \(first) and section \(second) to section \(destination)")
+        violation(
+            .moveDuplicates, .twoSectionsMovedToOne,
+            "attempt to move both section \(first) and section \(second) to section \(destination)")
     }
 
     func m21(_ first: ElementPath, and second: ElementPath, to destination: ElementPath) -> BatchUpdateViolation {

@@ -299,7 +299,9 @@ final class ChangeChecker<Element: Equatable & Sendable>: ReplayChecker<[Element
         if let finalSnapshot, let mismatch = firstMismatch(replayed, finalSnapshot, by: ==) {
             XCTFail("\(prefix)replayed list differs from the final snapshot: \(mismatch)", file: file, line: line)
         }
-        if let finalVersion { XCTAssertEqual(lastVersion, finalVersion, "\(prefix)last version", file: file, line: line) }
+        if let finalVersion {
+            XCTAssertEqual(lastVersion, finalVersion, "\(prefix)last version", file: file, line: line)
+        }
     }
 }
 

@@ -1,5 +1,5 @@
 // swift-format-ignore-file
-// (Not formatted: each `// expected-error:` comment must stay on the line it is about.)
+// (Not formatted: the comment that names each expected error must stay on its line.)
 // A command's body kind is in its label, never chosen by overload resolution: `perform:` takes a
 // synchronous body, which runs before `execute()` returns; `task:` takes an `async` one, which runs
 // in a task. An `async` closure passed as `perform:` must not compile (before, one `handler:`

@@ -1,5 +1,5 @@
 // swift-format-ignore-file
-// (Not formatted: each `// expected-error:` comment must stay on the line it is about.)
+// (Not formatted: the comment that names each expected error must stay on its line.)
 // A handler delivered on a background queue is `@Sendable` and runs off the main actor: it can
 // neither read a presenter's view nor call the view's main-actor methods.
 

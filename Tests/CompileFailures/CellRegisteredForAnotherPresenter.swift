@@ -1,5 +1,5 @@
 // swift-format-ignore-file
-// (Not formatted: each `// expected-error:` comment must stay on the line it is about.)
+// (Not formatted: the comment that names each expected error must stay on its line.)
 // Registering a cell for a presenter type links the two types: the cell's item type must be the
 // registered type. A cell typed on one presenter, registered for another, would never be
 // configured (issue 21, bug 2), so it must not compile; nor may a cell that shows no item at all.

@@ -1,5 +1,5 @@
 // swift-format-ignore-file
-// (Not formatted: each `// expected-error:` comment must stay on the line it is about.)
+// (Not formatted: the comment that names each expected error must stay on its line.)
 // A command's Dispatch body runs on the queue it is given, here a global one: it is `@Sendable`,
 // so writing the presenter's main-actor state from it must not compile. (Before Ripple typed its
 // bodies, this compiled and ThreadSanitizer reported the race on `counter`.)

@@ -1,5 +1,5 @@
 // swift-format-ignore-file
-// (Not formatted: each `// expected-error:` comment must stay on the line it is about.)
+// (Not formatted: the comment that names each expected error must stay on its line.)
 // A presenter whose `Identifiable` and `Equatable` conformances are isolated to the main actor (the
 // compiler's fix-it) is diffed by `id` on the main actor. Off it, `Changeset` must not fall back to
 // object identity: the compiler rejects the isolated conformance (issue 21, bug 4). The

@@ -1,5 +1,5 @@
 // swift-format-ignore-file
-// (Not formatted: each `// expected-error:` comment must stay on the line it is about.)
+// (Not formatted: the comment that names each expected error must stay on its line.)
 // A presenter whose `Identifiable` and `Equatable` conformances are isolated to the main actor (the
 // compiler's fix-it) cannot take `ObservableCollection`'s default `replace(with:)`, which diffs by
 // `id`: the collection's elements are `Sendable`, and an isolated conformance cannot serve them.

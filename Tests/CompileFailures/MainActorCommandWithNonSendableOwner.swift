@@ -1,5 +1,5 @@
 // swift-format-ignore-file
-// (Not formatted: each `// expected-error:` comment must stay on the line it is about.)
+// (Not formatted: the comment that names each expected error must stay on its line.)
 // A command holds its owner weakly and hands it to bodies that may run on other threads (a
 // Dispatch body, say), so the owner must be `Sendable`: a presenter is (it is `@MainActor`), a
 // plain mutable class is not.

@@ -1,5 +1,5 @@
 // swift-format-ignore-file
-// (Not formatted: each `// expected-error:` comment must stay on the line it is about.)
+// (Not formatted: the comment that names each expected error must stay on its line.)
 // A nonisolated command's bodies are `@Sendable`: its sync body (`nonisolatedPerform:`) runs on
 // whichever thread calls `execute()`, its async body (`nonisolatedTask:`) off every actor, before
 // and after each `await`. Neither may touch a presenter's main-actor state. (A command made with

@@ -1,5 +1,5 @@
 // swift-format-ignore-file
-// (Not formatted: each `// expected-error:` comment must stay on the line it is about.)
+// (Not formatted: the comment that names each expected error must stay on its line.)
 // A `WorkScheduler` (here a Dispatch queue, as commands use for their Dispatch bodies) runs
 // `@Sendable` work on its own thread: that work cannot touch a presenter's main-actor state.
 

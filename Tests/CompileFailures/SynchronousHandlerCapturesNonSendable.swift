@@ -1,5 +1,5 @@
 // swift-format-ignore-file
-// (Not formatted: each `// expected-error:` comment must stay on the line it is about.)
+// (Not formatted: the comment that names each expected error must stay on its line.)
 // A handler delivered `.synchronous` runs on whichever thread sends the value, so it is
 // `@Sendable`: it cannot capture a non-Sendable object that another thread may be using.
 

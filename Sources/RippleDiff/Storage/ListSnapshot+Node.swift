@@ -309,17 +309,12 @@ extension ListSnapshot._Node {
     /// The element at `offset` (in `0..<count`, not checked).
     ///
     /// The descent holds no reference of its own to the nodes it passes: this node, the root, is
-    /// held until the element is copied out (`withExtendedLifetime`), and with it the whole path,
-    /// and no node on the path can change during it (a read holds no unique reference). That
-    /// saves a retain and a release per level.
+    /// held until the element is copied out (`_fixLifetime(self)`, as in the accessors above),
+    /// and with it the whole path, and no node on the path can change during it (a read holds no
+    /// unique reference). That saves a retain and a release per level.
     @inlinable
     internal func _element(at offset: Int) -> Element {
-        withExtendedLifetime(self) { _elementUnretained(at: offset) }
-    }
-
-    /// `_element(at:)`'s descent, valid only while the caller holds this node.
-    @inlinable @inline(__always)
-    internal func _elementUnretained(at offset: Int) -> Element {
+        defer { _fixLifetime(self) }
         var node = Unmanaged.passUnretained(self)
         var offset = offset
         while true {

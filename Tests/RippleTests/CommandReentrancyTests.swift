@@ -89,13 +89,14 @@ final class CommandReentrancyTests: XCTestCase {
         let command = Command(
             policy: .cancelRunning,
             nonisolatedPerform: { _ in
-                started.withLock { $0 += 1 }
                 let now = running.withLock { running -> Int in
                     running += 1
                     return running
                 }
                 deepest.withLock { $0 = max($0, now) }
-                // Every run waits for the others to start: 70 sync runs at once, on 70 threads.
+                // Counted as started only once it counts as running, so that no run can end before
+                // the last one has started: 70 sync runs at once, on 70 threads.
+                started.withLock { $0 += 1 }
                 while started.current < 70 { usleep(1_000) }
                 running.withLock { $0 -= 1 }
             })

@@ -193,6 +193,41 @@ final class CommandResultTests: XCTestCase {
         }
     }
 
+    /// Two runs end at once on two threads: A succeeds first, and its value is being delivered
+    /// (the subscriber holds it) when B fails. `outcomes` must list A before B, as `results` and
+    /// `errors` saw them: once, A's value reached `results` in one critical section and its outcome
+    /// `outcomes` in another, and B's outcome slipped in between.
+    func test_runsEndingAtOnce_reachResultsAndOutcomesInOneOrder() {
+        let command = CommandWithResult<Int, Int>(policy: .concurrent(limit: 2), nonisolatedPerform: { $0 })
+        var handles: [CommandResultRun<Int>] = []
+        command.useWork { handles.append($0) }
+        command.useWork { handles.append($0) }
+        let (runA, runB) = (handles[0], handles[1])
+        let valueHeld = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let outcomes = EventRecorder<String>()
+        let tokens = [
+            command.results.subscribe(on: .synchronous) { _ in
+                valueHeld.signal()
+                release.wait()
+            },
+            command.outcomes.subscribe(on: .synchronous) { outcomes.record("\(OutcomeRecord($0))") },
+            command.errors.subscribe(on: .synchronous) { _ in },
+        ]
+        runOnThreads(2) { thread in
+            if thread == 0 {
+                runA.succeed(1)
+            } else {
+                valueHeld.wait()
+                runB.fail(CommandTestError(2))
+                release.signal()
+            }
+        }
+        outcomes.assertEvents(["succeeded", "failed(CommandTestError(2))"])
+        XCTAssertFalse(command.isExecuting)
+        tokens.forEach { $0.cancel() }
+    }
+
     private static func executeThroughTheProtocol<C: CommandType>(_ command: C, _ parameter: C.Parameter)
         -> CommandExecution
     {

@@ -50,6 +50,9 @@ import Dispatch
 /// - Every error reaches ``errors``; when nobody subscribes to it, ``Diagnostics`` reports it. No
 ///   error is lost and none crashes.
 /// - A run's value reaches ``results`` before the run ends.
+/// - Runs that end at once (under `.concurrent`, or work bound with ``useWork(_:)``) reach
+///   ``results`` and ``outcomes`` in one order, and so do ``errors`` and ``outcomes``: the k-th
+///   value belongs to the k-th `.succeeded` outcome, the k-th error to the k-th `.failed` one.
 /// - State changes are published through streams whose `subscribe { … }` handlers run on the main
 ///   actor, unless they choose a ``Delivery``.
 /// - The owner (`delegate:`) is held weakly; a command whose owner has gone cannot execute.
@@ -233,12 +236,14 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
         }
     }
 
+    /// Delivers what `drains` names: what a run produced (its value, error and outcome) before the
+    /// change of state it caused, so that a value reaches `results` before the run's end shows.
     private func drain(_ drains: CommandDrains) {
-        if drains.contains(.executing) { drainDeliveries { state.withLock { $0.executingEvents.next() } } }
-        if drains.contains(.canExecute) { drainDeliveries { state.withLock { $0.canExecuteEvents.next() } } }
         if drains.contains(.results) { drainDeliveries { state.withLock { $0.resultEvents.next() } } }
         if drains.contains(.errors) { drainDeliveries { state.withLock { $0.errorEvents.next() } } }
         if drains.contains(.outcomes) { drainDeliveries { state.withLock { $0.outcomeEvents.next() } } }
+        if drains.contains(.executing) { drainDeliveries { state.withLock { $0.executingEvents.next() } } }
+        if drains.contains(.canExecute) { drainDeliveries { state.withLock { $0.canExecuteEvents.next() } } }
     }
 
     // MARK: - Execution
@@ -260,10 +265,10 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
     /// - Returns: What happened: ``CommandExecution/started``, ``CommandExecution/queued``,
     ///   ``CommandExecution/handedToMainActor``, or ``CommandExecution/refused(_:)`` with the
     ///   reason. Never `.started` for a run that will not happen.
-    /// - Precondition: Under `.cancelRunning`, at most 64 sync bodies of the command run at once.
-    ///   A sync body cannot be cancelled, so `execute` called from inside its own sync body nests
-    ///   one run deeper each time; the 65th level traps with a message instead of overflowing the
-    ///   stack.
+    /// - Precondition: Under `.cancelRunning`, a sync body calls `execute` from inside itself at
+    ///   most 64 levels deep. A sync body cannot be cancelled, so each such call nests one run
+    ///   deeper on that thread; the 65th level traps with a message instead of overflowing the
+    ///   stack. Plain calls on other threads nest nothing, however many run at once.
     /// - Complexity: O(1) under every policy but `.cancelRunning`, which is O(*r*) in the *r* runs
     ///   it cancels; plus the predicate and a sync body.
     @discardableResult
@@ -555,11 +560,19 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
         remove: (inout CommandState<Parameter, Output>) -> Bool,
         takeOver: (CommandAdmission<Output>, QueuedRun<Parameter, Output>) -> Void
     ) -> Bool {
-        if case .success(let value) = result {
-            // Published before the run ends, in a critical section of its own.
-            if state.withLock({ $0.resultEvents.enqueue(value) }) { drain(.results) }
-        }
         var drains: CommandDrains = []
+        if case .success(let value) = result {
+            // A value is published before the run ends, so that its subscribers still see the
+            // command executing. Its outcome is queued in the same critical section, so that runs
+            // ending at once on several threads (`.concurrent`, `useWork`) reach `results` and
+            // `outcomes` in one order; it is delivered only after the run has ended, below. (The
+            // queue stays ours to drain until then: a run ending meanwhile only appends to it.)
+            let queued = state.withLock { state in
+                (state.resultEvents.enqueue(value), state.outcomeEvents.enqueue(.succeeded))
+            }
+            if queued.0 { drain(.results) }
+            if queued.1 { drains.insert(.outcomes) }
+        }
         var unobserved: (any Error)?
         var tookOver = false
         var runOutcome: CommandRunOutcome<Output> = .cancelled
@@ -567,20 +580,18 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
         state.withLock { state in
             let before = state.visible
             let cancelled = remove(&state)
-            let outcome: CommandOutcome
+            // A failure's error and outcome are queued in this one critical section.
             switch result {
             case .success(let value):
-                outcome = .succeeded
                 runOutcome = .succeeded(value)
             case .failure(let error) where cancelled || error is CancellationError || error is OwnerReleased:
-                outcome = .cancelled
+                if state.outcomeEvents.enqueue(.cancelled) { drains.insert(.outcomes) }
             case .failure(let error):
-                outcome = .failed(error)
                 runOutcome = .failed(error)
                 if state.errorEvents.subscribers.isEmpty { unobserved = error }
                 if state.errorEvents.enqueue(error) { drains.insert(.errors) }
+                if state.outcomeEvents.enqueue(.failed(error)) { drains.insert(.outcomes) }
             }
-            if state.outcomeEvents.enqueue(outcome) { drains.insert(.outcomes) }
             if !state.queued.isEmpty, state.activeRuns == 0 {
                 // The next queued run takes over: the command stays executing, with no flicker.
                 let queued = state.queued.removeFirst()
@@ -723,11 +734,10 @@ extension CommandWithResult where Parameter == Void {
     public func run() async -> CommandRunOutcome<Output> { await run(()) }
 }
 
-/// How many sync bodies of one `.cancelRunning` command may run at once: the depth at which
-/// `execute`, called from inside its own sync body, traps instead of overflowing the stack. Sync
-/// bodies of a nonisolated command running on other threads at the same time count too, so the limit
-/// is far above any real nesting, and far below the depth that would exhaust a 512 KiB secondary
-/// thread's stack.
+/// How deep the sync bodies of one `.cancelRunning` command may nest on one thread: the depth at
+/// which `execute`, called from inside its own sync body, traps instead of overflowing the stack.
+/// Counted per thread (runs on other threads do not nest), so the limit is far above any real
+/// nesting, and far below the depth that would exhaust a 512 KiB secondary thread's stack.
 let syncRunLimit = 64
 
 /// Thrown into a run whose owner was deallocated before the body could start; reported as

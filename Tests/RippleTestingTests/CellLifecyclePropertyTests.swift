@@ -184,7 +184,9 @@ final class CellLifecyclePropertyTests: XCTestCase {
             : CollectionViewSource(view: proxy, collection: collection, reloadThreshold: reloadThreshold)
         box.source = source
         proxy.rowsNow = { [weak source] in source.map { Array($0.renderedItems) } ?? [] }
-        source.cellIdentifier = { $0.content % 3 == 2 ? "B" : "A" }
+        // Two reuse pools of one cell class, as `register(_:where:)` makes for two cell classes.
+        source.route(itemsOf: LifeRow.self, where: nil, toCellsWith: "A")
+        source.route(itemsOf: LifeRow.self, where: CellRoute.erase { (row: LifeRow) in row.content % 3 == 2 }, toCellsWith: "B")
         if random.chance(1, in: 4) { source.updateStyle = .reload }
         waitForMainQueue()
 

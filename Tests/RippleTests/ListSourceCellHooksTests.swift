@@ -151,14 +151,14 @@ final class ListSourceCellHooksTests: XCTestCase {
 
     // MARK: - Cell identifiers per presenter type
 
-    func test_cellIdentifiers_perPresenterType_theRestFromTheClosure_andTheLoadingRow() async {
+    func test_cellIdentifiers_perPresenterType_theRestFromTheItemType_andTheLoadingRow() async {
         let log = HookLog()
         let rows = ObservableCollection<Row>([SizedRow(1, log: log), Row(2, log: log), SelectableRow(3, log: log)])
         let view = HeadlessTableView<Int> { [[]] }
         let source = TableViewSource(view: view, collection: rows)
-        source.setCellIdentifier("Sized", for: SizedRow.self)
-        source.setCellIdentifier("Selectable", for: SelectableRow.self)
-        source.cellIdentifier = { _ in "Plain" }
+        source.route(itemsOf: SizedRow.self, where: nil, toCellsWith: "Sized")
+        source.route(itemsOf: SelectableRow.self, where: nil, toCellsWith: "Selectable")
+        source.route(itemsOf: Row.self, where: nil, toCellsWith: "Plain")
         source.paginate(
             with: Command(delegate: commandAnchor, queue: TestScheduler(), work: { _, _, _ in }), threshold: 10)
         await settle()
@@ -186,7 +186,7 @@ final class ListSourceCellHooksTests: XCTestCase {
         ])
         let view = HeadlessCollectionView<Int> { [] }
         let source = CollectionViewSourceWithSection(view: view, collection: sections)
-        source.setCellIdentifier("Sized", for: SizedRow.self)
+        source.route(itemsOf: SizedRow.self, where: nil, toCellsWith: "Sized")
         await settle()
         XCTAssertEqual(
             [path(0, 0), path(1, 0), path(0, 1)].map { source.cellIdentifier(at: $0) }, ["Cell", "Sized", "Sized"])

@@ -94,9 +94,8 @@ final class ListSourceRebindingTests: XCTestCase {
 
     private func screen(_ list: ObservableCollection<BookRowPresenter>) -> HeadlessTableScreen<BookRowPresenter> {
         let screen = HeadlessTableScreen(collection: list)
-        screen.cells.register(BookRowCell.self, forCellReuseIdentifier: "Cell")
-        screen.cells.register(AdRowCell.self, forCellReuseIdentifier: "Ad")
-        screen.source.cellIdentifier = { $0.title.hasPrefix("Ad") ? "Ad" : "Cell" }
+        screen.register(BookRowCell.self)
+        screen.register(AdRowCell.self, where: { $0.title.hasPrefix("Ad") })
         return screen
     }
 

@@ -107,12 +107,12 @@ private final class CountriesPresenter: Presenter<any Viewable> {
 
 // MARK: - Cells
 
-private final class CountryCell: HeadlessCell<any CountriesRow>, CountryCellView {
+private final class CountryCell: HeadlessCell<CountryCellPresenter>, CountryCellView {
     private(set) var text = ""
     func configure(name: String, checked: Bool) { text = checked ? "✓ \(name)" : name }
 }
 
-private final class TitleCell: HeadlessCell<any CountriesRow>, TitleCellView {
+private final class TitleCell: HeadlessCell<TitleCellPresenter>, TitleCellView {
     private(set) var text = ""
     func configure(title: String) { text = title.uppercased() }
 }
@@ -127,14 +127,12 @@ final class SeedParityGenericCellPresentersTests: XCTestCase {
     private let brazil = CountryViewModel(code: "BR", name: "Brazil")
     private let chile = CountryViewModel(code: "CL", name: "Chile")
 
-    /// The screen: `registerCell(on:)` per presenter type becomes `setCellIdentifier(_:for:)`.
+    /// The screen: `registerCell(on:)` per presenter type becomes `register(_:)`, typed on the presenter.
     private func countriesScreen() -> (CountriesPresenter, HeadlessTableScreen<any CountriesRow>) {
         let presenter = CountriesPresenter()
         let screen = HeadlessTableScreen(collection: presenter.rows, visibleRowCount: 8)
-        screen.source.setCellIdentifier("Country", for: CountryCellPresenter.self)
-        screen.source.setCellIdentifier("Title", for: TitleCellPresenter.self)
-        screen.cells.register(CountryCell.self, forCellReuseIdentifier: "Country")
-        screen.cells.register(TitleCell.self, forCellReuseIdentifier: "Title")
+        screen.register(CountryCell.self)
+        screen.register(TitleCell.self)
         return (presenter, screen)
     }
 

@@ -127,12 +127,12 @@ private final class ProductsPresenter: Presenter<any Viewable>, ProductCellDeleg
 
 // MARK: - Cells
 
-private final class ProductCell: HeadlessCell<any ProductsRow>, ProductCellView {
+private final class ProductCell: HeadlessCell<ProductCellPresenter>, ProductCellView {
     private(set) var name = ""
     func fill(name: String) { self.name = name }
 }
 
-private final class BannerCell: HeadlessCell<any ProductsRow>, BannerCellView {
+private final class BannerCell: HeadlessCell<BannerCellPresenter>, BannerCellView {
     private(set) var text = ""
     func fill(text: String) { self.text = text }
 }
@@ -170,15 +170,13 @@ final class SeedParitySourceModelTests: XCTestCase {
         }
     }
 
-    /// Heterogeneous cells: SourceModel's `cellType(forItemAt:)` becomes one identifier per
+    /// Heterogeneous cells: SourceModel's `cellType(forItemAt:)` becomes one cell class per
     /// presenter type, and each cell is filled by its own presenter.
     func test_heterogeneousCells_eachPresenterTypeHasItsOwnCell() async {
         let presenter = ProductsPresenter()
         let screen = HeadlessCollectionScreen(collection: presenter.rows, visibleRowCount: 6)
-        screen.source.setCellIdentifier("Product", for: ProductCellPresenter.self)
-        screen.source.setCellIdentifier("Banner", for: BannerCellPresenter.self)
-        screen.cells.register(ProductCell.self, forCellReuseIdentifier: "Product")
-        screen.cells.register(BannerCell.self, forCellReuseIdentifier: "Banner")
+        screen.register(ProductCell.self)
+        screen.register(BannerCell.self)
 
         presenter.show(catalog, promotion: Promotion(text: "2 for 1"))
         await screen.settle()
@@ -189,7 +187,8 @@ final class SeedParitySourceModelTests: XCTestCase {
         await screen.settle()
         XCTAssertEqual(shown(screen), ["product Bread", "product Shampoo", "product Apples", "product Lipstick"])
         XCTAssertEqual(
-            screen.cells.visibleCells.map(\.cell.reuseIdentifier), ["Product", "Product", "Product", "Product"])
+            screen.cells.visibleCells.map(\.cell.reuseIdentifier),
+            Array(repeating: String(reflecting: ProductCell.self), count: 4))
         XCTAssertEqual(screen.collectionView.violations, [])
     }
 
@@ -199,7 +198,7 @@ final class SeedParitySourceModelTests: XCTestCase {
         let presenter = ProductsPresenter()
         let screen = HeadlessCollectionScreenWithSection(collection: presenter.categories, visibleRowCount: 8)
         screen.source.headerIdentifier = { _ in "Category" }
-        screen.cells.register(GridProductCell.self, forCellReuseIdentifier: "Cell")
+        screen.register(GridProductCell.self)
         screen.cells.register(CategoryHeader.self, forSupplementaryViewWithReuseIdentifier: "Category")
 
         presenter.showByCategory(catalog)
@@ -226,10 +225,8 @@ final class SeedParitySourceModelTests: XCTestCase {
     func test_injection_theDelegateHearsTheCell_atItsIndexWhenTapped() async {
         let presenter = ProductsPresenter()
         let screen = HeadlessCollectionScreen(collection: presenter.rows, visibleRowCount: 6)
-        screen.source.setCellIdentifier("Product", for: ProductCellPresenter.self)
-        screen.source.setCellIdentifier("Banner", for: BannerCellPresenter.self)
-        screen.cells.register(ProductCell.self, forCellReuseIdentifier: "Product")
-        screen.cells.register(BannerCell.self, forCellReuseIdentifier: "Banner")
+        screen.register(ProductCell.self)
+        screen.register(BannerCell.self)
         var shownAt: [String: Int] = [:]
         screen.source.onItemEvent = { event, row, path in
             if event == .willDisplay, let product = row as? ProductCellPresenter {

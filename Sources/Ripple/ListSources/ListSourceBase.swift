@@ -46,12 +46,10 @@ public class ListSourceBase<Item: Sendable, Rendered> {
     /// Called with every item event, its item and its path.
     public var onItemEvent: ((ListItemEvent, Item, ElementPath) -> Void)?
 
-    /// The reuse identifier of the cell for an item whose type has none of its own
-    /// (``setCellIdentifier(_:for:)``). By default every such row uses `"Cell"`.
-    public var cellIdentifier: (Item) -> String = { _ in "Cell" }
-
-    /// The reuse identifiers set per type of item, by the item type's identity.
-    private var cellIdentifiersByType: [ObjectIdentifier: String] = [:]
+    /// The cells registered per type of item (by the item type's identity), each with the
+    /// condition its rows meet: conditional ones in the order registered, then the one without a
+    /// condition.
+    private var cellRoutes: [ObjectIdentifier: [CellRoute]] = [:]
 
     /// The pairs of cell and item types already reported as unable to show each other.
     private var reportedCellMismatches: Set<String> = []
@@ -175,37 +173,35 @@ public class ListSourceBase<Item: Sendable, Rendered> {
         renderer.loadingRowPath == path
     }
 
-    /// Shows the items of type `itemType` in cells with the reuse identifier `identifier`: one
-    /// identifier per kind of presenter, for heterogeneous lists (GenericCellPresenters'
-    /// registration per presenter). The UIKit glue's `register(_:for:)` also registers the cell
-    /// class with the view.
-    ///
-    /// <!-- swift
-    /// import RippleTesting
-    ///
-    /// final class BookCellPresenter: Sendable {}
-    /// final class AdCellPresenter: Sendable {}
-    /// let source = HeadlessTableScreen(collection: ObservableCollection<any Sendable>()).source
-    /// -->
-    /// ```swift
-    /// source.setCellIdentifier("Book", for: BookCellPresenter.self)
-    /// source.setCellIdentifier("Ad", for: AdCellPresenter.self)
-    /// ```
-    ///
-    /// An item's exact dynamic type is looked up (not its superclasses); items of a type without an
-    /// identifier of its own use ``cellIdentifier``.
+    /// Shows the rows whose item is of type `itemType` (and meets `condition`, when given) in the
+    /// cells registered with the reuse identifier `identifier`. The platform glue's
+    /// `register(_:for:where:)` and RippleTesting's screens call it with the cell class's name,
+    /// after registering the class with the view: that typed registration is the one way to map
+    /// rows to cells.
     ///
     /// - Parameters:
-    ///   - identifier: The reuse identifier its cells are registered with.
-    ///   - itemType: The type of the items, usually a cell presenter class.
-    /// - Complexity: O(1).
-    public func setCellIdentifier(_ identifier: String, for itemType: Any.Type) {
-        cellIdentifiersByType[ObjectIdentifier(itemType)] = identifier
+    ///   - itemType: The type of the items: an item's exact dynamic type is looked up, then the
+    ///     source's own `Item` type, so registering for `Item` itself covers every row.
+    ///   - condition: Which of those items; `nil` for all. Conditional registrations are tried in
+    ///     the order made, before the one without a condition. Registering again for the same type
+    ///     without a condition replaces that one.
+    ///   - identifier: The reuse identifier the cell class is registered with.
+    /// - Complexity: O(*r*) in the registrations for `itemType`.
+    package func route(itemsOf itemType: Any.Type, where condition: ((Any) -> Bool)?, toCellsWith identifier: String) {
+        var routes = cellRoutes[ObjectIdentifier(itemType), default: []]
+        if condition == nil { routes.removeAll { $0.condition == nil } }
+        let route = CellRoute(identifier: identifier, condition: condition)
+        if condition == nil {
+            routes.append(route)
+        } else {
+            routes.insert(route, at: routes.firstIndex { $0.condition == nil } ?? routes.endIndex)
+        }
+        cellRoutes[ObjectIdentifier(itemType)] = routes
     }
 
-    /// The reuse identifier of the cell for the row at `path`: the one set for its item's type
-    /// (``setCellIdentifier(_:for:)``), else ``cellIdentifier`` of the item, or
-    /// ``loadingCellIdentifier`` for the loading row.
+    /// The reuse identifier of the cell for the row at `path`: the one registered for its item
+    /// (`register(_:for:where:)`), ``loadingCellIdentifier`` for the loading row, or `"Cell"` for
+    /// an item no registration covers.
     ///
     /// - Parameter path: A row on screen.
     public func cellIdentifier(at path: ElementPath) -> String {
@@ -213,10 +209,29 @@ public class ListSourceBase<Item: Sendable, Rendered> {
         return cellIdentifier(of: element(at: path))
     }
 
-    /// The reuse identifier of the cell for `item`: the one set for its type, else
-    /// ``cellIdentifier``'s.
+    /// The reuse identifier of the cell for `item`: the first registration for its dynamic type
+    /// whose condition it meets, else the first for the source's `Item` type, else `"Cell"`.
+    /// Once cells are registered, an item none covers is reported (once per type), since the
+    /// view has no cell for `"Cell"` unless the app registered one itself.
     func cellIdentifier(of item: Item) -> String {
-        cellIdentifiersByType[ObjectIdentifier(type(of: item as Any))] ?? cellIdentifier(item)
+        func registered(for type: Any.Type) -> String? {
+            cellRoutes[ObjectIdentifier(type)]?.first { $0.condition?(item) ?? true }?.identifier
+        }
+        if let identifier = registered(for: Swift.type(of: item as Any)) ?? registered(for: Item.self) {
+            return identifier
+        }
+        if !cellRoutes.isEmpty {
+            let itemType = String(reflecting: Swift.type(of: item as Any))
+            if reportedCellMismatches.insert("unregistered \(itemType)").inserted {
+                Diagnostics.report(
+                    Diagnostic(
+                        kind: .cellTypeMismatch, source: renderer.sourceName,
+                        message:
+                            "no cell is registered for items of type \(itemType) (nor for every \(Item.self)), so its rows dequeue the identifier \"Cell\"; register one with register(_:for:where:)"
+                    ))
+            }
+        }
+        return "Cell"
     }
 
     /// Hands the row's item to a dequeued cell, or none for the loading row.
@@ -253,7 +268,7 @@ public class ListSourceBase<Item: Sendable, Rendered> {
             Diagnostic(
                 kind: .cellTypeMismatch, source: renderer.sourceName,
                 message:
-                    "\(place): a cell of type \(cellType) cannot show an item of type \(itemType), \(reason); the row shows nothing. Register a cell typed on the item's type (register(_:for:)) or give the item's type its own identifier"
+                    "\(place): a cell of type \(cellType) cannot show an item of type \(itemType), \(reason); the row shows nothing. Register a cell typed on the item's type: register(_:for:)"
             ))
     }
 
@@ -299,5 +314,17 @@ public struct ListSourceStatistics: Sendable, Hashable {
         self.batches = batches
         self.reloads = reloads
         self.userMoves = userMoves
+    }
+}
+
+/// A cell class registered for a type of item: its reuse identifier, and the condition the item
+/// must meet (`nil`: every item of the type).
+package struct CellRoute {
+    let identifier: String
+    let condition: ((Any) -> Bool)?
+
+    /// A typed condition, as one that takes any item: an item of another type does not meet it.
+    package static func erase<Item>(_ condition: @escaping (Item) -> Bool) -> (Any) -> Bool {
+        { ($0 as? Item).map(condition) ?? false }
     }
 }

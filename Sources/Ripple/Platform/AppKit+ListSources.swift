@@ -111,26 +111,52 @@ extension NSCollectionView: ListView {
 }
 
 extension ListSourceBase {
-    /// Registers `itemClass` with the collection view this source drives, and shows the items of
-    /// type `itemType` in it (``setCellIdentifier(_:for:)``). (`NSTableView` registers nibs only:
-    /// give its cell views the identifier with ``setCellIdentifier(_:for:)`` yourself.)
+    /// Registers `itemClass` with the collection view this source drives, and shows in it the
+    /// rows whose item is of type `itemType` and meets `condition`: the one way to map rows to
+    /// cells, as on UIKit.
     ///
     /// - Parameters:
     ///   - itemClass: The collection view item class; its identifier is its type name.
-    ///   - itemType: The type of the items it shows, usually a cell presenter class.
+    ///   - itemType: The type of the items it shows: the cell's own item type by default, or a
+    ///     subclass of it.
+    ///   - condition: Which of those items it shows; `nil` (the default) for all. Conditional
+    ///     registrations are tried in the order made, before the one without a condition.
     public func register<ViewItem: NSCollectionViewItem & PresentingCell>(
-        _ itemClass: ViewItem.Type, for itemType: ViewItem.Item.Type
+        _ itemClass: ViewItem.Type, for itemType: ViewItem.Item.Type = ViewItem.Item.self,
+        where condition: ((ViewItem.Item) -> Bool)? = nil
     ) {
         let identifier = String(reflecting: itemClass)
-        setCellIdentifier(identifier, for: itemType)
+        route(itemsOf: itemType, where: condition.map(CellRoute.erase), toCellsWith: identifier)
         (listView as? NSCollectionView)?.register(
             itemClass, forItemWithIdentifier: NSUserInterfaceItemIdentifier(identifier))
+    }
+
+    /// Registers `nib`, whose top-level view is a `cellViewClass`, with the table view this
+    /// source drives, and shows in it the rows whose item is of type `itemType` and meets
+    /// `condition`. (`NSTableView` makes its cell views from nibs only.)
+    ///
+    /// - Parameters:
+    ///   - cellViewClass: The cell view class; its identifier is its type name.
+    ///   - nib: The nib that holds one. `nil` when the table's own cell views in Interface Builder
+    ///     carry the identifier already: `String(reflecting: cellViewClass)`, such as
+    ///     `"MyApp.BookCellView"`.
+    ///   - itemType: The type of the items it shows: the cell's own item type by default.
+    ///   - condition: Which of those items it shows; `nil` (the default) for all.
+    public func register<CellView: NSTableCellView & PresentingCell>(
+        _ cellViewClass: CellView.Type, nib: NSNib?, for itemType: CellView.Item.Type = CellView.Item.self,
+        where condition: ((CellView.Item) -> Bool)? = nil
+    ) {
+        let identifier = String(reflecting: cellViewClass)
+        route(itemsOf: itemType, where: condition.map(CellRoute.erase), toCellsWith: identifier)
+        if let nib, let table = (listView as? SequentialListView)?.rowView as? NSTableView {
+            table.register(nib, forIdentifier: NSUserInterfaceItemIdentifier(identifier))
+        }
     }
 }
 
 /// A table cell view that shows one item, usually a cell presenter: subclass it and adopt your
 /// cell's view protocol, and the source attaches the cell to its presenter when the table asks for
-/// it. Give it the identifier the source's `cellIdentifier` returns.
+/// it. Register it with the source's `register(_:nib:for:where:)`.
 open class TableCellView<CellPresenter>: NSTableCellView, PresentingCell {
     /// The item shown.
     public var item: CellPresenter?
@@ -343,8 +369,8 @@ extension TableViewSource {
     /// `TableViewSource(view: SequentialListView(tableView), …)`.
     ///
     /// - Parameters:
-    ///   - tableView: The table view. Give its cell views the identifiers `cellIdentifier` returns
-    ///     (in Interface Builder, or with `register(_:forIdentifier:)`).
+    ///   - tableView: The table view. Register its cell views with the source's
+    ///     `register(_:nib:for:where:)`.
     ///   - collection: The rows.
     ///   - selectItem: Executed with the presenter of each selected row.
     ///   - reloadThreshold: The largest change to animate; larger ones reload.

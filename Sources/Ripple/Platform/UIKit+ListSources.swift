@@ -155,48 +155,59 @@ extension ListSourceBase {
 #endif
 
 extension ListSourceBase {
-    /// Registers `cellClass` with the table view this source drives, and shows the items of type
-    /// `itemType` in it (``setCellIdentifier(_:for:)``): GenericCellPresenters' `registerCell(on:)`.
+    /// Registers `cellClass` with the table view this source drives, and shows in it the rows
+    /// whose item is of type `itemType` and meets `condition`: the one way to map rows to cells
+    /// (GenericCellPresenters' `registerCell(on:)`).
     ///
     /// The cell's item type and `itemType` are the same type, so a cell that cannot show the
     /// items does not compile. In a heterogeneous list (items of type `any Row`), a cell typed on
-    /// one presenter shows that presenter's rows:
+    /// one presenter shows that presenter's rows; `condition` tells apart rows of one type that
+    /// need different cells:
     ///
     /// <!-- swift
     /// import UIKit
     ///
     /// protocol CountryCellView: Viewable {}
-    /// final class CountryCellPresenter: Presenter<any CountryCellView> {}
+    /// final class CountryCellPresenter: Presenter<any CountryCellView> {
+    ///     var isFeatured: Bool { false }
+    /// }
     /// let source = TableViewSource(view: UITableView(), collection: ObservableCollection<CountryCellPresenter>())
     /// -->
     /// ```swift uikit
     /// final class CountryCell: TableViewCell<CountryCellPresenter> {}
-    /// source.register(CountryCell.self, for: CountryCellPresenter.self)
+    /// final class FeaturedCountryCell: TableViewCell<CountryCellPresenter> {}
+    /// source.register(CountryCell.self)
+    /// source.register(FeaturedCountryCell.self, where: { $0.isFeatured })
     /// ```
     ///
     /// - Parameters:
     ///   - cellClass: The cell class; its reuse identifier is its type name.
-    ///   - itemType: The type of the items it shows, usually a cell presenter class: the cell's
-    ///     own item type.
-    public func register<Cell: UITableViewCell & PresentingCell>(_ cellClass: Cell.Type, for itemType: Cell.Item.Type) {
+    ///   - itemType: The type of the items it shows: the cell's own item type by default, or a
+    ///     subclass of it. An item's exact dynamic type is looked up, then the source's `Item`.
+    ///   - condition: Which of those items it shows; `nil` (the default) for all. Conditional
+    ///     registrations are tried in the order made, before the one without a condition.
+    public func register<Cell: UITableViewCell & PresentingCell>(
+        _ cellClass: Cell.Type, for itemType: Cell.Item.Type = Cell.Item.self,
+        where condition: ((Cell.Item) -> Bool)? = nil
+    ) {
         let identifier = String(reflecting: cellClass)
-        setCellIdentifier(identifier, for: itemType)
+        route(itemsOf: itemType, where: condition.map(CellRoute.erase), toCellsWith: identifier)
         (listView as? UITableView)?.register(cellClass, forCellReuseIdentifier: identifier)
     }
 
-    /// Registers `cellClass` with the collection view this source drives, and shows the items of
-    /// type `itemType` in it (``setCellIdentifier(_:for:)``). The cell's item type and `itemType`
-    /// are the same type, so a cell that cannot show the items does not compile.
+    /// Registers `cellClass` with the collection view this source drives, and shows in it the
+    /// rows whose item is of type `itemType` and meets `condition`, as the table form does.
     ///
     /// - Parameters:
     ///   - cellClass: The cell class; its reuse identifier is its type name.
-    ///   - itemType: The type of the items it shows, usually a cell presenter class: the cell's
-    ///     own item type.
+    ///   - itemType: The type of the items it shows: the cell's own item type by default.
+    ///   - condition: Which of those items it shows; `nil` (the default) for all.
     public func register<Cell: UICollectionViewCell & PresentingCell>(
-        _ cellClass: Cell.Type, for itemType: Cell.Item.Type
+        _ cellClass: Cell.Type, for itemType: Cell.Item.Type = Cell.Item.self,
+        where condition: ((Cell.Item) -> Bool)? = nil
     ) {
         let identifier = String(reflecting: cellClass)
-        setCellIdentifier(identifier, for: itemType)
+        route(itemsOf: itemType, where: condition.map(CellRoute.erase), toCellsWith: identifier)
         (listView as? UICollectionView)?.register(cellClass, forCellWithReuseIdentifier: identifier)
     }
 }

@@ -11,14 +11,14 @@ import Ripple
 ///     func show(title: String)
 /// }
 /// final class BookCellPresenter: Presenter<any BookCellView> {}
-/// let host = HeadlessTableScreen(collection: ObservableCollection<BookCellPresenter>()).cells
+/// let screen = HeadlessTableScreen(collection: ObservableCollection<BookCellPresenter>())
 /// -->
 /// ```swift
 /// final class BookCell: HeadlessCell<BookCellPresenter>, BookCellView {
 ///     var title = ""
 ///     func show(title: String) { self.title = title }
 /// }
-/// host.register(BookCell.self, forCellReuseIdentifier: "Book")
+/// screen.register(BookCell.self)
 /// ```
 @MainActor
 open class HeadlessCell<Item>: HeadlessReusableView, PresentingCell {

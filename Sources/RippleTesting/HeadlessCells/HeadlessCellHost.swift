@@ -124,7 +124,7 @@ public final class HeadlessCellHost<Source: ListDataSource> {
     /// - Parameters:
     ///   - cellClass: The class to make cells of.
     ///   - identifier: The reuse identifier.
-    public func register(_ cellClass: HeadlessReusableView.Type, forCellReuseIdentifier identifier: String) {
+    package func register(_ cellClass: HeadlessReusableView.Type, forCellReuseIdentifier identifier: String) {
         cellQueue.registry[identifier] = cellClass
     }
 

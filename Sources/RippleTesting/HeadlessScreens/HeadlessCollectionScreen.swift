@@ -18,7 +18,7 @@ import RippleDiff
 /// final class GalleryScreenTests: XCTestCase {
 ///     func testPhotosShow() async {
 ///         let screen = HeadlessCollectionScreen(collection: presenter.photos)
-///         screen.cells.register(PhotoCell.self, forCellReuseIdentifier: "Cell")
+///         screen.register(PhotoCell.self)
 ///         await screen.settle()
 ///         XCTAssertEqual(screen.collectionView.violations, [])
 ///     }

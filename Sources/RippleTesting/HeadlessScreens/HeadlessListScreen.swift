@@ -37,8 +37,8 @@ public class HeadlessListScreen<Source: ListDataSource> {
 
     private let probe: _ScreenProbe
     private var tracked: [_TrackedCommand] = []
-    /// Sets the source's reuse identifier for a type of item.
-    private let setCellIdentifier: (String, Any.Type) -> Void
+    /// Routes a type of item, and a condition, to a reuse identifier in the source.
+    private let route: (Any.Type, ((Any) -> Bool)?, String) -> Void
 
     /// Makes the screen around a source that drives `view`, which reads its rows through `link`.
     init<Item, Rendered>(
@@ -46,7 +46,9 @@ public class HeadlessListScreen<Source: ListDataSource> {
         collectionVersion: @escaping @Sendable () -> Int
     ) where Source: ListSourceBase<Item, Rendered> {
         self.source = source
-        setCellIdentifier = { [weak source] identifier, type in source?.setCellIdentifier(identifier, for: type) }
+        route = { [weak source] type, condition, identifier in
+            source?.route(itemsOf: type, where: condition, toCellsWith: identifier)
+        }
         link.read = { [weak source] in source.map(_shownRows(of:)) ?? [] }
         let probe = _ScreenProbe(source: source, collectionVersion: collectionVersion)
         self.probe = probe
@@ -58,31 +60,39 @@ public class HeadlessListScreen<Source: ListDataSource> {
 
     // MARK: - Cells
 
-    /// Registers `cellClass` with the screen's cells, and shows the items of type `itemType` in it:
-    /// the headless form of the UIKit glue's `source.register(_:for:)`, with the same shape and the
-    /// same check. The cell's item type and `itemType` are the same type, so a cell that cannot
-    /// show the items does not compile; in a heterogeneous list, a cell typed on one presenter
-    /// shows that presenter's rows.
+    /// Registers `cellClass` with the screen's cells, and shows in it the rows whose item is of
+    /// type `itemType` and meets `condition`: the headless form of the UIKit glue's
+    /// `source.register(_:for:where:)`, with the same shape and the same check. The cell's item
+    /// type and `itemType` are the same type, so a cell that cannot show the items does not
+    /// compile; in a heterogeneous list, a cell typed on one presenter shows that presenter's rows.
     ///
     /// <!-- swift
     /// protocol CountryRow: Sendable {}
     /// protocol CountryCellView: Viewable {}
-    /// final class CountryCellPresenter: Presenter<any CountryCellView>, CountryRow {}
+    /// final class CountryCellPresenter: Presenter<any CountryCellView>, CountryRow {
+    ///     var isFeatured: Bool { false }
+    /// }
     /// let screen = HeadlessTableScreen(collection: ObservableCollection<any CountryRow>())
     /// -->
     /// ```swift
     /// final class CountryCell: HeadlessCell<CountryCellPresenter>, CountryCellView {}
-    /// screen.register(CountryCell.self, for: CountryCellPresenter.self)   // rows are `any CountryRow`
+    /// final class FeaturedCountryCell: HeadlessCell<CountryCellPresenter>, CountryCellView {}
+    /// screen.register(CountryCell.self)   // rows are `any CountryRow`
+    /// screen.register(FeaturedCountryCell.self, where: { $0.isFeatured })
     /// ```
     ///
     /// - Parameters:
     ///   - cellClass: The cell class; its reuse identifier is its type name.
-    ///   - itemType: The type of the items it shows: the cell's own item type.
+    ///   - itemType: The type of the items it shows: the cell's own item type by default, or a
+    ///     subclass of it. An item's exact dynamic type is looked up, then the source's `Item`.
+    ///   - condition: Which of those items it shows; `nil` (the default) for all. Conditional
+    ///     registrations are tried in the order made, before the one without a condition.
     public func register<Cell: HeadlessReusableView & PresentingCell>(
-        _ cellClass: Cell.Type, for itemType: Cell.Item.Type
+        _ cellClass: Cell.Type, for itemType: Cell.Item.Type = Cell.Item.self,
+        where condition: ((Cell.Item) -> Bool)? = nil
     ) {
         let identifier = String(reflecting: cellClass)
-        setCellIdentifier(identifier, itemType)
+        route(itemType, condition.map(CellRoute.erase), identifier)
         cells.register(cellClass, forCellReuseIdentifier: identifier)
     }
 

@@ -27,7 +27,7 @@ import RippleDiff
 /// final class BookListScreenTests: XCTestCase {
 ///     func testLoadedBooksShow() async {
 ///         let screen = HeadlessTableScreen(collection: presenter.books)
-///         screen.cells.register(BookCell.self, forCellReuseIdentifier: "Cell")
+///         screen.register(BookCell.self)
 ///         presenter.loaded(page)          // from any thread
 ///         await screen.settle()           // the main queue delivers, the cells lay out
 ///         XCTAssertEqual(screen.tableView.violations, [])
@@ -84,7 +84,7 @@ public final class HeadlessTableScreen<CellPresenter: Sendable>: HeadlessListScr
 ///     func testShelfHeadersShow() async {
 ///         let screen = HeadlessTableScreenWithSection(collection: presenter.shelves)
 ///         screen.source.headerIdentifier = { _ in "Shelf" }
-///         screen.cells.register(BookCell.self, forCellReuseIdentifier: "Cell")
+///         screen.register(BookCell.self)
 ///         screen.cells.register(ShelfHeader.self, forSupplementaryViewWithReuseIdentifier: "Shelf")
 ///         await screen.settle()
 ///         XCTAssertEqual((screen.cells.header(inSection: 0) as? ShelfHeader)?.title, "Novels")

@@ -186,7 +186,8 @@ final class CellLifecyclePropertyTests: XCTestCase {
         proxy.rowsNow = { [weak source] in source.map { Array($0.renderedItems) } ?? [] }
         // Two reuse pools of one cell class, as `register(_:where:)` makes for two cell classes.
         source.route(itemsOf: LifeRow.self, where: nil, toCellsWith: "A")
-        source.route(itemsOf: LifeRow.self, where: CellRoute.erase { (row: LifeRow) in row.content % 3 == 2 }, toCellsWith: "B")
+        source.route(
+            itemsOf: LifeRow.self, where: CellRoute.erase { (row: LifeRow) in row.content % 3 == 2 }, toCellsWith: "B")
         if random.chance(1, in: 4) { source.updateStyle = .reload }
         waitForMainQueue()
 

@@ -110,7 +110,8 @@ final class ListSourceCellRegistrationTests: XCTestCase {
             await screen.settle()
             XCTAssertEqual(screen.source.cellIdentifier(at: ElementPath(item: 0, section: 0)), "Cell")
             XCTAssertEqual(
-                screen.source.cellIdentifier(at: ElementPath(item: 1, section: 0)), String(reflecting: CountryCell.self))
+                screen.source.cellIdentifier(at: ElementPath(item: 1, section: 0)), String(reflecting: CountryCell.self)
+            )
             let reports = diagnostics.events.filter { $0.kind == .cellTypeMismatch }
             XCTAssertEqual(reports.count, 1, "\(diagnostics.events)")
             XCTAssertTrue(reports.first?.message.contains("CityCellPresenter") == true, "\(reports)")

@@ -375,10 +375,10 @@ final class SectionedCellLifecyclePropertyTests: XCTestCase {
             nextID += 1
             return nextID
         }
-        screen.drainMainQueue()
+        screen.settle(awaitingRuns: false)
         for step in 0..<150 {
             let action = mutate(collection, random: &random, freshID: freshID)
-            screen.drainMainQueue()
+            screen.settle(awaitingRuns: false)
             if random.chance(1, in: 3) { screen.cells.scroll(toRow: random.int(below: 30)) }
             // What the source renders: a replace that changes nothing by identity and content
             // publishes no event, so the source (and the cells) keep the objects it had, as for

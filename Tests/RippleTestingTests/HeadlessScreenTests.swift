@@ -74,7 +74,7 @@ final class HeadlessScreenTests: XCTestCase {
     }
 
     /// A test that steps a `TestScheduler` sees the loading row while the run waits on it:
-    /// `drainMainQueue()` does not wait for the run, and the built-in loading cell shows it.
+    /// `settle(awaitingRuns: false)` does not wait for the run, and the built-in loading cell shows it.
     func test_tableScreen_showsTheLoadingRow_whileATestSchedulerHoldsTheRun() async {
         let scheduler = TestScheduler()
         let collection = ObservableCollection<TestItem>()
@@ -87,7 +87,7 @@ final class HeadlessScreenTests: XCTestCase {
         let screen = HeadlessTableScreen(collection: collection)
         screen.cells.register(Row.self, forCellReuseIdentifier: "Cell")
         screen.source.paginate(with: loadMore)
-        await screen.drainMainQueue()
+        await screen.settle(awaitingRuns: false)
         XCTAssertEqual(screen.tableView.rows, [[nil]])
         XCTAssertEqual(screen.shownItems, [])
         XCTAssertTrue(screen.cells.visibleCells.first?.cell is HeadlessLoadingCell<TestItem>)
@@ -110,7 +110,7 @@ final class HeadlessScreenTests: XCTestCase {
         screen.source.loadingCellIdentifier = "Spinner"
         screen.source.paginate(
             with: Command(delegate: commandAnchor, queue: scheduler, work: { _, _, done in done.succeed() }))
-        await screen.drainMainQueue()
+        await screen.settle(awaitingRuns: false)
         XCTAssertTrue(screen.cells.visibleCells.first?.cell is Spinner)
         scheduler.runAll()
         await screen.settle()

@@ -23,7 +23,7 @@ final class CommandBindingRefreshTests: XCTestCase {
         // A Dispatch body on a test scheduler: the run stays executing until the scheduler runs it.
         let command = Command(delegate: commandAnchor, queue: scheduler, work: { _, _, done in done.succeed() })
         let refresh = SpyRefresh()  // CommandBindingTests' double
-        let binding = CommandBinding(command: command) {}.refresh(with: refresh)
+        let binding = command.bind(to: refresh) {}
 
         refresh.beginRefreshing()  // the user pulls; the replayed "not executing" is still queued
         XCTAssertNil(binding.trigger().refusal)
@@ -42,7 +42,7 @@ final class CommandBindingRefreshTests: XCTestCase {
     func test_aPullWhoseRunEndsBeforeTheMainQueueDrains_endsWhenTheStateArrives() async {
         let command = Command(delegate: commandAnchor, perform: { _ in })
         let refresh = SpyRefresh()  // CommandBindingTests' double
-        let binding = CommandBinding(command: command) {}.refresh(with: refresh)
+        let binding = command.bind(to: refresh) {}
 
         refresh.beginRefreshing()
         XCTAssertNil(binding.trigger().refusal)  // a synchronous body: the run has ended already

@@ -14,6 +14,9 @@ final class SpyControl: CommandControl {
     var isEnabled = true {
         didSet { if isEnabled != oldValue { history.record(isEnabled ? "enabled" : "disabled") } }
     }
+    /// What the binding asked to run on a tap.
+    private(set) var tap: (@MainActor () -> Void)?
+    func addCommandTrigger(_ action: @escaping @MainActor () -> Void) { tap = action }
 }
 
 /// A spinner that records when it starts and stops showing.
@@ -38,6 +41,10 @@ final class SpyIndicator: ActivityIndicating {
 final class SpyRefresh: RefreshIndicating {
     let history = EventRecorder<String>()
     private(set) var isRefreshing = false
+    var isEnabled = true
+    /// What the binding asked to run on a pull.
+    private(set) var pull: (@MainActor () -> Void)?
+    func addCommandTrigger(_ action: @escaping @MainActor () -> Void) { pull = action }
 
     /// What the user's pull does before the control's action fires.
     func beginRefreshing() {
@@ -67,7 +74,7 @@ final class CommandBindingTests: XCTestCase {
         let owner = CommandTestOwner()
         let command = Command(delegate: owner, perform: { _ in }, canExecute: { $0.isAllowed })
         let control = SpyControl()
-        let binding = CommandBinding(command: command) {}.enable(control)
+        let binding = command.bind(to: control) {}
         await settle()
         XCTAssertTrue(control.isEnabled)
 
@@ -82,6 +89,45 @@ final class CommandBindingTests: XCTestCase {
         withExtendedLifetime(binding) {}
     }
 
+    /// `bind(to:)` is the one way to bind: a control's tap and a refresh control's pull reach the
+    /// command through the trigger the binding registered, and a released binding's trigger does
+    /// nothing.
+    func test_bind_theControlsOwnTriggerExecutes_andARefreshPullRuns() async {
+        let runs = EventRecorder<String>()
+        let command = CommandWithParameter<String>(delegate: commandAnchor, perform: { _, text in runs.record(text) })
+        let control = SpyControl()
+        let refresh = SpyRefresh()
+        var bindings = [command.bind(to: control) { "tap" }, command.bind(to: refresh) { "pull" }]
+        control.tap?()
+        refresh.beginRefreshing()
+        refresh.pull?()
+        await settle()
+        runs.assertEvents(["tap", "pull"])
+        refresh.history.assertEvents(["begin", "end"])
+        XCTAssertEqual(bindings.count, 2)
+
+        bindings.removeAll()
+        control.tap?()
+        await settle()
+        runs.assertEvents(["tap", "pull"])
+    }
+
+    /// A spinner's binding has no parameter, so triggering it is a programmer error that names the
+    /// binding; its spinner follows the command.
+    func test_bind_toASpinner_animatesWithoutAParameter() async {
+        let scheduler = TestScheduler()
+        let command = CommandWithParameter<Int>(
+            delegate: commandAnchor, queue: scheduler, work: { _, _, done in done.succeed() })
+        let indicator = SpyIndicator()
+        let binding = command.bind(to: indicator)
+        command.execute(parameter: 1)
+        await settle()
+        scheduler.runAll()
+        await settle()
+        indicator.history.assertEvents(["start", "stop"])
+        binding.unbind()
+    }
+
     func test_trigger_startsOneRun_andTheControlIsDisabledWhileItRuns() async {
         let scheduler = TestScheduler()
         let owner = CommandTestOwner()
@@ -92,7 +138,7 @@ final class CommandBindingTests: XCTestCase {
                 owner.keep(done)
             })
         let control = SpyControl()
-        let binding = CommandBinding(command: command) {}.enable(control)
+        let binding = command.bind(to: control) {}
 
         XCTAssertNil(binding.trigger().refusal)
         XCTAssertFalse(control.isEnabled, "disabled at once, before any delivery")
@@ -112,7 +158,7 @@ final class CommandBindingTests: XCTestCase {
         owner.isAllowed = false
         let command = Command(delegate: owner, perform: { $0.log("body") }, canExecute: { $0.isAllowed })
         let control = SpyControl()
-        let binding = CommandBinding(command: command) {}.enable(control)
+        let binding = command.bind(to: control) {}
         XCTAssertFalse(control.isEnabled)
         XCTAssertNotNil(binding.trigger().refusal)
         await settle()
@@ -130,7 +176,7 @@ final class CommandBindingTests: XCTestCase {
             canExecute: { !$1.isEmpty })
         search.raiseCanExecuteChanged(whenever: text.stream)
         let control = SpyControl()
-        let binding = CommandBinding(command: search) { typed.current }.enable(control)
+        let binding = search.bind(to: control) { typed.current }
 
         for value in ["s", "sw", ""] {
             typed.withLock { $0 = value }
@@ -151,11 +197,11 @@ final class CommandBindingTests: XCTestCase {
         let owner = CommandTestOwner()
         let command = Command(delegate: owner, queue: scheduler, work: { owner, _, done in owner.keep(done) })
         let indicator = SpyIndicator()
-        let binding = CommandBinding(command: command) {}.indicate(with: indicator)
+        let binding = command.bind(to: indicator)
         await settle()
         XCTAssertFalse(indicator.isAnimating)
 
-        XCTAssertNil(binding.trigger().refusal)
+        XCTAssertNil(command.execute().refusal)
         await settle()
         XCTAssertTrue(indicator.isAnimating)
         scheduler.runAll()
@@ -163,6 +209,7 @@ final class CommandBindingTests: XCTestCase {
         await settle()
         XCTAssertFalse(indicator.isAnimating)
         indicator.history.assertEvents(["start", "stop"])
+        binding.unbind()
     }
 
     func test_refresh_endsWhenTheRunItStartedEnds() async {
@@ -170,7 +217,7 @@ final class CommandBindingTests: XCTestCase {
         let owner = CommandTestOwner()
         let command = Command(delegate: owner, queue: scheduler, work: { owner, _, done in owner.keep(done) })
         let refresh = SpyRefresh()
-        let binding = CommandBinding(command: command) {}.refresh(with: refresh)
+        let binding = command.bind(to: refresh) {}
         await settle()
 
         refresh.beginRefreshing()  // the user pulls
@@ -189,7 +236,7 @@ final class CommandBindingTests: XCTestCase {
         owner.isAllowed = false
         let command = Command(delegate: owner, perform: { _ in }, canExecute: { $0.isAllowed })
         let refresh = SpyRefresh()
-        let binding = CommandBinding(command: command) {}.refresh(with: refresh)
+        let binding = command.bind(to: refresh) {}
         refresh.beginRefreshing()
         XCTAssertNotNil(binding.trigger().refusal)
         XCTAssertFalse(refresh.isRefreshing, "ended without waiting for a delivery")
@@ -207,7 +254,8 @@ final class CommandBindingTests: XCTestCase {
             })
         let control = SpyControl()
         let indicator = SpyIndicator()
-        let binding = CommandBinding(command: command) {}.enable(control).indicate(with: indicator)
+        let binding = command.bind(to: control) {}
+        let spinnerBinding = command.bind(to: indicator)
         let spy = CommandSpy(command, streams: [.outcomes, .errors])
 
         XCTAssertNil(binding.trigger().refusal)
@@ -223,6 +271,7 @@ final class CommandBindingTests: XCTestCase {
         control.history.assertEvents(["disabled", "enabled"])
         indicator.history.assertEvents(["start", "stop"])
         XCTAssertFalse(command.isExecuting)
+        spinnerBinding.unbind()
     }
 
     func test_enable_underConcurrentLimit_disablesTheControlAtTheLimit_evenForRunsStartedElsewhere() async {
@@ -234,7 +283,7 @@ final class CommandBindingTests: XCTestCase {
                 owner.keep(done)
             })
         let control = SpyControl()
-        let binding = CommandBinding(command: command) {}.enable(control)
+        let binding = command.bind(to: control) {}
         command.execute()  // started by the presenter, not through the binding
         await settle()
         XCTAssertTrue(control.isEnabled, "one run of two")
@@ -254,7 +303,7 @@ final class CommandBindingTests: XCTestCase {
         let owner = CommandTestOwner()
         let command = Command(delegate: owner, perform: { _ in }, canExecute: { $0.isAllowed })
         let control = SpyControl()
-        let binding = CommandBinding(command: command) {}.enable(control)
+        let binding = command.bind(to: control) {}
         await settle()
         binding.unbind()
         owner.isAllowed = false
@@ -267,14 +316,15 @@ final class CommandBindingTests: XCTestCase {
     func test_binding_endsItsSubscriptionsWhenDeallocated_andHoldsTheViewsWeakly() async {
         let owner = CommandTestOwner()
         let command = Command(delegate: owner, perform: { _ in }, canExecute: { $0.isAllowed })
-        var binding: CommandBinding<Command>? = CommandBinding(command: command) {}
+        var binding: CommandBinding<Command>?
         weak var weakControl: SpyControl?
         do {
             let control = SpyControl()
             weakControl = control
-            binding?.enable(control)
+            binding = command.bind(to: control)
         }
         XCTAssertNil(weakControl, "the binding holds its control weakly")
+        XCTAssertNotNil(binding)
         let spy = CommandSpy(command, streams: [.canExecute])
         binding = nil
         await settle()

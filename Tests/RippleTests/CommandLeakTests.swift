@@ -131,11 +131,12 @@ final class CommandLeakTests: XCTestCase {
             let control = SpyControl()
             let indicator = SpyIndicator()
             let refresh = SpyRefresh()
-            let binding = CommandBinding(command: presenter.save) {}
-                .enable(control).indicate(with: indicator).refresh(with: refresh)
-            binding.trigger()
+            let bindings = [
+                presenter.save.bind(to: control), presenter.save.bind(to: indicator), presenter.save.bind(to: refresh),
+            ]
+            control.tap?()
             await fulfillment(of: [mainQueueFlushed()], timeout: 10)
-            return [presenter, presenter.save, binding, control, indicator, refresh]
+            return [presenter, presenter.save, control, indicator, refresh] + bindings
         }
     }
 
@@ -144,7 +145,7 @@ final class CommandLeakTests: XCTestCase {
         // when the main queue gets to it.
         await assertDeallocated(timeout: 10) {
             let command = Command(delegate: commandAnchor, perform: { _ in })
-            let binding = CommandBinding(command: command) {}.enable(SpyControl())
+            let binding = command.bind(to: SpyControl()) {}
             command.execute()
             command.raiseCanExecuteChanged()
             return [command, binding]

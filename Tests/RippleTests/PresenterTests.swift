@@ -37,7 +37,8 @@ final class PresenterTests: DiagnosticsTestCase {
     func test_view_isTypedByTheViewProtocol_withNoCastAtTheCallSite() {
         MainActor.assumeIsolated {
             let view = BookListViewSpy()
-            let presenter = BookListPresenter(view: view)
+            let presenter = BookListPresenter()
+            presenter.injectView(view)
             presenter.view?.show(title: "Hello")
             XCTAssertEqual(view.titles, ["Hello"])
             XCTAssertTrue(presenter.hasView)
@@ -61,7 +62,8 @@ final class PresenterTests: DiagnosticsTestCase {
         MainActor.assumeIsolated {
             let first = BookListViewSpy()
             let second = BookListViewSpy()
-            let presenter = BookListPresenter(view: first)
+            let presenter = BookListPresenter()
+            presenter.injectView(first)
             presenter.injectView(second)
             presenter.view?.show(title: "x")
             XCTAssertEqual(first.titles, [])
@@ -91,7 +93,8 @@ final class PresenterTests: DiagnosticsTestCase {
         MainActor.assumeIsolated {
             final class Cell: Viewable {}
             let cell = Cell()
-            let presenter = Presenter<Cell>(view: cell)
+            let presenter = Presenter<Cell>()
+            presenter.injectView(cell)
             XCTAssertTrue(presenter.view === cell)
         }
     }
@@ -101,7 +104,8 @@ final class PresenterTests: DiagnosticsTestCase {
     func test_lifecycle_callsEachHookInOrder_andTracksTheState() {
         let diagnostics = diagnostics
         MainActor.assumeIsolated {
-            let presenter = BookListPresenter(view: BookListViewSpy())
+            let presenter = BookListPresenter()
+            presenter.injectView(BookListViewSpy())
             XCTAssertEqual(presenter.lifecycle, .initial)
             let events: [(ViewLifecycleEvent, ViewLifecycleState)] = [
                 (.created, .hidden), (.willAppear, .appearing), (.didAppear, .visible),
@@ -216,7 +220,8 @@ final class PresenterTests: DiagnosticsTestCase {
     func test_destroyedPresenter_isReleasedWithItsSubscriptions() {
         MainActor.assumeIsolated {
             assertDeallocated {
-                let presenter = BookListPresenter(view: BookListViewSpy())
+                let presenter = BookListPresenter()
+                presenter.injectView(BookListViewSpy())
                 let emitter = Emitter<Int>()
                 emitter.subscribe(on: .synchronous) { [presenter] _ in _ = presenter }.store(
                     in: presenter.lifetimeTokens)
@@ -332,7 +337,8 @@ extension PresenterTests {
     func test_adoptView_doesNotInjectTheSameViewTwice() {
         MainActor.assumeIsolated {
             let controller = FakeViewController<CountingPresenter>()
-            let presenter = CountingPresenter(view: controller)
+            let presenter = CountingPresenter()
+            presenter.injectView(controller)
             XCTAssertEqual(presenter.injections, 1)
             controller.presenter = presenter
             controller.viewDidLoad()
@@ -346,7 +352,8 @@ extension PresenterTests {
         MainActor.assumeIsolated {
             let earlier = FakeViewController<CountingPresenter>()
             let controller = FakeViewController<CountingPresenter>()
-            let presenter = CountingPresenter(view: earlier)
+            let presenter = CountingPresenter()
+            presenter.injectView(earlier)
             XCTAssertTrue(presenter.adoptView(controller))
             XCTAssertTrue(presenter.view === controller)
             XCTAssertEqual(presenter.injections, 2)
@@ -356,7 +363,8 @@ extension PresenterTests {
     func test_adoptView_leavesTheViewAlone_whenTheCandidateDoesNotFit() {
         MainActor.assumeIsolated {
             let view = BookListViewSpy()
-            let presenter = BookListPresenter(view: view)
+            let presenter = BookListPresenter()
+            presenter.injectView(view)
             let controller = FakeViewController<BookListPresenter>()  // not a BookListView
             controller.presenter = presenter
             controller.viewDidLoad()

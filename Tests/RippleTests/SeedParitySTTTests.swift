@@ -200,6 +200,9 @@ private final class LoginPresenter: Presenter<any LoginView> {
 
 private final class LoginButton: CommandControl {
     var isEnabled = true
+    private var tap: (@MainActor () -> Void)?
+    func addCommandTrigger(_ action: @escaping @MainActor () -> Void) { tap = action }
+    func sendTap() { tap?() }
 }
 
 private final class LoginScreenView: LoginView {
@@ -352,7 +355,7 @@ final class SeedParitySTTTests: XCTestCase {
         let view = LoginScreenView()
         presenter.injectView(view)
         let button = LoginButton()
-        let binding = CommandBinding(command: presenter.login) { () }.enable(button)
+        let binding = presenter.login.bind(to: button) { () }
         XCTAssertFalse(button.isEnabled, "no credentials yet")
 
         presenter.email = "reader@example.com"

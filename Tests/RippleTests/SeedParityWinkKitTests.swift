@@ -138,6 +138,10 @@ private final class ItemCell: HeadlessCell<ItemPresenter>, ItemView {
 
 /// A `UIRefreshControl` double: the user pulls, the binding ends it.
 private final class RefreshControl: RefreshIndicating {
+    var isEnabled = true
+    private var pull: (@MainActor () -> Void)?
+    func addCommandTrigger(_ action: @escaping @MainActor () -> Void) { pull = action }
+    func sendPull() { pull?() }
     private(set) var isRefreshing = false
     func beginRefreshing() { isRefreshing = true }
     func endRefreshing() { isRefreshing = false }
@@ -161,7 +165,7 @@ private final class ItemListViewController: ItemListView {
         let screen = HeadlessTableScreen(collection: presenter.items, visibleRowCount: 8)
         screen.cells.register(ItemCell.self, forCellReuseIdentifier: "Cell")
         screen.track(presenter.refresh, as: "refresh")
-        refreshBinding = CommandBinding(command: presenter.refresh) { () }.refresh(with: refreshControl)
+        refreshBinding = presenter.refresh.bind(to: refreshControl) { () }
         self.screen = screen
         paginate()
         presenter.receive(.created)
@@ -212,7 +216,7 @@ final class SeedParityWinkKitTests: XCTestCase {
 
         await server.hold()
         screen.cells.scrollToEnd()
-        await screen.drainMainQueue()  // the request is held: the loading row shows, below the last row
+        await screen.settle(awaitingRuns: false)  // the request is held: the loading row shows, below the last row
         screen.cells.scrollToEnd()
         XCTAssertEqual(screen.tableView.rows.first?.map { $0 == nil }.last, true, "the loading row is the last row")
         XCTAssertTrue(screen.cells.visibleCells.last?.cell is HeadlessLoadingCell<ItemPresenter>)
@@ -333,7 +337,7 @@ final class SeedParityWinkKitTests: XCTestCase {
 
         await server.hold()
         screen.cells.scrollToEnd()
-        await screen.drainMainQueue()
+        await screen.settle(awaitingRuns: false)
         XCTAssertTrue(presenter.loadMore.isExecuting)
         controller.viewWillDisappear()
         controller.viewDidDisappear()

@@ -13,7 +13,7 @@ public protocol PresenterType: AnyObject {
     /// view already; otherwise changes nothing.
     ///
     /// Ripple's view-controller bases call it from `viewDidLoad`, just before they forward
-    /// ``ViewLifecycleEvent/created`` (see ``receiveCreation(of:)``), so a controller that adopts
+    /// ``ViewLifecycleEvent/created``, so a controller that adopts
     /// its presenter's view protocol never injects itself by hand. ``Presenter`` implements it;
     /// the default implementation, for a presenter that conforms to this protocol directly,
     /// adopts nothing and returns `false`.
@@ -77,8 +77,10 @@ extension PresenterType {
 ///   adopts `View` (``adoptView(_:)``). Set the controller's `presenter` before its view loads.
 /// - A cell is injected by the list source each time it shows the presenter's row
 ///   (``attachView(_:)``).
-/// - Any other view (a view controller of your own, a test's spy) calls ``injectView(_:)``, or
-///   passes itself to ``init(view:)``.
+/// - Any other view (a view controller of your own, a test's spy) is given with
+///   ``injectView(_:)``, the one way to connect a view by hand, whose argument the compiler checks
+///   against `View`; then forward its lifecycle with ``receive(_:)``, starting with
+///   ``ViewLifecycleEvent/created``.
 ///
 /// # Lifecycle
 /// A view controller forwards its view's life through ``receive(_:)``; the presenter tracks it in
@@ -105,14 +107,6 @@ open class Presenter<View>: PresenterType, ViewAttaching {
 
     /// Creates a presenter with no view.
     nonisolated public init() {}
-
-    /// Creates a presenter and injects its view.
-    ///
-    /// - Parameter view: The view, held weakly.
-    public convenience init(view: View) {
-        self.init()
-        injectView(view)
-    }
 
     /// The view, or `nil` when none was injected or it has gone.
     public var view: View? {

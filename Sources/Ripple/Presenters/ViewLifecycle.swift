@@ -60,10 +60,12 @@ extension PresenterType {
     /// (``adoptView(_:)``), then sends ``ViewLifecycleEvent/created``, so that ``Presenter/viewCreated()``
     /// already sees its view.
     ///
-    /// Ripple's UIKit and AppKit `ViewController` bases call this; a controller of your own can too.
+    /// Ripple's UIKit and AppKit `ViewController` bases call this. (`package`: a controller of
+    /// your own calls ``Presenter/injectView(_:)``, which the compiler checks, then
+    /// `receive(.created)`.)
     ///
     /// - Parameter controller: The view controller whose view loaded.
-    public func receiveCreation(of controller: AnyObject) {
+    package func receiveCreation(of controller: AnyObject) {
         adoptView(controller)
         receive(.created)
     }

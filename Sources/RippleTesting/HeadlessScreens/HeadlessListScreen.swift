@@ -4,7 +4,7 @@ import RippleDiff
 import XCTest
 
 /// What the four headless screens share: the list source under test, the cells on screen, the
-/// commands the screen waits for, and `settle(awaiting:timeout:fileID:file:line:column:)`.
+/// commands the screen waits for, and `settle(awaiting:awaitingRuns:timeout:fileID:file:line:column:)`.
 ///
 /// Use it through ``HeadlessTableScreen``, ``HeadlessTableScreenWithSection``,
 /// ``HeadlessCollectionScreen`` and ``HeadlessCollectionScreenWithSection``, which add the view.
@@ -17,11 +17,11 @@ import XCTest
 ///   its pagination (`ListSourceBase.isLoadingPage`), and every command the test
 ///   ``track(_:as:)``s or awaits.
 ///
-/// `settle(awaiting:timeout:fileID:file:line:column:)` waits for that, laying the cells out as
-/// it goes (a layout can start a page load, as on a device); past its timeout it records a failure
-/// that names what was still going on: a Swift Testing issue in a Swift Testing test, an XCTest
-/// failure otherwise. A test that steps a `TestScheduler` itself, and wants to look at the screen
-/// while a run waits on it, calls ``drainMainQueue(timeout:fileID:file:line:column:)``.
+/// `settle(awaiting:awaitingRuns:timeout:fileID:file:line:column:)` waits for that, laying the
+/// cells out as it goes (a layout can start a page load, as on a device); past its timeout it
+/// records a failure that names what was still going on: a Swift Testing issue in a Swift Testing
+/// test, an XCTest failure otherwise. A test that steps a `TestScheduler` itself, and wants to look
+/// at the screen while a run waits on it, passes `awaitingRuns: false`.
 ///
 /// # Cells
 /// The screen gives the host's loading row a ``HeadlessLoadingCell`` when no cell class is
@@ -98,7 +98,7 @@ public class HeadlessListScreen<Source: ListDataSource> {
 
     // MARK: - Commands
 
-    /// Makes `settle(awaiting:timeout:fileID:file:line:column:)` wait, from now on, until
+    /// Makes `settle(awaiting:awaitingRuns:timeout:fileID:file:line:column:)` wait, from now on, until
     /// `command` is not executing: a presenter's refresh or save that the test starts through a
     /// view double, say.
     ///
@@ -114,13 +114,14 @@ public class HeadlessListScreen<Source: ListDataSource> {
     /// What keeps the screen from being settled now, one phrase per reason; empty when the source
     /// has rendered its collection's latest version and no command the screen drives is executing.
     ///
-    /// It does not look at the main queue: `settle(awaiting:timeout:fileID:file:line:column:)`
+    /// It does not look at the main queue: `settle(awaiting:awaitingRuns:timeout:fileID:file:line:column:)`
     /// drains it too.
     public var unsettledWork: [String] { unsettledWork(awaiting: []) }
 
-    private func unsettledWork(awaiting awaited: [_TrackedCommand]) -> [String] {
+    private func unsettledWork(awaiting awaited: [_TrackedCommand], runs: Bool = true) -> [String] {
         var work: [String] = []
         if let unrendered = probe.unrendered() { work.append(unrendered) }
+        guard runs else { return work }
         if probe.isLoadingPage() {
             work.append(
                 "the pagination is loading a page (its command executes, or its run's end is not delivered yet)")
@@ -145,8 +146,15 @@ public class HeadlessListScreen<Source: ListDataSource> {
     /// Swift Testing `@Test`); an `async` test calls the `async` variant, which lets the main
     /// queue run while it waits.
     ///
+    /// This is the one way to wait for a screen. `awaitingRuns: false` waits for the rendering
+    /// only, and leaves command runs going: for a test that steps a `TestScheduler` and looks at
+    /// the screen while a run waits on it (the loading row). A test with no screen waits for the
+    /// main queue with `waitForMainQueue()`.
+    ///
     /// - Parameters:
     ///   - commands: More commands to wait for, this time: `screen.settle(awaiting: presenter.refresh)`.
+    ///   - awaitingRuns: Whether to wait for command runs as well as the rendering; `true` by
+    ///     default.
     ///   - timeout: How long to wait, in seconds. Past it, a failure (a Swift Testing issue in a
     ///     Swift Testing test, an XCTest failure otherwise) names what was still going on.
     ///   - fileID: The file to report a failure in, for Swift Testing.
@@ -154,12 +162,12 @@ public class HeadlessListScreen<Source: ListDataSource> {
     ///   - line: The line to report a failure at.
     ///   - column: The column to report a failure at, for Swift Testing.
     public func settle(
-        awaiting commands: any CommandType..., timeout: Double = 30, fileID: String = #fileID,
-        file: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+        awaiting commands: any CommandType..., awaitingRuns: Bool = true, timeout: Double = 30,
+        fileID: String = #fileID, file: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
         let awaited = commands.map { _TrackedCommand($0, name: "the awaited \(Swift.type(of: $0))") }
         let deadline = _Deadline(seconds: timeout)
-        var work = unsettledWork(awaiting: awaited)
+        var work = unsettledWork(awaiting: awaited, runs: awaitingRuns)
         var quietRounds = 0
         // Settled after two rounds in a row find nothing going on: what the first round's
         // deliveries queued has run by the end of the second.
@@ -170,7 +178,7 @@ public class HeadlessListScreen<Source: ListDataSource> {
                     column: column)
             }
             layOut()
-            work = unsettledWork(awaiting: awaited)
+            work = unsettledWork(awaiting: awaited, runs: awaitingRuns)
             quietRounds = work.isEmpty ? quietRounds + 1 : 0
             if !work.isEmpty && deadline.hasPassed {
                 return reportUnsettled(work, timeout: timeout, fileID: fileID, file: file, line: line, column: column)
@@ -179,11 +187,13 @@ public class HeadlessListScreen<Source: ListDataSource> {
     }
 
     /// Suspends until the screen is settled (see ``HeadlessListScreen``): the `async` form of
-    /// `settle(awaiting:timeout:fileID:file:line:column:)`, for `@MainActor` async tests. The main
+    /// `settle(awaiting:awaitingRuns:timeout:fileID:file:line:column:)`, for `@MainActor` async tests. The main
     /// queue runs while it waits.
     ///
     /// - Parameters:
     ///   - commands: More commands to wait for, this time.
+    ///   - awaitingRuns: Whether to wait for command runs as well as the rendering; `true` by
+    ///     default.
     ///   - timeout: How long to wait, in seconds. Past it, a failure (a Swift Testing issue in a
     ///     Swift Testing test, an XCTest failure otherwise) names what was still going on.
     ///   - fileID: The file to report a failure in, for Swift Testing.
@@ -191,53 +201,23 @@ public class HeadlessListScreen<Source: ListDataSource> {
     ///   - line: The line to report a failure at.
     ///   - column: The column to report a failure at, for Swift Testing.
     public func settle(
-        awaiting commands: any CommandType..., timeout: Double = 30, fileID: String = #fileID,
-        file: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+        awaiting commands: any CommandType..., awaitingRuns: Bool = true, timeout: Double = 30,
+        fileID: String = #fileID, file: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
         let awaited = commands.map { _TrackedCommand($0, name: "the awaited \(Swift.type(of: $0))") }
         let deadline = _Deadline(seconds: timeout)
-        var work = unsettledWork(awaiting: awaited)
+        var work = unsettledWork(awaiting: awaited, runs: awaitingRuns)
         var quietRounds = 0
         while quietRounds < 2 {
             if !work.isEmpty { try? await Task.sleep(nanoseconds: 1_000_000) }
             await waitForMainQueue()
             layOut()
-            work = unsettledWork(awaiting: awaited)
+            work = unsettledWork(awaiting: awaited, runs: awaitingRuns)
             quietRounds = work.isEmpty ? quietRounds + 1 : 0
             if !work.isEmpty && deadline.hasPassed {
                 return reportUnsettled(work, timeout: timeout, fileID: fileID, file: file, line: line, column: column)
             }
         }
-    }
-
-    /// Waits until the main queue has run everything queued on it, and the deliveries that queued
-    /// in turn, then lays the cells out if any cell class is registered; unlike
-    /// `settle(awaiting:timeout:fileID:file:line:column:)` it does not wait for command runs. For a
-    /// test that steps a `TestScheduler` and looks at the screen while a run waits on it (the
-    /// loading row).
-    ///
-    /// - Parameters:
-    ///   - timeout: How long to wait for the main queue, in seconds; a failure is recorded past it.
-    ///   - fileID: The file to report a failure in, for Swift Testing.
-    ///   - file: The file to report a failure in (its path).
-    ///   - line: The line to report a failure at.
-    ///   - column: The column to report a failure at, for Swift Testing.
-    public func drainMainQueue(
-        timeout: Double = 30, fileID: String = #fileID, file: StaticString = #filePath, line: UInt = #line,
-        column: UInt = #column
-    ) {
-        waitForMainQueue(timeout: timeout, fileID: fileID, file: file, line: line, column: column)
-        waitForMainQueue(timeout: timeout, fileID: fileID, file: file, line: line, column: column)
-        layOut()
-    }
-
-    /// Suspends until the main queue has run everything queued on it, and the deliveries that
-    /// queued in turn, then lays the cells out: the `async` form of
-    /// ``drainMainQueue(timeout:fileID:file:line:column:)``.
-    public func drainMainQueue() async {
-        await waitForMainQueue()
-        await waitForMainQueue()
-        layOut()
     }
 
     private func layOut() {

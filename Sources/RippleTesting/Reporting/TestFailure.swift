@@ -9,8 +9,8 @@ import Testing
 
 /// A failure that a RippleTesting helper reports, at its caller's source location.
 ///
-/// Every helper that fails a test (`assertDeallocated`, `waitForMainQueue`, the screens' `settle`
-/// and `drainMainQueue`) makes one and calls ``record()``, which picks the framework:
+/// Every helper that fails a test (`assertDeallocated`, `waitForMainQueue`, the screens' `settle`)
+/// makes one and calls ``record()``, which picks the framework:
 /// - with Swift Testing, `Test.current` is set on the test's task: the failure is an
 ///   `Issue.record(_:sourceLocation:)` at the caller's `fileID`, `filePath`, `line` and `column`,
 ///   so `withKnownIssue { … }` sees it;

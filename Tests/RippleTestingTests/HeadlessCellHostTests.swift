@@ -52,7 +52,7 @@ final class HeadlessCellHostTests: XCTestCase {
         _ layout: [(String, [Int])], visibleRowCount: Int
     ) -> (
         SectionedCollection<ShelfPresenter, BookPresenter>,
-        HeadlessTableScreenWithSection<BookPresenter, ShelfPresenter>
+        HeadlessTableScreenWithSection<ShelfPresenter, BookPresenter>
     ) {
         let collection = SectionedCollection<ShelfPresenter, BookPresenter>(
             layout.map { SectionData(ShelfPresenter($0.0), items: $0.1.map(BookPresenter.init)) })

@@ -347,7 +347,7 @@ final class HeadlessScreenTests: XCTestCase {
 
     func test_aScreen_goesAwayWithItsSourceViewAndCells() async {
         let items = SectionItems([TestItem](ids: [1, 2, 3]))
-        weak var weakScreen: HeadlessTableScreenWithSection<TestItem, String>?
+        weak var weakScreen: HeadlessTableScreenWithSection<String, TestItem>?
         weak var weakSource: TableViewSourceWithSection<String, TestItem>?
         weak var weakView: HeadlessTableView<TestItem?>?
         weak var weakCell: HeadlessReusableView?

@@ -103,9 +103,9 @@ final class CommandExecutionTests: XCTestCase {
         let token = sync.results.subscribe(on: .synchronous) { values.record($0) }
 
         let outcomes = [
-            Outcome(await sync.run(1)), Outcome(await dispatch.run(2)), Outcome(await async.run(3)),
-            Outcome(await nonisolatedSync.run(4)), Outcome(await nonisolatedDispatch.run(5)),
-            Outcome(await nonisolatedAsync.run(6)),
+            Outcome(await sync.run(parameter: 1)), Outcome(await dispatch.run(parameter: 2)), Outcome(await async.run(parameter: 3)),
+            Outcome(await nonisolatedSync.run(parameter: 4)), Outcome(await nonisolatedDispatch.run(parameter: 5)),
+            Outcome(await nonisolatedAsync.run(parameter: 6)),
         ]
 
         XCTAssertEqual(
@@ -137,7 +137,7 @@ final class CommandExecutionTests: XCTestCase {
     func test_run_returnsTheError_whichAlsoReachesErrors() async {
         let command = CommandWithResult<Int, Int>(nonisolatedTask: { value in throw CommandTestError(value) })
         let spy = CommandSpy(command, parameter: 0, on: .synchronous, streams: [.errors, .outcomes])
-        let outcome = Outcome(await command.run(7))
+        let outcome = Outcome(await command.run(parameter: 7))
         XCTAssertEqual(outcome, .failed("CommandTestError(7)"))
         spy.assertEvents([.error(7), .failed(7)])
     }
@@ -147,7 +147,7 @@ final class CommandExecutionTests: XCTestCase {
         let command = CommandWithResult<Int, Int>(
             delegate: owner, perform: { _, value in throw CommandTestError(value) })
         let token = command.errors.subscribe(on: .synchronous) { _ in }
-        let outcome1 = await command.run(3)
+        let outcome1 = await command.run(parameter: 3)
         XCTAssertEqual(Outcome(outcome1), .failed("CommandTestError(3)"))
         token.cancel()
     }
@@ -161,20 +161,20 @@ final class CommandExecutionTests: XCTestCase {
         let command = CommandWithResult<Int, Int>(
             delegate: owner!, queue: scheduler, work: { _, value, done in done.succeed(value) },
             canExecute: { owner, _ in owner.isAllowed })
-        let outcome2 = await command.run(1)
+        let outcome2 = await command.run(parameter: 1)
         XCTAssertEqual(Outcome(outcome2), .refused(.cannotExecute))
 
         owner?.isAllowed = true
-        let first = Task { await command.run(2) }
+        let first = Task { await command.run(parameter: 2) }
         await eventually(until: { command.isExecuting }, "the first run started")
-        let outcome3 = await command.run(3)
+        let outcome3 = await command.run(parameter: 3)
         XCTAssertEqual(Outcome(outcome3), .refused(.busy), "one run at a time")
         scheduler.runAll()
         let outcome4 = await first.value
         XCTAssertEqual(Outcome(outcome4), .succeeded(2))
 
         owner = nil
-        let outcome5 = await command.run(4)
+        let outcome5 = await command.run(parameter: 4)
         XCTAssertEqual(Outcome(outcome5), .refused(.ownerDeallocated))
         XCTAssertEqual(scheduler.pendingCount, 0, "a refused run schedules nothing")
     }
@@ -241,10 +241,10 @@ final class CommandExecutionTests: XCTestCase {
         let command = CommandWithResult<Int, Int>(
             queue: scheduler, policy: .enqueue, nonisolatedWork: { value, done in done.succeed(value) })
         let spy = CommandSpy(command, parameter: 0, streams: [.outcomes])
-        let first = Task { await command.run(1) }
+        let first = Task { await command.run(parameter: 1) }
         await eventually(until: { command.isExecuting }, "the first run started")
-        let queued = Task { await command.run(2) }
-        let third = Task { await command.run(3) }
+        let queued = Task { await command.run(parameter: 2) }
+        let third = Task { await command.run(parameter: 3) }
         // Both later runs wait behind the first (nothing has stepped the scheduler).
         await eventually(until: { command.queuedRunCount == 2 }, "both later runs are queued")
         queued.cancel()
@@ -266,9 +266,9 @@ final class CommandExecutionTests: XCTestCase {
             nonisolatedWork: { value, done in
                 done(done.isCancelled ? .failure(CancellationError()) : .success(value))
             })
-        let first = Task { await command.run(1) }
+        let first = Task { await command.run(parameter: 1) }
         await eventually(until: { command.isExecuting }, "the first run started")
-        let queued = Task { await command.run(2) }
+        let queued = Task { await command.run(parameter: 2) }
         await eventually(until: { command.queuedRunCount == 1 }, "the second run is queued")
         command.cancel()
         scheduler.runAll()
@@ -298,9 +298,9 @@ final class CommandExecutionTests: XCTestCase {
                 try await Task.sleep(nanoseconds: value == 1 ? 600 * 1_000_000_000 : 1_000_000)
                 return value
             })
-        let first = Task { await command.run(1) }
+        let first = Task { await command.run(parameter: 1) }
         await eventually(until: { command.isExecuting }, "the first run started")
-        let second = await command.run(2)
+        let second = await command.run(parameter: 2)
         XCTAssertEqual(Outcome(second), .succeeded(2))
         let outcome14 = await first.value
         XCTAssertEqual(Outcome(outcome14), .cancelled, "replaced by the newer run")
@@ -317,8 +317,8 @@ final class CommandExecutionTests: XCTestCase {
                     await Task.yield()
                     return value
                 })
-            _ = await command.run(1)
-            let cancelled = Task { await command.run(2) }
+            _ = await command.run(parameter: 1)
+            let cancelled = Task { await command.run(parameter: 2) }
             cancelled.cancel()
             _ = await cancelled.value
             return [owner, command]

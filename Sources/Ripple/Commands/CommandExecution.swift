@@ -6,7 +6,7 @@
 /// `execute` never reports a run that will not happen as started: a main-actor command called off
 /// the main thread cannot evaluate its `@MainActor` predicate there, so it reports
 /// ``handedToMainActor``, which promises nothing about the run. Await
-/// ``CommandWithResult/run(_:)`` instead to learn how a run ended.
+/// ``CommandWithResult/run(parameter:)`` instead to learn how a run ended.
 public enum CommandExecution: Sendable, Hashable {
     /// A run started. A sync body has already run when `execute` returns; a Dispatch or `async`
     /// body has been scheduled.
@@ -44,7 +44,7 @@ public enum CommandRefusal: Sendable, Hashable {
     case ownerDeallocated
 }
 
-/// How a run awaited with ``CommandWithResult/run(_:)`` ended.
+/// How a run awaited with ``CommandWithResult/run(parameter:)`` ended.
 public enum CommandRunOutcome<Output: Sendable>: Sendable {
     /// The body finished and produced `Output` (`()` for a command without results). The value
     /// also reached ``CommandWithResult/results``.
@@ -68,7 +68,7 @@ public enum CommandRunOutcome<Output: Sendable>: Sendable {
     }
 }
 
-/// The `run(_:)` call that awaits one run: resumed exactly once with the run's outcome.
+/// The `run(parameter:)` call that awaits one run: resumed exactly once with the run's outcome.
 ///
 /// `package`: a ``CommandResultRun`` carries it, and tests make runs.
 package final class CommandWaiter<Output: Sendable>: Sendable {

@@ -14,7 +14,7 @@ public enum CommandPolicy: Sendable, Hashable {
 }
 
 /// How one run of a command ended, as ``CommandWithResult/outcomes`` publishes it (without the
-/// run's value; ``CommandWithResult/run(_:)`` returns a ``CommandRunOutcome`` with it).
+/// run's value; ``CommandWithResult/run(parameter:)`` returns a ``CommandRunOutcome`` with it).
 public enum CommandOutcome: Sendable {
     /// The body finished without error.
     case succeeded

@@ -44,14 +44,14 @@ public final class CommandResultRun<Output: Sendable>: Sendable {
     }
 
     private let state: LockedState<State>
-    /// The `run(_:)` call awaiting this run, if one is.
+    /// The `run(parameter:)` call awaiting this run, if one is.
     let waiter: CommandWaiter<Output>?
 
     /// Creates a run that calls `finish` once when it ends. (`package`: commands make their runs;
     /// tests make some too.)
     ///
     /// - Parameters:
-    ///   - waiter: The `run(_:)` call awaiting the run, if one is.
+    ///   - waiter: The `run(parameter:)` call awaiting the run, if one is.
     ///   - finish: Receives the run's result.
     package init(waiter: CommandWaiter<Output>? = nil, finish: @escaping @Sendable (Result<Output, any Error>) -> Void)
     {

@@ -93,7 +93,7 @@ struct CommandDrains: OptionSet {
     static var results: CommandDrains { CommandDrains(rawValue: 16) }
 }
 
-/// A parameter waiting under `.enqueue`, and the `run(_:)` call awaiting it, if one is.
+/// A parameter waiting under `.enqueue`, and the `run(parameter:)` call awaiting it, if one is.
 struct QueuedRun<Parameter: Sendable, Output: Sendable> {
     var parameter: Parameter
     var waiter: CommandWaiter<Output>?

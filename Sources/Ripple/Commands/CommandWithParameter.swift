@@ -21,5 +21,5 @@
 /// ```
 ///
 /// Everything is ``CommandWithResult``'s: the initializers, ``CommandWithResult/execute(parameter:)``,
-/// ``CommandWithResult/run(_:)``, the policies, the streams and cancellation.
+/// ``CommandWithResult/run(parameter:)``, the policies, the streams and cancellation.
 public typealias CommandWithParameter<Parameter: Sendable> = CommandWithResult<Parameter, Void>

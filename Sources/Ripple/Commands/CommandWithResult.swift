@@ -26,7 +26,7 @@ import Dispatch
 /// }
 ///
 /// presenter.search.execute(parameter: "swift")            // fire and forget: .started, .refused(…)
-/// let outcome = await presenter.search.run("swift")       // or await the run: .succeeded(books), …
+/// let outcome = await presenter.search.run(parameter: "swift")       // or await the run: .succeeded(books), …
 /// ```
 ///
 /// # Making one
@@ -46,7 +46,7 @@ import Dispatch
 /// - ``isExecuting`` becomes `true` before the body starts, and `false` only when the work has
 ///   ended: success, failure or cancel.
 /// - ``execute(parameter:)`` says what it did (``CommandExecution``), and never calls a run that
-///   will not happen started; ``run(_:)`` awaits the run and returns how it ended.
+///   will not happen started; ``run(parameter:)`` awaits the run and returns how it ended.
 /// - Every error reaches ``errors``; when nobody subscribes to it, ``Diagnostics`` reports it. No
 ///   error is lost and none crashes.
 /// - A run's value reaches ``results`` before the run ends.
@@ -249,7 +249,7 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
     // MARK: - Execution
 
     /// Starts a run if the command can execute; atomically with respect to other `execute` and
-    /// `run` calls. Returns at once: see ``run(_:)`` to await the run.
+    /// `run` calls. Returns at once: see ``run(parameter:)`` to await the run.
     ///
     /// - A nonisolated command checks and starts on the calling thread; its sync body runs there
     ///   before `execute` returns.
@@ -293,7 +293,7 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
     /// func show(_ error: any Error) {}
     /// -->
     /// ```swift
-    /// switch await presenter.search.run("swift") {
+    /// switch await presenter.search.run(parameter: "swift") {
     /// case .succeeded(let books): show(books)
     /// case .failed(let error): show(error)
     /// case .cancelled, .refused: break
@@ -316,7 +316,7 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
     ///   no run started.
     /// - Complexity: O(1) to start, as ``execute(parameter:)``; O(*r* + *q*) in the running and
     ///   queued runs when the awaiting task is cancelled.
-    public func run(_ parameter: Parameter) async -> CommandRunOutcome<Output> {
+    public func run(parameter: Parameter) async -> CommandRunOutcome<Output> {
         if Task.isCancelled { return .cancelled }
         let waiter = CommandWaiter<Output>()
         return await withTaskCancellationHandler {
@@ -424,7 +424,7 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
     private func makeRun(_ id: Int, _ waiter: CommandWaiter<Output>?) -> CommandResultRun<Output> {
         CommandResultRun(waiter: waiter) { [weak self] result in
             guard let self else {
-                // Only a run nobody awaits can outlive its command: `run(_:)` holds the command.
+                // Only a run nobody awaits can outlive its command: `run(parameter:)` holds the command.
                 waiter?.resume(.cancelled)
                 return
             }
@@ -551,7 +551,7 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
     }
 
     /// Records the end of a run under the lock (`remove` unregisters it and says whether it was
-    /// cancelled), and publishes its value, outcome and error; then resumes the `run(_:)` call
+    /// cancelled), and publishes its value, outcome and error; then resumes the `run(parameter:)` call
     /// awaiting it, if any. Under `.enqueue`, when it was the last run, starts the oldest queued
     /// parameter and hands it to `takeOver` (under the lock; it must only store it): the caller
     /// runs it once this returns `true`.
@@ -615,7 +615,7 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
     ///
     /// Dispatch bodies see ``CommandResultRun/isCancelled``; async bodies get task cancellation; a
     /// sync body cannot be interrupted. The command stays executing until each body has really
-    /// ended; queued parameters are dropped (a `run(_:)` awaiting one returns `.cancelled` at
+    /// ended; queued parameters are dropped (a `run(parameter:)` awaiting one returns `.cancelled` at
     /// once). A command with nothing running publishes nothing, and a run that has already ended is
     /// not marked cancelled.
     ///
@@ -728,10 +728,10 @@ extension CommandWithResult where Parameter == Void {
     @discardableResult
     public func execute() -> CommandExecution { execute(parameter: ()) }
 
-    /// Starts a run and waits until it has ended, as ``run(_:)``.
+    /// Starts a run and waits until it has ended, as ``run(parameter:)``.
     ///
     /// - Returns: `.succeeded(value)`, `.failed(error)`, `.cancelled`, or `.refused(reason)`.
-    public func run() async -> CommandRunOutcome<Output> { await run(()) }
+    public func run() async -> CommandRunOutcome<Output> { await run(parameter: ()) }
 }
 
 /// How deep the sync bodies of one `.cancelRunning` command may nest on one thread: the depth at

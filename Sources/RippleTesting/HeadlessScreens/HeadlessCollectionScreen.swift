@@ -66,7 +66,7 @@ public final class HeadlessCollectionScreen<CellPresenter: Sendable>:
 ///
 /// See ``HeadlessListScreen`` for what settling waits for.
 @MainActor
-public final class HeadlessCollectionScreenWithSection<CellPresenter: Sendable, SectionPresenter: Sendable>:
+public final class HeadlessCollectionScreenWithSection<SectionPresenter: Sendable, CellPresenter: Sendable>:
     HeadlessListScreen<CollectionViewSourceWithSection<SectionPresenter, CellPresenter>>
 {
     /// The collection view: one value per item, the item's presenter, or `nil` for the loading row

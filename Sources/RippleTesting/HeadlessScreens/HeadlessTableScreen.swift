@@ -94,7 +94,7 @@ public final class HeadlessTableScreen<CellPresenter: Sendable>: HeadlessListScr
 ///
 /// See ``HeadlessListScreen`` for what settling waits for.
 @MainActor
-public final class HeadlessTableScreenWithSection<CellPresenter: Sendable, SectionPresenter: Sendable>:
+public final class HeadlessTableScreenWithSection<SectionPresenter: Sendable, CellPresenter: Sendable>:
     HeadlessListScreen<TableViewSourceWithSection<SectionPresenter, CellPresenter>>
 {
     /// The table view: one value per row, the row's presenter, or `nil` for the loading row.

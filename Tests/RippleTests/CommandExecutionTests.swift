@@ -103,7 +103,8 @@ final class CommandExecutionTests: XCTestCase {
         let token = sync.results.subscribe(on: .synchronous) { values.record($0) }
 
         let outcomes = [
-            Outcome(await sync.run(parameter: 1)), Outcome(await dispatch.run(parameter: 2)), Outcome(await async.run(parameter: 3)),
+            Outcome(await sync.run(parameter: 1)), Outcome(await dispatch.run(parameter: 2)),
+            Outcome(await async.run(parameter: 3)),
             Outcome(await nonisolatedSync.run(parameter: 4)), Outcome(await nonisolatedDispatch.run(parameter: 5)),
             Outcome(await nonisolatedAsync.run(parameter: 6)),
         ]

@@ -101,7 +101,7 @@ private final class CountriesPresenter: Presenter<any Viewable> {
         let next: [any CountriesRow] =
             [current["title Europe"] ?? TitleCellPresenter(title: "Europe")] + europe.map(country)
             + [current["title Americas"] ?? TitleCellPresenter(title: "Americas")] + americas.map(country)
-        rows.replace(with: next, identity: .key({ ObjectIdentifier($0) }, contentEquals: { _, _ in true }))
+        rows.replace(with: next, identity: .object)
     }
 }
 

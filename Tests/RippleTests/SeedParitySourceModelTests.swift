@@ -36,9 +36,11 @@ private struct Promotion: Sendable, Equatable {
     func productCellDidTapFavorite(_ cell: ProductCellPresenter)
 }
 
-private final class ProductCellPresenter: Presenter<any ProductCellView>, ProductsRow {
+private final class ProductCellPresenter: Presenter<any ProductCellView>, ProductsRow, IndexedCellPresenter {
     let product: Product
     private weak var delegate: (any ProductCellDelegate)?
+    /// SourceModel's `Indexable`, kept current by the source (`IndexedCellPresenter`).
+    var path: ElementPath?
 
     init(product: Product, delegate: any ProductCellDelegate) {
         self.product = product
@@ -101,8 +103,8 @@ private final class ProductsPresenter: Presenter<any Viewable>, ProductCellDeleg
     func show(_ products: [Product], promotion: Promotion?) {
         var rows: [any ProductsRow] = products.map { ProductCellPresenter(product: $0, delegate: self) }
         if let promotion { rows.insert(BannerCellPresenter(promotion: promotion), at: min(2, rows.count)) }
-        // Diffed by presenter identity (an existential needs it spelled out).
-        self.rows.replace(with: rows, identity: .key({ ObjectIdentifier($0) }, contentEquals: { _, _ in true }))
+        // Diffed by presenter identity: `.object` works for a class-bound protocol's existential.
+        self.rows.replace(with: rows, identity: .object)
     }
 
     func showByCategory(_ products: [Product]) {
@@ -120,8 +122,8 @@ private final class ProductsPresenter: Presenter<any Viewable>, ProductCellDeleg
     /// SourceModel injects the index path into the cell; here the index is looked up when it is
     /// needed, so it is right even after rows were inserted above the cell.
     func productCellDidTapFavorite(_ cell: ProductCellPresenter) {
-        guard let index = rows.snapshot.firstIndex(where: { $0 === cell }) else { return }
-        favorites.append((cell.product.name, index))
+        guard let path = cell.path else { return }
+        favorites.append((cell.product.name, path.item))
     }
 }
 
@@ -221,7 +223,7 @@ final class SeedParitySourceModelTests: XCTestCase {
 
     /// Injection: the cell's delegate is the screen's presenter (SourceModel's `Delegateable`),
     /// and the index a cell needs is the one it has when the user taps, not the one it had when it
-    /// was first shown (SourceModel's `Indexable` injects that one).
+    /// was first shown (which SourceModel's `Indexable` injects): `IndexedCellPresenter` keeps it.
     func test_injection_theDelegateHearsTheCell_atItsIndexWhenTapped() async {
         let presenter = ProductsPresenter()
         let screen = HeadlessCollectionScreen(collection: presenter.rows, visibleRowCount: 6)

@@ -89,6 +89,11 @@ public class ListSource<Element: Sendable>: ListSourceBase<Element, ListSnapshot
             }
         }
         if alive && animated { rebindCells(after: change, before: before) }
+        if alive {
+            placePresenters(
+                after: change.changeset, animated: animated, placesEveryRow: change.mayReplaceKeptElements,
+                before: before, after: change.snapshot)
+        }
         didRender(alive: alive)
     }
 

@@ -253,6 +253,7 @@ public class ListSourceBase<Item: Sendable, Rendered> {
             return
         }
         let item = element(at: path)
+        place(item, at: path)
         if presenting?._show(anyItem: item) != true {
             reportCellMismatch(cell, showing: item, at: "row \(path)")
         }

@@ -80,6 +80,11 @@ public class ListSourceWithSection<Section: Sendable, Item: Sendable>:
             rebindCells(after: change, before: before)
             rebindSupplementaryViews(after: change, before: before)
         }
+        if alive {
+            placePresenters(
+                after: change.changeset, animated: animated, placesEveryRow: change.mayReplaceKeptElements,
+                before: before, after: change.snapshot)
+        }
         didRender(alive: alive)
     }
 

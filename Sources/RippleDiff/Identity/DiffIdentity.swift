@@ -50,9 +50,14 @@ extension DiffIdentity where Element: Identifiable & Equatable, Rule == _Identif
     public static var id: Self { Self(_IdentifiableIdentity()) }
 }
 
-extension DiffIdentity where Element: AnyObject, Rule == _ObjectIdentity<Element> {
+extension DiffIdentity where Rule == _ObjectIdentity<Element> {
     /// Identity from the object (`ObjectIdentifier`): the same instance is the same element and is
     /// never updated, since it refreshes its own cell; another instance is another element.
+    ///
+    /// For elements that are objects: of a class type, or of a class-bound protocol's existential
+    /// (`any Row` where `Row: AnyObject`), as heterogeneous lists of presenters are. Swift cannot
+    /// require the latter in a constraint, so an element that holds a value traps during the diff,
+    /// with a message naming its type.
     @inlinable
     public static var object: Self { Self(_ObjectIdentity()) }
 }
@@ -211,16 +216,44 @@ public struct _HashableIdentity<Element: Hashable>: _IdentityRule {
 
 /// The rule of ``DiffIdentity/object``: identity from `ObjectIdentifier`; the same object never
 /// counts as updated.
-public struct _ObjectIdentity<Element: AnyObject>: _IdentityRule {
-    @inlinable init() {}
+///
+/// `Element` is a class, or an existential of a class-bound protocol (`any Row` where
+/// `Row: AnyObject`), which Swift cannot state as a constraint: a class is read as its reference,
+/// an existential through `AnyObject`, after checking that it holds an object.
+public struct _ObjectIdentity<Element>: _IdentityRule {
+    /// Whether `Element` is a class type, whose values are one reference each.
+    @usableFromInline let elementIsClass: Bool
+
+    @inlinable init() { elementIsClass = Element.self is AnyObject.Type }
+
+    /// The object an element is.
+    @inlinable @inline(__always)
+    func object(_ element: Element) -> AnyObject {
+        // Safe: `Element` is a class type, so its values are single strong references, as
+        // `AnyObject`'s are.
+        if elementIsClass { return unsafeBitCast(element, to: AnyObject.self) }
+        return Self.existentialObject(element)
+    }
+
+    /// The object an existential element holds; traps when it holds none.
+    @usableFromInline
+    static func existentialObject(_ element: Element) -> AnyObject {
+        let value = element as Any
+        guard Swift.type(of: value) is AnyClass else {
+            preconditionFailure(
+                "DiffIdentity.object: an element of type \(Element.self) holds a \(Swift.type(of: value)), which is not an object; .object identifies class instances (or existentials of class-bound protocols); use .id, .value or .key(_:contentEquals:) for values"
+            )
+        }
+        return value as AnyObject
+    }
 
     /// The object's `ObjectIdentifier`.
     @inlinable @inline(__always)
-    public func identifier(of element: Element) -> ObjectIdentifier { ObjectIdentifier(element) }
+    public func identifier(of element: Element) -> ObjectIdentifier { ObjectIdentifier(object(element)) }
 
     /// `===`.
     @inlinable @inline(__always)
-    public func sameIdentity(_ lhs: Element, _ rhs: Element) -> Bool { lhs === rhs }
+    public func sameIdentity(_ lhs: Element, _ rhs: Element) -> Bool { object(lhs) === object(rhs) }
 
     /// Always `true`: an object is compared only with itself.
     @inlinable @inline(__always)

@@ -11,14 +11,14 @@ import Ripple
 ///     func show(title: String)
 /// }
 /// final class BookCellPresenter: Presenter<any BookCellView> {}
-/// let screen = HeadlessTableScreen(collection: ObservableCollection<BookCellPresenter>())
+/// let bookScreen = HeadlessTableScreen(collection: ObservableCollection<BookCellPresenter>())
 /// -->
 /// ```swift
 /// final class BookCell: HeadlessCell<BookCellPresenter>, BookCellView {
 ///     var title = ""
 ///     func show(title: String) { self.title = title }
 /// }
-/// screen.register(BookCell.self)
+/// bookScreen.register(BookCell.self)
 /// ```
 @MainActor
 open class HeadlessCell<Item>: HeadlessReusableView, PresentingCell {

@@ -13,13 +13,12 @@ import RippleDiff
 /// <!-- swift
 /// final class BookCell: HeadlessCell<String> {}
 /// let books = ObservableCollection((1...50).map { "Book \($0)" })
-/// let screen = HeadlessTableScreen(collection: books)
-/// let source = screen.source, tableView = screen.tableView
+/// let screen = HeadlessTableScreen(collection: books, visibleRowCount: 10)
 /// screen.settle()
 /// -->
 /// ```swift
-/// let host = HeadlessCellHost(source: source, view: tableView, visibleRowCount: 10)
-/// host.register(BookCell.self, forCellReuseIdentifier: "Cell")
+/// screen.register(BookCell.self)  // the screen's host is `screen.cells`
+/// let host = screen.cells
 /// host.layout()
 /// host.scroll(toRow: 40)          // drives pagination through willDisplay
 /// host.tap(host.visiblePaths[0])  // selects the row, and drives selectItem

@@ -1,0 +1,110 @@
+import RippleDiff
+
+// Cell presenters that know where their row is (SourceModel's `Indexable`): the source sets their
+// `path` when their cell is configured and after every rendered event that moves or shifts their
+// row, so that a presenter reads its current path when it needs it, not the one of its last
+// `willDisplay`.
+
+/// A cell presenter that knows where its row is (SourceModel's `Indexable`).
+///
+/// The list source sets ``path`` each time the row's cell is configured, and after each rendered
+/// change that moves the row, shifts it (rows inserted or removed before it), or puts the
+/// presenter in a kept row (a refresh with fresh presenters); it sets `nil` when the row is
+/// removed. Reading it never asks the view.
+///
+/// ```swift
+/// import Ripple
+///
+/// final class TrackCellPresenter: IndexedCellPresenter {
+///     var path: ElementPath?
+///     var number: String { path.map { "\($0.item + 1)." } ?? "" }
+/// }
+/// ```
+@MainActor
+public protocol IndexedCellPresenter: AnyObject {
+    /// Where the presenter's row is in the rendered list, or `nil` when it has none. The list
+    /// source that shows the row sets it.
+    var path: ElementPath? { get set }
+}
+
+extension ListSourceBase {
+    /// Tells the presenter of `item`, when it adopts ``IndexedCellPresenter``, that its row is at
+    /// `path` (or has none), when that is news to it.
+    func place(_ item: Item, at path: ElementPath?) {
+        guard let presenter = item as? any IndexedCellPresenter, presenter.path != path else { return }
+        presenter.path = path
+    }
+
+    /// Places the presenters of a rendered flat event: `nil` for the removed rows, then every row
+    /// from the first one the change touched to the last one whose path it changed. A reload, the
+    /// first event or a `replace` places every row.
+    ///
+    /// - Complexity: O(*r*) in the rows from the first change to the last one whose path changed,
+    ///   or O(*n*) for *n* rows after a reload, the first event or a `replace`; nothing for a list
+    ///   of values.
+    func placePresenters(
+        after changeset: Changeset, animated: Bool, placesEveryRow: Bool,
+        before: ListSnapshot<Item>, after: ListSnapshot<Item>
+    ) {
+        guard Self.itemsMayBeObjects else { return }
+        guard animated, !placesEveryRow else {
+            unplace(before, keeping: after)
+            for offset in after.indices { place(after[offset], at: ElementPath(item: offset, section: 0)) }
+            return
+        }
+        for offset in changeset.deletes + changeset.moves.map(\.source) { place(before[offset], at: nil) }
+        let touched =
+            changeset.deletes + changeset.inserts + changeset.moves.flatMap { [$0.source, $0.target] }
+        guard let first = touched.min(), let last = touched.max() else { return }
+        let end = changeset.sourceCount == changeset.targetCount ? min(last + 1, after.count) : after.count
+        for offset in first..<max(first, end) { place(after[offset], at: ElementPath(item: offset, section: 0)) }
+    }
+
+    /// Places the presenters of a rendered sectioned event: `nil` for the removed rows (and the
+    /// rows of removed sections), then every row of the sections from the first one the change
+    /// touched. A reload, the first event or a `replace` places every row.
+    ///
+    /// - Complexity: O(*r*) in the rows of the sections from the first touched one, or O(*n*) for
+    ///   *n* rows after a reload, the first event or a `replace`; nothing for a list of values.
+    func placePresenters<Section>(
+        after changeset: SectionedChangeset, animated: Bool, placesEveryRow: Bool,
+        before: [SectionSnapshot<Section, Item>], after: [SectionSnapshot<Section, Item>]
+    ) {
+        guard Self.itemsMayBeObjects else { return }
+        var firstSection = 0
+        if !animated || placesEveryRow {
+            unplace(before.lazy.flatMap(\.items), keeping: after.lazy.flatMap(\.items))
+        } else {
+            let sections = changeset.sections
+            for path in changeset.itemDeletes + changeset.itemMoves.map(\.source) {
+                place(before[path.section].items[path.item], at: nil)
+            }
+            for section in sections.deletes + sections.moves.map(\.source) {
+                for item in before[section].items { place(item, at: nil) }
+            }
+            let touched =
+                sections.deletes + sections.inserts + sections.moves.flatMap { [$0.source, $0.target] }
+                + (changeset.itemDeletes + changeset.itemInserts).map(\.section)
+                + changeset.itemMoves.flatMap { [$0.source.section, $0.target.section] }
+            guard let first = touched.min() else { return }
+            firstSection = first
+        }
+        for section in firstSection..<max(firstSection, after.count) {
+            for (offset, item) in after[section].items.enumerated() {
+                place(item, at: ElementPath(item: offset, section: section))
+            }
+        }
+    }
+
+    /// Tells the presenters of `before` that are not in `after` that they have no row.
+    ///
+    /// - Complexity: O(*n* + *m*) for *n* and *m* items, when the items may be presenters.
+    private func unplace(_ before: some Sequence<Item>, keeping after: some Sequence<Item>) {
+        let kept = Set(after.lazy.compactMap { ($0 as? any IndexedCellPresenter).map(ObjectIdentifier.init) })
+        for item in before {
+            guard let presenter = item as? any IndexedCellPresenter, !kept.contains(ObjectIdentifier(presenter))
+            else { continue }
+            presenter.path = nil
+        }
+    }
+}

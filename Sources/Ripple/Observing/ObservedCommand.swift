@@ -25,10 +25,7 @@ public final class ObservedCommand<Parameter: Sendable, Output: Sendable>: Obser
     /// The command whose state this is; execute and run it directly.
     public let command: CommandWithResult<Parameter, Output>
 
-    private var executing: Bool
-    private var error: (any Error)?
-    /// Grows each time `canExecute` may have changed; read to track it.
-    private var canExecuteRevision = 0
+    private var status: CommandStatus
     private var tokens: [SubscriptionToken] = []
     private let registrar = ObservationRegistrar()
 
@@ -37,27 +34,43 @@ public final class ObservedCommand<Parameter: Sendable, Output: Sendable>: Obser
     /// - Parameter command: The command.
     public init(_ command: CommandWithResult<Parameter, Output>) {
         self.command = command
-        executing = command.isExecuting
+        status = CommandStatus(isExecuting: command.isExecuting)
         let box = WeakBox<ObservedCommand>()
-        tokens = [
-            command.executingChanges.subscribe { isExecuting in box.value?.executingChanged(isExecuting) },
-            command.errors.subscribe { error in box.value?.failed(error) },
-            command.canExecuteChanges.subscribe { box.value?.canExecuteChanged() },
-        ]
+        tokens = CommandStatus.follow(command) { change in
+            guard let observed = box.value else { return }
+            for field in observed.status.fields(changedBy: change) {
+                switch field {
+                case .isExecuting: observed.registrar.willSet(observed, keyPath: \.isExecuting)
+                case .lastError: observed.registrar.willSet(observed, keyPath: \.lastError)
+                case .canExecute: observed.registrar.willSet(observed, keyPath: \.canExecuteRevision)
+                }
+            }
+            let changed = observed.status.apply(change)
+            for field in changed {
+                switch field {
+                case .isExecuting: observed.registrar.didSet(observed, keyPath: \.isExecuting)
+                case .lastError: observed.registrar.didSet(observed, keyPath: \.lastError)
+                case .canExecute: observed.registrar.didSet(observed, keyPath: \.canExecuteRevision)
+                }
+            }
+        }
         box.value = self
     }
 
     /// Whether a run is going on or queued.
     public var isExecuting: Bool {
         registrar.access(self, keyPath: \.isExecuting)
-        return executing
+        return status.isExecuting
     }
 
     /// The error of the last run that failed, until the next run starts.
     public var lastError: (any Error)? {
         registrar.access(self, keyPath: \.lastError)
-        return error
+        return status.lastError
     }
+
+    /// Grows each time `canExecute` may have changed; read to track it.
+    private var canExecuteRevision: Int { status.canExecuteRevision }
 
     /// Whether `execute(parameter:)` would start a run now; a body that reads it is invalidated
     /// when that may have changed.
@@ -66,22 +79,6 @@ public final class ObservedCommand<Parameter: Sendable, Output: Sendable>: Obser
     public func canExecute(parameter: Parameter) -> Bool {
         registrar.access(self, keyPath: \.canExecuteRevision)
         return command.canExecute(parameter: parameter)
-    }
-
-    private func executingChanged(_ isExecuting: Bool) {
-        guard isExecuting != executing else { return }
-        registrar.withMutation(of: self, keyPath: \.isExecuting) { executing = isExecuting }
-        if isExecuting && error != nil {
-            registrar.withMutation(of: self, keyPath: \.lastError) { error = nil }
-        }
-    }
-
-    private func failed(_ failure: any Error) {
-        registrar.withMutation(of: self, keyPath: \.lastError) { error = failure }
-    }
-
-    private func canExecuteChanged() {
-        registrar.withMutation(of: self, keyPath: \.canExecuteRevision) { canExecuteRevision &+= 1 }
     }
 }
 

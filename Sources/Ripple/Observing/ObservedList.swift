@@ -65,7 +65,79 @@ public final class ObservedList<Element: Sendable>: Observable {
         let box = WeakBox<ObservedList>()
         (mirror, token) = ListMirror.following(collection, for: box) { $0.apply($1) }
         box.value = self
+        interactions = RowInteractions(ownerName: "ObservedList<\(Element.self)>") { box.value?.mirror.elements ?? [] }
+        interactions.loadingRowChanged = { change in
+            guard let list = box.value else { return change() }
+            list.registrar.withMutation(of: list, keyPath: \.isLoadingPage, change)
+        }
     }
+
+    /// The rows' pagination and selection.
+    private var interactions: RowInteractions<Element>!
+
+    /// The elements, each with its path, for `ForEach(list.rows) { row in … }` and the SwiftUI
+    /// modifier `row(_:of:)`.
+    ///
+    /// - Complexity: O(1).
+    public var rows: ListRows<Element> { ListRows(elements: elements, section: 0) }
+
+    /// Executed with the element of each row the user selects (``select(at:)``), when it can
+    /// execute: a list source's `selectItem`.
+    public var selectItem: CommandWithParameter<Element>? {
+        get { interactions.selectItem }
+        set { interactions.selectItem = newValue }
+    }
+
+    /// Loads pages as rows appear, until a run returns ``PageLoad/lastPage``, with the same model
+    /// and rules as a list source's `paginate(with:threshold:showsLoadingRow:)`: a row that
+    /// appears (``rowAppeared(at:)``) within `threshold` of the end executes `command`, once per
+    /// page; an empty list loads its first page at once; a list that shrinks below its size at the
+    /// last page (a refresh) resumes. While a page loads, ``isLoadingPage`` is `true` for the
+    /// loading row.
+    ///
+    /// - Parameters:
+    ///   - command: Loads the next page, adds it to the collection, and says whether more follow.
+    ///   - threshold: How close to the end, in rows, an appearing row triggers the load.
+    ///   - showsLoadingRow: Whether ``isLoadingPage`` turns `true` while a page loads.
+    public func paginate(
+        with command: CommandWithResult<Void, PageLoad>, threshold: Int = 5, showsLoadingRow: Bool = true
+    ) {
+        interactions.paginate(
+            with: command, lastPage: command.results, threshold: threshold, showsLoadingRow: showsLoadingRow)
+    }
+
+    /// Loads pages as rows appear, with a command that cannot say which page is the last (an
+    /// endless feed); otherwise as the overload that takes a `CommandWithResult<Void, PageLoad>`.
+    ///
+    /// - Parameters:
+    ///   - command: Loads the next page and adds it to the collection.
+    ///   - threshold: How close to the end, in rows, an appearing row triggers the load.
+    ///   - showsLoadingRow: Whether ``isLoadingPage`` turns `true` while a page loads.
+    public func paginate<LoadMore: CommandType>(
+        with command: LoadMore, threshold: Int = 5, showsLoadingRow: Bool = true
+    ) where LoadMore.Parameter == Void {
+        interactions.paginate(with: command, lastPage: nil, threshold: threshold, showsLoadingRow: showsLoadingRow)
+    }
+
+    /// Whether a page is loading and the loading row shows; a body that reads it follows it.
+    public var isLoadingPage: Bool {
+        registrar.access(self, keyPath: \.isLoadingPage)
+        return interactions.isLoadingPage
+    }
+
+    /// Whether a page run the pagination started has not ended yet, as the main queue has heard:
+    /// what RippleTesting waits for.
+    package var isPaginating: Bool { interactions.isLoadingPageRun }
+
+    /// Tells the list that the row at `path` appeared: a row near the end loads the next page.
+    ///
+    /// - Parameter path: The row's path (section 0).
+    public func rowAppeared(at path: ElementPath) { interactions.rowAppeared(at: path) }
+
+    /// Selects the row at `path`, as a tap does (``ObservedRows/select(at:)``).
+    ///
+    /// - Parameter path: The row's path (section 0).
+    public func select(at path: ElementPath) { interactions.select(at: path) }
 
     /// The elements as of the last event applied, for `List` and `ForEach`.
     ///
@@ -90,8 +162,12 @@ public final class ObservedList<Element: Sendable>: Observable {
                 registrar.withMutation(of: self, keyPath: \.elements) { mirror.apply(change) }
             }
         }
+        interactions?.rendered()
     }
 }
+
+@available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+extension ObservedList: ObservedRows {}
 
 /// The sectioned twin of ``ObservedList``: the sections of a ``SectionedCollection`` as of its last
 /// event, on the main actor, observable with Observation.
@@ -131,7 +207,68 @@ public final class ObservedSectionedList<Section: Sendable, Item: Sendable>: Obs
         let box = WeakBox<ObservedSectionedList>()
         (mirror, token) = SectionedListMirror.following(collection, for: box) { $0.apply($1) }
         box.value = self
+        interactions = RowInteractions(ownerName: "ObservedSectionedList<\(Section.self), \(Item.self)>") {
+            box.value?.mirror.sections ?? []
+        }
+        interactions.loadingRowChanged = { change in
+            guard let list = box.value else { return change() }
+            list.registrar.withMutation(of: list, keyPath: \.isLoadingPage, change)
+        }
     }
+
+    /// The rows' pagination and selection.
+    private var interactions: RowInteractions<Item>!
+
+    /// Executed with the item of each row the user selects (``select(at:)``), when it can execute.
+    public var selectItem: CommandWithParameter<Item>? {
+        get { interactions.selectItem }
+        set { interactions.selectItem = newValue }
+    }
+
+    /// Loads pages as rows appear, as ``ObservedList/paginate(with:threshold:showsLoadingRow:)``
+    /// does; "within `threshold` of the end" counts rows across sections.
+    ///
+    /// - Parameters:
+    ///   - command: Loads the next page, adds it to the collection, and says whether more follow.
+    ///   - threshold: How close to the end, in rows, an appearing row triggers the load.
+    ///   - showsLoadingRow: Whether ``isLoadingPage`` turns `true` while a page loads.
+    public func paginate(
+        with command: CommandWithResult<Void, PageLoad>, threshold: Int = 5, showsLoadingRow: Bool = true
+    ) {
+        interactions.paginate(
+            with: command, lastPage: command.results, threshold: threshold, showsLoadingRow: showsLoadingRow)
+    }
+
+    /// Loads pages as rows appear, with a command that cannot say which page is the last.
+    ///
+    /// - Parameters:
+    ///   - command: Loads the next page and adds it to the collection.
+    ///   - threshold: How close to the end, in rows, an appearing row triggers the load.
+    ///   - showsLoadingRow: Whether ``isLoadingPage`` turns `true` while a page loads.
+    public func paginate<LoadMore: CommandType>(
+        with command: LoadMore, threshold: Int = 5, showsLoadingRow: Bool = true
+    ) where LoadMore.Parameter == Void {
+        interactions.paginate(with: command, lastPage: nil, threshold: threshold, showsLoadingRow: showsLoadingRow)
+    }
+
+    /// Whether a page is loading and the loading row shows; a body that reads it follows it.
+    public var isLoadingPage: Bool {
+        registrar.access(self, keyPath: \.isLoadingPage)
+        return interactions.isLoadingPage
+    }
+
+    /// Whether a page run the pagination started has not ended yet, as the main queue has heard.
+    package var isPaginating: Bool { interactions.isLoadingPageRun }
+
+    /// Tells the list that the row at `path` appeared: a row near the end loads the next page.
+    ///
+    /// - Parameter path: The row's path.
+    public func rowAppeared(at path: ElementPath) { interactions.rowAppeared(at: path) }
+
+    /// Selects the row at `path`, as a tap does (``ObservedRows/select(at:)``).
+    ///
+    /// - Parameter path: The row's path.
+    public func select(at path: ElementPath) { interactions.select(at: path) }
 
     /// The sections and their items as of the last event applied.
     ///
@@ -155,8 +292,12 @@ public final class ObservedSectionedList<Section: Sendable, Item: Sendable>: Obs
                 registrar.withMutation(of: self, keyPath: \.sections) { mirror.apply(change) }
             }
         }
+        interactions?.rendered()
     }
 }
+
+@available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
+extension ObservedSectionedList: ObservedRows {}
 
 /// A weak reference the subscription's handler holds, so that the list does not keep itself alive.
 @MainActor

@@ -27,10 +27,68 @@ public final class ObservedListObject<Element: Sendable>: ObservableObject {
         let box = WeakBox<ObservedListObject>()
         (mirror, token) = ListMirror.following(collection, for: box) { $0.apply($1) }
         box.value = self
+        interactions = RowInteractions(ownerName: "ObservedListObject<\(Element.self)>") {
+            box.value?.mirror.elements ?? []
+        }
+        interactions.loadingRowChanged = { change in
+            box.value?.objectWillChange.send()
+            change()
+        }
     }
+
+    /// The rows' pagination and selection.
+    private var interactions: RowInteractions<Element>!
 
     /// The elements as of the last event applied, for `List` and `ForEach`.
     public var elements: ListSnapshot<Element> { mirror.elements }
+
+    /// The elements, each with its path, for `ForEach(list.rows) { row in … }`.
+    public var rows: ListRows<Element> { ListRows(elements: elements, section: 0) }
+
+    /// Executed with the element of each row the user selects, when it can execute.
+    public var selectItem: CommandWithParameter<Element>? {
+        get { interactions.selectItem }
+        set { interactions.selectItem = newValue }
+    }
+
+    /// Loads pages as rows appear, as `ObservedList.paginate(with:threshold:showsLoadingRow:)`.
+    ///
+    /// - Parameters:
+    ///   - command: Loads the next page, adds it to the collection, and says whether more follow.
+    ///   - threshold: How close to the end, in rows, an appearing row triggers the load.
+    ///   - showsLoadingRow: Whether ``isLoadingPage`` turns `true` while a page loads.
+    public func paginate(
+        with command: CommandWithResult<Void, PageLoad>, threshold: Int = 5, showsLoadingRow: Bool = true
+    ) {
+        interactions.paginate(
+            with: command, lastPage: command.results, threshold: threshold, showsLoadingRow: showsLoadingRow)
+    }
+
+    /// Loads pages as rows appear, with a command that cannot say which page is the last.
+    ///
+    /// - Parameters:
+    ///   - command: Loads the next page and adds it to the collection.
+    ///   - threshold: How close to the end, in rows, an appearing row triggers the load.
+    ///   - showsLoadingRow: Whether ``isLoadingPage`` turns `true` while a page loads.
+    public func paginate<LoadMore: CommandType>(
+        with command: LoadMore, threshold: Int = 5, showsLoadingRow: Bool = true
+    ) where LoadMore.Parameter == Void {
+        interactions.paginate(with: command, lastPage: nil, threshold: threshold, showsLoadingRow: showsLoadingRow)
+    }
+
+    /// Whether a page is loading and the loading row shows; `objectWillChange` fires before it
+    /// changes.
+    public var isLoadingPage: Bool { interactions.isLoadingPage }
+
+    /// Tells the list that the row at `path` appeared: a row near the end loads the next page.
+    ///
+    /// - Parameter path: The row's path (section 0).
+    public func rowAppeared(at path: ElementPath) { interactions.rowAppeared(at: path) }
+
+    /// Selects the row at `path`, as a tap does.
+    ///
+    /// - Parameter path: The row's path (section 0).
+    public func select(at path: ElementPath) { interactions.select(at: path) }
 
     /// The version of the last event applied.
     public var version: Int { mirror.version }
@@ -41,8 +99,11 @@ public final class ObservedListObject<Element: Sendable>: ObservableObject {
             objectWillChange.send()
             return mirror.apply(change)
         }
+        interactions?.rendered()
     }
 }
+
+extension ObservedListObject: ObservedRows {}
 
 /// ``ObservedSectionedList`` for iOS 13 to 16 and macOS 10.15 to 13, through `ObservableObject`.
 @MainActor
@@ -65,10 +126,65 @@ public final class ObservedSectionedListObject<Section: Sendable, Item: Sendable
         let box = WeakBox<ObservedSectionedListObject>()
         (mirror, token) = SectionedListMirror.following(collection, for: box) { $0.apply($1) }
         box.value = self
+        interactions = RowInteractions(ownerName: "ObservedSectionedListObject<\(Section.self), \(Item.self)>") {
+            box.value?.mirror.sections ?? []
+        }
+        interactions.loadingRowChanged = { change in
+            box.value?.objectWillChange.send()
+            change()
+        }
     }
+
+    /// The rows' pagination and selection.
+    private var interactions: RowInteractions<Item>!
 
     /// The sections and their items as of the last event applied.
     public var sections: [SectionSnapshot<Section, Item>] { mirror.sections }
+
+    /// Executed with the item of each row the user selects, when it can execute.
+    public var selectItem: CommandWithParameter<Item>? {
+        get { interactions.selectItem }
+        set { interactions.selectItem = newValue }
+    }
+
+    /// Loads pages as rows appear, as `ObservedSectionedList.paginate(with:threshold:showsLoadingRow:)`.
+    ///
+    /// - Parameters:
+    ///   - command: Loads the next page, adds it to the collection, and says whether more follow.
+    ///   - threshold: How close to the end, in rows, an appearing row triggers the load.
+    ///   - showsLoadingRow: Whether ``isLoadingPage`` turns `true` while a page loads.
+    public func paginate(
+        with command: CommandWithResult<Void, PageLoad>, threshold: Int = 5, showsLoadingRow: Bool = true
+    ) {
+        interactions.paginate(
+            with: command, lastPage: command.results, threshold: threshold, showsLoadingRow: showsLoadingRow)
+    }
+
+    /// Loads pages as rows appear, with a command that cannot say which page is the last.
+    ///
+    /// - Parameters:
+    ///   - command: Loads the next page and adds it to the collection.
+    ///   - threshold: How close to the end, in rows, an appearing row triggers the load.
+    ///   - showsLoadingRow: Whether ``isLoadingPage`` turns `true` while a page loads.
+    public func paginate<LoadMore: CommandType>(
+        with command: LoadMore, threshold: Int = 5, showsLoadingRow: Bool = true
+    ) where LoadMore.Parameter == Void {
+        interactions.paginate(with: command, lastPage: nil, threshold: threshold, showsLoadingRow: showsLoadingRow)
+    }
+
+    /// Whether a page is loading and the loading row shows; `objectWillChange` fires before it
+    /// changes.
+    public var isLoadingPage: Bool { interactions.isLoadingPage }
+
+    /// Tells the list that the row at `path` appeared: a row near the end loads the next page.
+    ///
+    /// - Parameter path: The row's path.
+    public func rowAppeared(at path: ElementPath) { interactions.rowAppeared(at: path) }
+
+    /// Selects the row at `path`, as a tap does.
+    ///
+    /// - Parameter path: The row's path.
+    public func select(at path: ElementPath) { interactions.select(at: path) }
 
     /// The version of the last event applied.
     public var version: Int { mirror.version }
@@ -79,6 +195,9 @@ public final class ObservedSectionedListObject<Section: Sendable, Item: Sendable
             objectWillChange.send()
             return mirror.apply(change)
         }
+        interactions?.rendered()
     }
 }
+
+extension ObservedSectionedListObject: ObservedRows {}
 #endif

@@ -60,16 +60,40 @@ public final class HeadlessSwiftUIView<Output> {
     }
 
     /// Lets the main queue deliver what is queued (collections' events, commands' state), and
-    /// renders again after each invalidation, until a turn of the main queue changes nothing.
-    public func settle() async {
+    /// renders again after each invalidation, until a turn of the main queue changes nothing and
+    /// none of `commands` executes.
+    ///
+    /// - Parameters:
+    ///   - commands: Commands to wait for: a presenter's refresh, or a list's pagination command.
+    ///   - timeout: How long to wait for the commands, in seconds; past it, a failure names them.
+    ///   - fileID: The file to report a failure in, for Swift Testing.
+    ///   - file: The file to report a failure in (its path).
+    ///   - line: The line to report a failure at.
+    ///   - column: The column to report a failure at, for Swift Testing.
+    public func settle(
+        awaiting commands: any CommandType..., timeout: Double = 30, fileID: String = #fileID,
+        file: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async {
+        let deadline = _Deadline(seconds: timeout)
         var quietTurns = 0
         while quietTurns < 2 {
+            let running = commands.filter(\.isExecuting)
+            if !running.isEmpty {
+                if deadline.hasPassed {
+                    let names = running.map { "\(Swift.type(of: $0))" }.joined(separator: ", ")
+                    return TestFailure(
+                        "HeadlessSwiftUIView.settle(): not settled after \(timeout) s: executing: \(names)",
+                        fileID: fileID, filePath: file, line: line, column: column
+                    ).record()
+                }
+                try? await Task.sleep(nanoseconds: 1_000_000)
+            }
             await waitForMainQueue()
             if invalidated.isSet {
                 render()
                 quietTurns = 0
             } else {
-                quietTurns += 1
+                quietTurns = running.isEmpty ? quietTurns + 1 : 0
             }
         }
     }
@@ -86,6 +110,47 @@ public final class HeadlessSwiftUIView<Output> {
     /// - Parameter presenter: The presenter behind the view.
     public func disappear<ViewType>(_ presenter: Presenter<ViewType>) {
         presenter.receiveOnDisappear()
+    }
+
+    /// Appears with `view` as the presenter's view, as the SwiftUI modifier
+    /// `presenter(_:view:)` does on `onAppear` (`Presenter.receiveOnAppear(of:)`).
+    ///
+    /// - Parameters:
+    ///   - presenter: The presenter behind the view.
+    ///   - view: The object that adopts the presenter's view protocol.
+    public func appear<ViewType>(_ presenter: Presenter<ViewType>, view: ViewType) {
+        presenter.receiveOnAppear(of: view)
+    }
+
+    /// Disappears and lets go of `view`, as the SwiftUI modifier `presenter(_:view:)` does on
+    /// `onDisappear` (`Presenter.receiveOnDisappear(of:)`).
+    ///
+    /// - Parameters:
+    ///   - presenter: The presenter behind the view.
+    ///   - view: The object given on appearance.
+    public func disappear<ViewType>(_ presenter: Presenter<ViewType>, view: ViewType) {
+        presenter.receiveOnDisappear(of: view)
+    }
+
+    /// Shows the rows `rows` of a flat list, as a SwiftUI `List` does when they scroll on screen:
+    /// each row's `onAppear`, which the modifier `row(_:of:)` forwards to the list's pagination.
+    /// Rows past the list's end are ignored.
+    ///
+    /// - Parameters:
+    ///   - rows: The offsets of the rows that appear, in order.
+    ///   - list: The observed list.
+    public func showRows(_ rows: Range<Int>, of list: some ObservedRows) {
+        for row in rows { list.rowAppeared(at: ElementPath(item: row, section: 0)) }
+    }
+
+    /// Taps the row at `path`, as the modifier `row(_:of:)` forwards a tap: the row's presenter and
+    /// the list's `selectItem` command hear it.
+    ///
+    /// - Parameters:
+    ///   - path: The row's path.
+    ///   - list: The observed list.
+    public func tap(_ path: ElementPath, of list: some ObservedRows) {
+        list.select(at: path)
     }
 }
 

@@ -1,0 +1,187 @@
+import RippleDiff
+
+// What a SwiftUI list's rows do besides showing their elements: each row's appearance drives the
+// list's pagination (the model the UIKit sources use), a tap selects the row as `didSelectRow`
+// does, and a loading row shows while a page loads. One implementation, `RowInteractions`, behind
+// the four observed lists.
+
+/// A SwiftUI list's rows, as ``ObservedList``, ``ObservedSectionedList`` and their
+/// `ObservableObject` twins offer them to a view: what a row's `onAppear` and a tap report, and
+/// whether the loading row shows.
+///
+/// RippleTesting's `HeadlessSwiftUIView` and the SwiftUI modifier `row(_:of:)` call it.
+@MainActor
+public protocol ObservedRows: AnyObject {
+    /// Whether the loading row shows: a page is loading, and the pagination shows a loading row.
+    /// A body that reads it follows it.
+    var isLoadingPage: Bool { get }
+
+    /// Tells the list that the row at `path` appeared (SwiftUI's `onAppear`): a row within the
+    /// pagination's threshold of the end loads the next page.
+    ///
+    /// - Parameter path: The row's path; section 0 in a flat list.
+    func rowAppeared(at path: ElementPath)
+
+    /// Selects the row at `path`, as a tap does: its presenter hears `didSelectCell()` when it is a
+    /// ``SelectableCellPresenter``, then the list's `selectItem` command executes with it when it
+    /// can. A path that names no row does nothing.
+    ///
+    /// - Parameter path: The row's path; section 0 in a flat list.
+    func select(at path: ElementPath)
+}
+
+/// The pagination and selection of an observed list, for the four of them. Its owner tells it
+/// about changes of the elements (``rendered()``) and hears when the loading row shows or hides.
+@MainActor
+final class RowInteractions<Item: Sendable> {
+    /// Executed with the item of each selected row, when it can execute.
+    var selectItem: CommandWithParameter<Item>?
+    private var pagination: Pagination?
+    /// Whether the loading row shows.
+    private(set) var isLoadingPage = false
+    /// The item at a path, or `nil` for a path that names none.
+    private let item: (ElementPath) -> Item?
+    /// The position of a path counted across sections, or `nil` for a path that names no row.
+    private let position: (ElementPath) -> Int?
+    /// The number of items.
+    private let itemCount: () -> Int
+    /// Changes ``isLoadingPage`` inside the owner's observation (Observation's `withMutation`, or
+    /// `objectWillChange`).
+    var loadingRowChanged: (_ change: () -> Void) -> Void = { $0() }
+    private let ownerName: String
+
+    init(
+        ownerName: String, item: @escaping (ElementPath) -> Item?, position: @escaping (ElementPath) -> Int?,
+        itemCount: @escaping () -> Int
+    ) {
+        self.ownerName = ownerName
+        self.item = item
+        self.position = position
+        self.itemCount = itemCount
+    }
+
+    /// Starts paginating with `command`, replacing any earlier pagination; an empty list loads its
+    /// first page at once.
+    func paginate<LoadMore: CommandType>(
+        with command: LoadMore, lastPage: EventStream<PageLoad>?, threshold: Int, showsLoadingRow: Bool
+    ) where LoadMore.Parameter == Void {
+        pagination?.stop()
+        let itemCount = itemCount
+        let pagination = Pagination(
+            following: command, lastPage: lastPage, threshold: threshold, showsLoadingRow: showsLoadingRow,
+            ownerName: ownerName, itemCount: itemCount,
+            showLoadingRow: { [weak self] shown in self?.setLoadingPage(shown) })
+        self.pagination = pagination
+        pagination.rendered()
+    }
+
+    /// Stops paginating.
+    func stopPaginating() {
+        pagination?.stop()
+        pagination = nil
+        setLoadingPage(false)
+    }
+
+    /// Whether a page is loading, or the end of the run that loaded it has not arrived yet.
+    var isLoadingPageRun: Bool { pagination?.isLoading ?? false }
+
+    /// The elements changed.
+    func rendered() { pagination?.rendered() }
+
+    func rowAppeared(at path: ElementPath) {
+        guard let pagination, let position = position(path) else { return }
+        pagination.rowDisplayed(at: position, isLoadingRow: false)
+    }
+
+    func select(at path: ElementPath) {
+        guard let item = item(path) else { return }
+        (item as? any SelectableCellPresenter)?.didSelectCell()
+        if let selectItem, selectItem.canExecute(parameter: item) { selectItem.execute(parameter: item) }
+    }
+
+    private func setLoadingPage(_ shown: Bool) {
+        guard shown != isLoadingPage else { return }
+        loadingRowChanged { isLoadingPage = shown }
+    }
+}
+
+extension RowInteractions {
+    /// The interactions of a flat list whose elements `elements` returns.
+    convenience init(ownerName: String, elements: @escaping () -> ListSnapshot<Item>) {
+        self.init(
+            ownerName: ownerName,
+            item: { path in
+                let items = elements()
+                return path.section == 0 && path.item >= 0 && path.item < items.count ? items[path.item] : nil
+            },
+            position: { path in path.section == 0 && path.item >= 0 && path.item < elements().count ? path.item : nil },
+            itemCount: { elements().count })
+    }
+
+    /// The interactions of a sectioned list whose sections `sections` returns.
+    convenience init<Section>(ownerName: String, sections: @escaping () -> [SectionSnapshot<Section, Item>]) {
+        func contains(_ path: ElementPath, in sections: [SectionSnapshot<Section, Item>]) -> Bool {
+            path.section >= 0 && path.section < sections.count && path.item >= 0
+                && path.item < sections[path.section].items.count
+        }
+        self.init(
+            ownerName: ownerName,
+            item: { path in
+                let all = sections()
+                return contains(path, in: all) ? all[path.section].items[path.item] : nil
+            },
+            position: { path in
+                let all = sections()
+                guard contains(path, in: all) else { return nil }
+                return all[..<path.section].reduce(0) { $0 + $1.items.count } + path.item
+            },
+            itemCount: { sections().reduce(0) { $0 + $1.items.count } })
+    }
+}
+
+/// A row of a flat observed list: its element and its path, for `ForEach(list.rows) { row in … }`,
+/// so that the row's view can report its appearance and taps (`row(_:of:)`).
+public struct ListRow<Element> {
+    /// The row's element.
+    public let element: Element
+    /// The row's path: section 0, item its offset.
+    public let path: ElementPath
+}
+
+extension ListRow: Identifiable where Element: Identifiable {
+    /// The element's `id`, so that SwiftUI follows the element, not the position.
+    public var id: Element.ID { element.id }
+}
+
+extension ListRow: Sendable where Element: Sendable {}
+
+/// The rows of a list snapshot, each with its path: a random-access view, made in O(1).
+public struct ListRows<Element>: RandomAccessCollection {
+    /// The elements.
+    public let elements: ListSnapshot<Element>
+    /// The section the rows are in.
+    public let section: Int
+
+    /// The first row's offset: 0.
+    public var startIndex: Int { 0 }
+    /// The number of rows.
+    public var endIndex: Int { elements.count }
+
+    /// The row at `position`.
+    ///
+    /// - Parameter position: A valid offset.
+    /// - Complexity: O(log *n*), as reading the element.
+    public subscript(position: Int) -> ListRow<Element> {
+        ListRow(element: elements[position], path: ElementPath(item: position, section: section))
+    }
+}
+
+extension ListRows: Sendable where Element: Sendable {}
+
+extension SectionSnapshot {
+    /// The section's items, each with its path, for `ForEach(section.rows(inSection: s)) { … }`.
+    ///
+    /// - Parameter section: The section's offset in the list.
+    /// - Returns: The rows, made in O(1).
+    public func rows(inSection section: Int) -> ListRows<Item> { ListRows(elements: items, section: section) }
+}

@@ -56,7 +56,8 @@ private final class BookListPresenter: Presenter<any BookListView> {
             try await Task.sleep(nanoseconds: 100_000)
             let start = owner.books.count
             let end = min(start + owner.pageSize, owner.total)
-            owner.books.append(contentsOf: (start..<end).map { BookCellPresenter(book: Book(id: $0, title: "Book \($0)")) })
+            owner.books.append(
+                contentsOf: (start..<end).map { BookCellPresenter(book: Book(id: $0, title: "Book \($0)")) })
             owner.view?.showCount(end)
             return end == owner.total ? .lastPage : .morePages
         })
@@ -178,7 +179,9 @@ final class SwiftUIScreenTests: XCTestCase {
     /// A sectioned list paginates counting rows across sections, and selects by path.
     func test_sectionedList_pagesAcrossSections_andSelectsByPath() async {
         let scheduler = TestScheduler()
-        let shelves = SectionedCollection<String, Int>([SectionData("A", items: [0, 1, 2]), SectionData("B", items: [3])])
+        let shelves = SectionedCollection<String, Int>([
+            SectionData("A", items: [0, 1, 2]), SectionData("B", items: [3]),
+        ])
         let loadMore = CommandWithResult<Void, PageLoad>(
             delegate: commandAnchor, queue: scheduler,
             work: { _, _, done in
@@ -187,7 +190,8 @@ final class SwiftUIScreenTests: XCTestCase {
             })
         let opened = EventRecorder<Int>()
         let list = ObservedSectionedList(shelves)
-        list.selectItem = CommandWithParameter<Int>(delegate: commandAnchor, perform: { _, item in opened.record(item) })
+        list.selectItem = CommandWithParameter<Int>(
+            delegate: commandAnchor, perform: { _, item in opened.record(item) })
         list.paginate(with: loadMore, threshold: 1)
         let view = HeadlessSwiftUIView { list.sections.map(\.section) }
         list.rowAppeared(at: ElementPath(item: 1, section: 0))  // position 1 of 4: not near the end

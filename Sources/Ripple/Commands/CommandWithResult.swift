@@ -316,6 +316,7 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
     ///   no run started.
     /// - Complexity: O(1) to start, as ``execute(parameter:)``; O(*r* + *q*) in the running and
     ///   queued runs when the awaiting task is cancelled.
+    @discardableResult
     public func run(parameter: Parameter) async -> CommandRunOutcome<Output> {
         if Task.isCancelled { return .cancelled }
         let waiter = CommandWaiter<Output>()
@@ -731,6 +732,7 @@ extension CommandWithResult where Parameter == Void {
     /// Starts a run and waits until it has ended, as ``run(parameter:)``.
     ///
     /// - Returns: `.succeeded(value)`, `.failed(error)`, `.cancelled`, or `.refused(reason)`.
+    @discardableResult
     public func run() async -> CommandRunOutcome<Output> { await run(parameter: ()) }
 }
 

@@ -225,7 +225,7 @@ public final class ObservedSectionedList<Section: Sendable, Item: Sendable>: Obs
         set { interactions.selectItem = newValue }
     }
 
-    /// Loads pages as rows appear, as ``ObservedList/paginate(with:threshold:showsLoadingRow:)``
+    /// Loads pages as rows appear, as `ObservedList.paginate(with:threshold:showsLoadingRow:)`
     /// does; "within `threshold` of the end" counts rows across sections.
     ///
     /// - Parameters:

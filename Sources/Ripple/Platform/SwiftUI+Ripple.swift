@@ -36,12 +36,23 @@ extension View {
     /// (``ObservedRows/rowAppeared(at:)``), and a tap selects it (``ObservedRows/select(at:)``),
     /// as `willDisplay` and `didSelectRow` do for a UIKit list source.
     ///
-    /// ```swift
-    /// List {
-    ///     ForEach(books.rows) { row in
-    ///         Text(row.element.title).row(row.path, of: books)
+    /// <!-- swift
+    /// import SwiftUI
+    /// struct Book: Identifiable, Sendable { let id: Int; var title: String }
+    /// -->
+    /// ```swift swiftui
+    /// @available(iOS 17.0, macOS 14.0, *)
+    /// struct BookList: View {
+    ///     let books: ObservedList<Book>
+    ///
+    ///     var body: some View {
+    ///         List {
+    ///             ForEach(books.rows) { row in
+    ///                 Text(row.element.title).row(row.path, of: books)
+    ///             }
+    ///             if books.isLoadingPage { Text("Loading…") }
+    ///         }
     ///     }
-    ///     if books.isLoadingPage { Text("Loading…") }
     /// }
     /// ```
     ///

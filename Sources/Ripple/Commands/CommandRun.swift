@@ -124,3 +124,8 @@ extension CommandResultRun where Output == Void {
 /// The handle of one run of a command whose runs produce no value (`Output == Void`): a
 /// ``CommandResultRun`` whose ``CommandResultRun/succeed()`` takes no value.
 public typealias CommandRun = CommandResultRun<Void>
+
+extension CommandResultRun: CommandRunHandle {
+    /// The identity of the `run(parameter:)` call awaiting this run, if any.
+    package var waiterID: ObjectIdentifier? { waiter.map(ObjectIdentifier.init) }
+}

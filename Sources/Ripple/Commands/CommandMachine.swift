@@ -1,0 +1,367 @@
+// A command's state as a value, and the transitions that change it: each one returns what the
+// command must do once the lock is released (cancel runs, deliver events, start a queued run,
+// report an error), the way swift-async-algorithms builds its channels. Nothing here calls out;
+// nothing here is generic, so a command's hot path reads no generic metadata.
+
+/// A run the state machine keeps: the handle of a Dispatch or async run, or of work bound with
+/// `useWork`. ``CommandResultRun`` is the only conformer.
+package protocol CommandRunHandle: AnyObject, Sendable {
+    /// Whether the run was cancelled while it was going on.
+    var isCancelled: Bool { get }
+    /// The `run(parameter:)` call awaiting the run, if any.
+    var waiterID: ObjectIdentifier? { get }
+    /// Marks the run cancelled and cancels its task; does nothing once it has ended.
+    func cancel()
+}
+
+/// A parameter waiting under `.enqueue`: the command's own box (its parameter and the
+/// `run(parameter:)` call awaiting it), and that call's identity.
+package struct QueuedEntry {
+    /// The command's `QueuedRun` box.
+    package let run: AnyObject
+    /// The identity of the `run(parameter:)` call awaiting it, if any.
+    package let waiterID: ObjectIdentifier?
+
+    /// Creates an entry.
+    package init(run: AnyObject, waiterID: ObjectIdentifier?) {
+        self.run = run
+        self.waiterID = waiterID
+    }
+}
+
+/// A command's state, behind the command's lock, and its transitions.
+package struct CommandMachine {
+    /// What `execute` does while a run is going on.
+    package let policy: CommandPolicy
+    /// How many runs may go on at once before the policy stops admitting another: 1 under
+    /// `.ignoreWhileRunning`, `limit` under `.concurrent`, unbounded otherwise.
+    package let runLimit: Int
+    /// Whether the body is synchronous: its runs are counted, not kept.
+    package let bodyIsSync: Bool
+    /// Dispatch and async runs, and work bound with `useWork`, by run id.
+    package private(set) var running: [Int: any CommandRunHandle] = [:]
+    /// Sync bodies running now.
+    package private(set) var syncRunning = 0
+    /// Under `.cancelRunning`, the sync bodies running now by thread (``CurrentThread/id``): how
+    /// deep `execute` called from inside a sync body has nested them on that thread. Threads with
+    /// none are absent. (No other policy nests: they refuse or queue a call from inside a run.)
+    package private(set) var syncDepths: [UInt: Int] = [:]
+    private var nextRunID = 0
+    /// The parameters waiting under `.enqueue`, oldest first.
+    package private(set) var queued: [QueuedEntry] = []
+    // The command's events are queued under the command's own lock, so that racing starts and ends
+    // publish in the order they happened.
+    var executingEvents = EmitterCore<Bool>()
+    var canExecuteEvents = EmitterCore<Void>()
+    var errorEvents = EmitterCore<any Error>()
+    var outcomeEvents = EmitterCore<CommandOutcome>()
+    /// The runs' values, erased so that the machine is not generic; the command casts them back.
+    var resultEvents = EmitterCore<any Sendable>()
+
+    /// Creates the state of an idle command.
+    ///
+    /// - Precondition: A `.concurrent` limit is at least 1.
+    package init(policy: CommandPolicy, bodyIsSync: Bool) {
+        switch policy {
+        case .ignoreWhileRunning:
+            runLimit = 1
+        case .cancelRunning, .enqueue:
+            runLimit = .max
+        case .concurrent(let limit):
+            precondition(
+                limit >= 1, "CommandWithResult.init(policy:): concurrent limit \(limit) is out of range 1...")
+            runLimit = limit
+        }
+        self.policy = policy
+        self.bodyIsSync = bodyIsSync
+    }
+
+    // MARK: - What shows
+
+    package var activeRuns: Int { running.count &+ syncRunning }
+    /// Whether a run is going on or queued.
+    package var isExecuting: Bool { activeRuns > 0 || !queued.isEmpty }
+    /// Whether the policy lets `execute` start (or queue) another run now.
+    package var admitsAnotherRun: Bool { activeRuns < runLimit }
+    private var visible: CommandVisibility {
+        CommandVisibility(isExecuting: isExecuting, admitsAnotherRun: admitsAnotherRun)
+    }
+
+    /// Whether this command counts the nesting of its sync runs per thread: a sync `.cancelRunning`
+    /// command, the only one whose body can call `execute` from inside without being refused or
+    /// queued.
+    package var nestsPerThread: Bool {
+        guard bodyIsSync, case .cancelRunning = policy else { return false }
+        return true
+    }
+
+    /// Queues the events for whatever changed since `before`: `executingEvents` when the executing
+    /// state flipped; `canExecuteEvents` when it or the policy's admission flipped, or when
+    /// `runEnded` (a body that ran may have changed what the predicate reads).
+    private mutating func publishChanges(
+        since before: CommandVisibility, runEnded: Bool = false, into drains: inout CommandDrains
+    ) {
+        // Nobody to tell: skip the work (an unobserved `enqueue` would only count the value).
+        if executingEvents.subscribers.isEmpty && canExecuteEvents.subscribers.isEmpty { return }
+        let now = visible
+        if now.isExecuting != before.isExecuting, executingEvents.enqueue(now.isExecuting) {
+            drains.insert(.executing)
+        }
+        if runEnded || now != before, canExecuteEvents.enqueue(()) { drains.insert(.canExecute) }
+    }
+
+    // MARK: - Transitions
+
+    /// How a run starts: a sync body counted on the calling thread, or a handle kept by id.
+    package enum Start {
+        case sync
+        case run(id: Int, handle: any CommandRunHandle)
+    }
+
+    /// What `execute` must do once unlocked.
+    package enum Admission {
+        /// Start nothing; `execute` returns the refusal.
+        case refused(CommandRefusal)
+        /// Trap: a sync `.cancelRunning` body nested `depth` runs deep on this thread.
+        case tooDeep(depth: Int)
+        /// The parameter waits under `.enqueue`.
+        case queued
+        /// Start the run.
+        case started(Start)
+    }
+
+    /// The atomic check-and-start of `execute`: applies the policy, registers the run (or queues
+    /// the parameter), and publishes the change.
+    ///
+    /// - Parameters:
+    ///   - thread: The calling thread, when ``nestsPerThread``.
+    ///   - entry: The queued form of the call, made only if the policy queues it.
+    ///   - makeRun: The handle of a new Dispatch or async run with the given id.
+    /// - Returns: What to do, the runs `.cancelRunning` replaces (cancel them), and the events to
+    ///   deliver.
+    package mutating func admit(
+        thread: UInt?, entry: () -> QueuedEntry, makeRun: (Int) -> any CommandRunHandle
+    ) -> (admission: Admission, cancel: [any CommandRunHandle], drains: CommandDrains) {
+        var cancel: [any CommandRunHandle] = []
+        switch policy {
+        case .ignoreWhileRunning, .concurrent:
+            guard admitsAnotherRun else { return (.refused(.busy), [], []) }
+        case .cancelRunning:
+            // A sync body cannot be cancelled, so `execute` from inside it nests one run deeper
+            // each time, without bound: stop before the stack overflows without a message.
+            // Counted per thread: runs of plain calls on other threads nest nothing.
+            let depth = thread.map { syncDepths[$0, default: 0] } ?? 0
+            if bodyIsSync && depth >= syncRunLimit { return (.tooDeep(depth: depth + 1), [], []) }
+            if !running.isEmpty { cancel = Array(running.values) }
+        case .enqueue:
+            if activeRuns > 0 {
+                // Already executing, and `.enqueue` admits any number: nothing shows.
+                queued.append(entry())
+                return (.queued, [], [])
+            }
+        }
+        var drains: CommandDrains = []
+        let before = visible
+        let start = register(thread: thread, makeRun: makeRun)
+        publishChanges(since: before, into: &drains)
+        return (.started(start), cancel, drains)
+    }
+
+    /// Registers a new run: a sync one counted (on `thread` when given), another kept by id.
+    private mutating func register(thread: UInt?, makeRun: (Int) -> any CommandRunHandle) -> Start {
+        if bodyIsSync {
+            syncRunning &+= 1
+            if let thread { syncDepths[thread, default: 0] &+= 1 }
+            return .sync
+        }
+        let id = nextRunID
+        nextRunID &+= 1
+        let handle = makeRun(id)
+        running[id] = handle
+        return .run(id: id, handle: handle)
+    }
+
+    /// Registers work started elsewhere (`useWork`): a run outside the predicate and the policy.
+    ///
+    /// - Returns: Its handle, and the events to deliver.
+    package mutating func bindWork(makeRun: (Int) -> any CommandRunHandle) -> (
+        handle: any CommandRunHandle, drains: CommandDrains
+    ) {
+        var drains: CommandDrains = []
+        let before = visible
+        let id = nextRunID
+        nextRunID &+= 1
+        let handle = makeRun(id)
+        running[id] = handle
+        publishChanges(since: before, into: &drains)
+        return (handle, drains)
+    }
+
+    /// The first half of a successful run's end, before the run ends: queues its value for
+    /// `results` and its `.succeeded` for `outcomes` at once, so that runs ending together reach
+    /// both streams in one order. Deliver the value now; deliver the outcome (when `true`) only
+    /// after ``end(_:failure:isCancellation:makeRun:)``, so that it shows the run ended.
+    ///
+    /// - Returns: Whether to drain `results` now, and whether `outcomes` must be drained after the
+    ///   end (the queue stays the caller's to drain until then: a run ending meanwhile only
+    ///   appends to it).
+    package mutating func publish(value: any Sendable) -> (drainResults: Bool, drainOutcomes: Bool) {
+        (resultEvents.enqueue(value), outcomeEvents.enqueue(.succeeded))
+    }
+
+    /// Which run ends: a sync one (counted on `thread` when given), or one kept by id.
+    package enum Ending {
+        case sync(thread: UInt?)
+        case run(id: Int)
+    }
+
+    /// What the end of a run leaves to do once unlocked.
+    package struct EndEffects {
+        /// The events to deliver.
+        package var drains: CommandDrains = []
+        /// A failure nobody observes on `errors`: report it to `Diagnostics`.
+        package var unobserved: (any Error)?
+        /// Whether the run counts as cancelled (its `run(parameter:)` returns `.cancelled`).
+        package var cancelled = false
+        /// Under `.enqueue`, the oldest queued parameter, which takes over as a new run: start it.
+        package var takeOver: (entry: QueuedEntry, start: Start)?
+    }
+
+    /// Records the end of a run: unregisters it, queues its error and outcome (a success's were
+    /// queued by ``publish(value:)``), and under `.enqueue`, when it was the last run, starts the
+    /// oldest queued parameter.
+    ///
+    /// - Parameters:
+    ///   - ending: The run.
+    ///   - failure: Its error, or `nil` when it succeeded. A `CancellationError`, or any error of
+    ///     a run that was cancelled, counts as a cancellation, as `isCancellation` says.
+    ///   - isCancellation: Whether `failure` itself means the run was cancelled (a
+    ///     `CancellationError`, or an owner that went away before the body started).
+    ///   - makeRun: The handle of the run that takes over (with its id), when it is not sync.
+    package mutating func end(
+        _ ending: Ending, failure: (any Error)?, isCancellation: Bool,
+        makeRun: (Int, QueuedEntry) -> any CommandRunHandle
+    ) -> EndEffects {
+        var effects = EndEffects()
+        let before = visible
+        let wasCancelled: Bool
+        switch ending {
+        case .sync(let thread):
+            syncRunning &-= 1
+            if let thread, let depth = syncDepths[thread] { syncDepths[thread] = depth == 1 ? nil : depth - 1 }
+            wasCancelled = false
+        case .run(let id):
+            wasCancelled = running.removeValue(forKey: id)?.isCancelled ?? false
+        }
+        if let failure {
+            if wasCancelled || isCancellation {
+                effects.cancelled = true
+                if outcomeEvents.enqueue(.cancelled) { effects.drains.insert(.outcomes) }
+            } else {
+                if errorEvents.subscribers.isEmpty { effects.unobserved = failure }
+                if errorEvents.enqueue(failure) { effects.drains.insert(.errors) }
+                if outcomeEvents.enqueue(.failed(failure)) { effects.drains.insert(.outcomes) }
+            }
+        }
+        if !queued.isEmpty, activeRuns == 0 {
+            // The next queued run takes over: the command stays executing, with no flicker.
+            let entry = queued.removeFirst()
+            effects.takeOver = (entry, register(thread: nil) { makeRun($0, entry) })
+        }
+        publishChanges(since: before, runEnded: true, into: &effects.drains)
+        return effects
+    }
+
+    /// Cancels every run: drops the queued parameters.
+    ///
+    /// - Returns: The runs to cancel, the dropped parameters (their `run(parameter:)` calls return
+    ///   `.cancelled`), and the events to deliver.
+    package mutating func cancelAll() -> (cancel: [any CommandRunHandle], dropped: [QueuedEntry], drains: CommandDrains)
+    {
+        var drains: CommandDrains = []
+        let before = visible
+        let dropped = queued
+        queued = []
+        publishChanges(since: before, into: &drains)
+        return (running.isEmpty ? [] : Array(running.values), dropped, drains)
+    }
+
+    /// Cancels the one run the `run(parameter:)` call `waiter` awaits: drops it from the queue, or
+    /// returns it to cancel.
+    package mutating func cancel(
+        awaitedBy waiter: ObjectIdentifier
+    ) -> (cancel: (any CommandRunHandle)?, dropped: QueuedEntry?, drains: CommandDrains) {
+        var drains: CommandDrains = []
+        if let index = queued.firstIndex(where: { $0.waiterID == waiter }) {
+            let before = visible
+            let dropped = queued.remove(at: index)
+            publishChanges(since: before, into: &drains)
+            return (nil, dropped, drains)
+        }
+        return (running.values.first { $0.waiterID == waiter }, nil, drains)
+    }
+}
+
+/// What subscribers can see of a command's state, apart from the predicate: compared before and
+/// after every change, so that each change that shows publishes its events, and no other does.
+package struct CommandVisibility: Equatable {
+    package var isExecuting: Bool
+    package var admitsAnotherRun: Bool
+}
+
+/// Which of a command's event queues need draining after the lock is released.
+package struct CommandDrains: OptionSet {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
+    package static var executing: CommandDrains { CommandDrains(rawValue: 1) }
+    package static var canExecute: CommandDrains { CommandDrains(rawValue: 2) }
+    package static var errors: CommandDrains { CommandDrains(rawValue: 4) }
+    package static var outcomes: CommandDrains { CommandDrains(rawValue: 8) }
+    package static var results: CommandDrains { CommandDrains(rawValue: 16) }
+}
+
+/// How deep the sync bodies of one `.cancelRunning` command may nest on one thread: the depth at
+/// which `execute`, called from inside its own sync body, traps instead of overflowing the stack.
+/// Counted per thread (runs on other threads do not nest), so the limit is far above any real
+/// nesting, and far below the depth that would exhaust a 512 KiB secondary thread's stack.
+package let syncRunLimit = 64
+
+/// A parameter waiting under `.enqueue`, and the `run(parameter:)` call awaiting it, if one is:
+/// the box a ``QueuedEntry`` holds.
+final class QueuedRun<Parameter: Sendable, Output: Sendable> {
+    let parameter: Parameter
+    let waiter: CommandWaiter<Output>?
+
+    init(parameter: Parameter, waiter: CommandWaiter<Output>?) {
+        self.parameter = parameter
+        self.waiter = waiter
+    }
+}
+
+// MARK: - Test hooks
+
+extension CommandMachine {
+    /// Subscribes `record` synchronously to every stream, as `"executing true"`, `"canExecute"`,
+    /// `"error …"`, `"outcome …"` and `"result …"`. (`package`: the machine's tests, which run no
+    /// command.)
+    package mutating func _subscribeAll(_ record: @escaping @Sendable (String) -> Void) {
+        _ = executingEvents.add(.synchronous { record("executing \($0)") }, state: SubscriberState(), replay: nil)
+        _ = canExecuteEvents.add(.synchronous { record("canExecute") }, state: SubscriberState(), replay: nil)
+        _ = errorEvents.add(.synchronous { record("error \($0)") }, state: SubscriberState(), replay: nil)
+        _ = outcomeEvents.add(.synchronous { record("outcome \($0)") }, state: SubscriberState(), replay: nil)
+        _ = resultEvents.add(.synchronous { record("result \($0)") }, state: SubscriberState(), replay: nil)
+    }
+
+    /// Delivers what `drains` names, in the command's order, as the command does after unlocking.
+    /// (`package`: the machine's tests.)
+    package mutating func _deliver(_ drains: CommandDrains) {
+        func run<Value>(_ core: inout EmitterCore<Value>) {
+            while let handoff = core.next() { handoff.run() }
+        }
+        if drains.contains(.results) { run(&resultEvents) }
+        if drains.contains(.errors) { run(&errorEvents) }
+        if drains.contains(.outcomes) { run(&outcomeEvents) }
+        if drains.contains(.executing) { run(&executingEvents) }
+        if drains.contains(.canExecute) { run(&canExecuteEvents) }
+    }
+}

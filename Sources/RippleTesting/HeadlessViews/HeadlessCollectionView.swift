@@ -235,11 +235,7 @@ public final class HeadlessCollectionView<Item> {
     /// Makes every call recorded in `batch`, as one batch or inside the open one.
     ///
     /// - Parameter batch: The calls to make.
-    public func apply(_ batch: BatchUpdate) {
-        engine.beginUpdates()
-        engine.record(batch.operations)
-        engine.endUpdates()
-    }
+    public func apply(_ batch: BatchUpdate) { engine.apply(batch) }
 
     // MARK: - Sections
 

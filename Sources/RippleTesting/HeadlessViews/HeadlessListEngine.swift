@@ -1,5 +1,11 @@
 import RippleDiff
 
+// Why this file is long: it is one state machine, shared by both headless views. Reloads, drags,
+// selection, reconfigures and batches all read and write the same private(set) state (what is on
+// screen, the batch's depth and operations, the selection, the diagnostics); split across files,
+// that state would have to become writable module-wide. What its views see of its screen changes is
+// in HeadlessLayoutChange.swift.
+
 /// The state machine shared by ``HeadlessTableView`` and ``HeadlessCollectionView``: the displayed
 /// values, the cached before-state, batch nesting, validation and recovery.
 ///
@@ -325,6 +331,13 @@ final class _HeadlessListEngine<Element> {
         endUpdates()
     }
 
+    /// Makes every call recorded in `batch`, as one batch or inside the open one.
+    func apply(_ batch: BatchUpdate) {
+        beginUpdates()
+        record(batch.operations)
+        endUpdates()
+    }
+
     /// Records an operation; outside a batch it is a batch of its own (R2).
     func record(_ operations: [BatchUpdate.Operation]) {
         if depth == 0 {
@@ -399,38 +412,5 @@ final class _HeadlessListEngine<Element> {
         violations.append(violation)
         events.append(.misuse(violation))
         violationHandler?(violation)
-    }
-}
-
-/// What changed on a headless view's screen, for the cell host that follows it.
-enum _HeadlessLayoutChange {
-    /// The view read its data source anew: every cell on screen leaves (C3, C5).
-    case reloaded
-    /// A batch was applied, or the user dragged a row: cells travel with their rows (C1). For each
-    /// row now, the path it had before, or `nil` for a row the batch inserted or reloaded; for each
-    /// section now, the section it was before, or `nil` for an inserted or reloaded one.
-    case carried(items: [[ElementPath?]], sections: [Int?])
-    /// Items were reconfigured in place (C4).
-    case reconfigured([ElementPath])
-    /// The headers and footers of sections were reconfigured in place.
-    case reconfiguredSupplementaryViews([Int])
-}
-
-/// A headless view whose screen changes a ``HeadlessCellHost`` follows.
-protocol _HeadlessLayoutObservable: AnyObject {
-    var engineLayoutObserver: ((_HeadlessLayoutChange) -> Void)? { get set }
-}
-
-extension HeadlessTableView: _HeadlessLayoutObservable {
-    var engineLayoutObserver: ((_HeadlessLayoutChange) -> Void)? {
-        get { engine.layoutObserver }
-        set { engine.layoutObserver = newValue }
-    }
-}
-
-extension HeadlessCollectionView: _HeadlessLayoutObservable {
-    var engineLayoutObserver: ((_HeadlessLayoutChange) -> Void)? {
-        get { engine.layoutObserver }
-        set { engine.layoutObserver = newValue }
     }
 }

@@ -243,11 +243,7 @@ public final class HeadlessTableView<Row> {
     /// Makes every call recorded in `batch`, as one batch or inside the open one.
     ///
     /// - Parameter batch: The calls to make.
-    public func apply(_ batch: BatchUpdate) {
-        engine.beginUpdates()
-        engine.record(batch.operations)
-        engine.endUpdates()
-    }
+    public func apply(_ batch: BatchUpdate) { engine.apply(batch) }
 
     // MARK: - Sections
 

@@ -46,6 +46,13 @@ extension CommandWithResult {
     /// Starts a run as ``execute(parameter:)`` does, and waits until it has ended.
     ///
     /// <!-- swift
+    /// struct Book: Sendable { var title = "" }
+    /// protocol SearchView: Viewable {}
+    /// final class SearchPresenter: Presenter<any SearchView> {
+    ///     private(set) lazy var search = CommandWithResult<String, [Book]>(
+    ///         delegate: self, task: { _, _ in [] })
+    /// }
+    /// let presenter = SearchPresenter()
     /// func show(_ books: [Book]) {}
     /// func show(_ error: any Error) {}
     /// -->

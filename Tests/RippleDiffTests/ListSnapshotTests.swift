@@ -455,7 +455,7 @@ final class ListSnapshotTests: XCTestCase {
         for width in 1...List._innerCapacity {
             let children = (0..<width).map { _ in
                 Array(0..<random.int(in: 1...List._leafCapacity)).withUnsafeBufferPointer {
-                    List._Node._makeLeaf(copying: $0)
+                    List._Leaf._create(copying: $0)
                 }
             }
             let node = List._Node._makeInner(height: 1, children: children)
@@ -469,7 +469,7 @@ final class ListSnapshotTests: XCTestCase {
                         remaining -= childCount
                         slot += 1
                     }
-                    let found = node._childSlot(for: offset, inserting: inserting)
+                    let found = node._asInner._withHandle { $0.childSlot(for: offset, inserting: inserting) }
                     if found.slot != slot || found.offset != remaining {
                         XCTFail(
                             "width \(width), offset \(offset), inserting \(inserting): \(found), expected \((slot, remaining))"

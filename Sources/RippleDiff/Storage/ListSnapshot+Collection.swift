@@ -53,11 +53,12 @@ extension ListSnapshot: RandomAccessCollection, MutableCollection {
     public subscript(position: Int) -> Element {
         get {
             _checkIndex(position, "subscript")
-            return _root.unsafelyUnwrapped._element(at: position)
+            return Self._element(at: position, in: _root.unsafelyUnwrapped)
         }
         set {
             _checkIndex(position, "subscript")
-            _uniqueRoot()._set(newValue, at: position)
+            _makeRootUnique()
+            Self._set(newValue, at: position, in: &_root!)
             #if RIPPLE_INTERNAL_CHECKS
             _checkInvariants()
             #endif
@@ -96,14 +97,13 @@ extension ListSnapshot: RandomAccessCollection, MutableCollection {
         }
     }
 
-    /// Makes the root unique (copying it when another list still holds it) and returns it.
-    /// The list must not be empty.
+    /// Makes the root unique (copying it when another list still holds it). The list must not
+    /// be empty.
     @inlinable
-    internal mutating func _uniqueRoot() -> _Node {
+    internal mutating func _makeRootUnique() {
         if !isKnownUniquelyReferenced(&_root) {
             _root = _root.unsafelyUnwrapped._copy()
         }
-        return _root.unsafelyUnwrapped
     }
 
     /// Whether the root is a leaf with no room left that holds fewer than a full leaf's elements.
@@ -113,22 +113,20 @@ extension ListSnapshot: RandomAccessCollection, MutableCollection {
         return root.count == root.room && root.count < Self._leafCapacity
     }
 
-    /// Makes the root unique, as `_uniqueRoot()` does, and gives a root leaf that is full but
+    /// Makes the root unique, as `_makeRootUnique()` does, and gives a root leaf that is full but
     /// holds fewer than a full leaf's elements room for more (a short list's leaf fits its
     /// elements, as an array's buffer does, and grows by doubling). The list must not be empty.
     @inlinable
-    internal mutating func _uniqueRootWithRoom() -> _Node {
+    internal mutating func _makeRootUniqueWithRoom() {
         // No local reference to the root may live across the uniqueness checks: it would make the
         // root look shared and force a copy.
-        guard _rootIsAFullShortLeaf else { return _uniqueRoot() }
+        guard _rootIsAFullShortLeaf else { return _makeRootUnique() }
         let count = self.count
         let capacity = Swift.min(Self._leafCapacity, Swift.max(4, 2 * count))
-        let grown =
+        _root =
             isKnownUniquelyReferenced(&_root)
-            ? _root.unsafelyUnwrapped._movedToLeaf(capacity: capacity)
-            : _root.unsafelyUnwrapped._copy(capacity: capacity)
-        _root = grown
-        return grown
+            ? Self._leaf(_root.unsafelyUnwrapped)._moved(capacity: capacity)
+            : Self._leaf(_root.unsafelyUnwrapped)._copyLeaf(capacity: capacity)
     }
 }
 
@@ -152,7 +150,7 @@ extension ListSnapshot {
         // Only `_root` is a counted reference. The iterator reads the current leaf's storage and
         // its parent through unretained pointers: a node reachable from a root that someone else
         // (here, the iterator) also holds is never mutated or freed (a mutation copies every node
-        // on its path that is not uniquely held, see `_Node._uniqueChild(_:)`), and a leaf's
+        // on its path that is not uniquely held, see `_InnerHandle.makeChildUnique(_:)`), and a leaf's
         // elements live in the leaf's own allocation. So no step retains or releases anything:
         // moving to the next leaf costs a few loads, not six atomic reference-count operations.
 
@@ -237,9 +235,10 @@ extension ListSnapshot {
             internal init(leaf: Unmanaged<_Node>, local: Int, parent: Unmanaged<_Node>?, slot: Int) {
                 // The one pointer that leaves its closure, by design: the leaf's storage, kept by
                 // the root that the iterator (or `_forEachLeafBuffer`'s `withExtendedLifetime`)
-                // holds for as long as it reads through it.
+                // holds for as long as it reads through it. A leaf's elements sit in its own
+                // allocation, and a leaf reachable from a held root is never mutated or freed.
                 let (elements, count) = leaf._withUnsafeGuaranteedRef { node in
-                    node.withUnsafeMutablePointers { header, elements in
+                    ListSnapshot._leaf(node)._withPointers { header, elements in
                         (UnsafePointer(elements), header.pointee.count)
                     }
                 }
@@ -254,9 +253,7 @@ extension ListSnapshot {
         /// The child at `slot` of `node`, unretained.
         @inlinable @inline(__always)
         internal static func _child(_ node: Unmanaged<_Node>, _ slot: Int) -> Unmanaged<_Node> {
-            node._withUnsafeGuaranteedRef { node in
-                node.children.withUnsafeBufferPointer { Unmanaged.passUnretained($0[slot]) }
-            }
+            node._withUnsafeGuaranteedRef { node in node._asInner._withHandle { $0.child(slot) } }
         }
 
         /// Finds the leaf that holds `offset` (in `0..<root.count`), the first element after the
@@ -264,10 +261,18 @@ extension ListSnapshot {
         /// `root` must stay held while the step is used.
         @inlinable @inline(__always)
         internal static func _nextChunk(root: _Node, offset: Int, parent: Unmanaged<_Node>?, slot: Int) -> _Step {
-            if let parent, slot &+ 1 < parent._withUnsafeGuaranteedRef({ $0.children.count }) {
+            if let parent, slot &+ 1 < parent._withUnsafeGuaranteedRef({ $0._asInner._withHandle(\.childCount) }) {
                 return _Step(leaf: _child(parent, slot &+ 1), local: 0, parent: parent, slot: slot &+ 1)
             }
             return _search(root: root, offset: offset)
+        }
+
+        /// The child of the inner node `node` that holds `offset`, and the offset within it.
+        @inlinable @inline(__always)
+        internal static func _childSlot(_ node: Unmanaged<_Node>, for offset: Int) -> (slot: Int, offset: Int) {
+            node._withUnsafeGuaranteedRef { node in
+                node._asInner._withHandle { $0.childSlot(for: offset, inserting: false) }
+            }
         }
 
         /// Finds the leaf that holds `offset` (in `0..<root.count`) from the root: the step to a
@@ -280,11 +285,11 @@ extension ListSnapshot {
             }
             var local = offset
             while node._withUnsafeGuaranteedRef({ $0.height }) > 1 {
-                let (slot, offset) = node._withUnsafeGuaranteedRef { $0._childSlot(for: local, inserting: false) }
+                let (slot, offset) = Self._childSlot(node, for: local)
                 node = _child(node, slot)
                 local = offset
             }
-            let (slot, offset) = node._withUnsafeGuaranteedRef { $0._childSlot(for: local, inserting: false) }
+            let (slot, offset) = Self._childSlot(node, for: local)
             return _Step(leaf: _child(node, slot), local: offset, parent: node, slot: slot)
         }
     }
@@ -377,8 +382,8 @@ extension ListSnapshot {
         _ body: (UnsafeBufferPointer<Element>) throws -> R
     ) rethrows -> R? {
         guard let root = _root else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
-        guard root.height == 0 else { return nil }
-        return try root._withBuffer(body)
+        guard root.isLeaf else { return nil }
+        return try Self._leaf(root)._withBuffer(body)
     }
 
     /// Copies the list's first elements into `buffer`, chunk by chunk (the standard library calls
@@ -396,7 +401,7 @@ extension ListSnapshot {
         guard copied > 0, let root = _root, var destination = buffer.baseAddress else {
             return (Iterator(_root: _root, from: 0), 0)
         }
-        root._forEachChunk(base: 0, in: 0..<copied) { chunk in
+        Self._forEachChunk(of: root, base: 0, in: 0..<copied) { chunk in
             destination.initialize(from: chunk.baseAddress.unsafelyUnwrapped, count: chunk.count)
             destination += chunk.count
         }

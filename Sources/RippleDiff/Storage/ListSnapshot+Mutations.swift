@@ -1,5 +1,5 @@
 // Writing: building, inserting, removing, replacing and moving. Every mutation makes each node on
-// its path unique first (see `_Node._uniqueChild(_:)`), so other copies never see it.
+// its path unique first (see `_InnerHandle.makeChildUnique(_:)`), so other copies never see it.
 
 extension ListSnapshot: RangeReplaceableCollection {
     /// Creates a list of the elements of `elements`, in order, building the tree bottom-up.
@@ -39,27 +39,37 @@ extension ListSnapshot: RangeReplaceableCollection {
     /// The common append, in one loop with no node retained: when the root and every node on the
     /// right edge are uniquely held (each checked, from its parent) and the last leaf has room,
     /// appends there and counts the element on the way back down; returns `false` otherwise,
-    /// having changed nothing but, at most, given a checked node a `children` buffer of its own.
+    /// having changed nothing.
     @inlinable
     internal mutating func _appendInPlace(_ element: Element) -> Bool {
         guard _root != nil, isKnownUniquelyReferenced(&_root) else { return false }
-        // Unretained: `self` holds the root, and each node holds the next.
+        // Unretained: `self` holds the root, and each node holds the next. The handles below are
+        // mutable because each node was just found uniquely held: the root by the check above,
+        // every other node by the check of its parent's slot.
         let root = Unmanaged.passUnretained(_root.unsafelyUnwrapped)
         var node = root
-        while node._withUnsafeGuaranteedRef({ $0.height }) > 0 {
-            guard let child = node._withUnsafeGuaranteedRef({ $0._uniqueLastChild() }) else { return false }
-            node = child
+        while node._withUnsafeGuaranteedRef({ !$0.isLeaf }) {
+            let next: Unmanaged<_Node>? = node._withUnsafeGuaranteedRef { inner in
+                inner._asInner._withHandle(mutable: true) { handle in
+                    let last = handle.childCount &- 1
+                    return handle.isChildUnique(last) ? handle.child(last) : nil
+                }
+            }
+            guard let next else { return false }
+            node = next
         }
         guard node._withUnsafeGuaranteedRef({ $0.count < $0.room }) else { return false }
         // The whole path is unique and the leaf has room: nothing below can fail.
-        node._withUnsafeGuaranteedRef { $0._appendToLeaf(element) }
+        node._withUnsafeGuaranteedRef { Self._leaf($0)._appendElement(element) }
         node = root
-        while node._withUnsafeGuaranteedRef({ $0.height }) > 0 {
+        while node._withUnsafeGuaranteedRef({ !$0.isLeaf }) {
             node = node._withUnsafeGuaranteedRef { inner in
-                inner.count &+= 1
-                let last = inner.ends.count &- 1
-                inner.ends[last] &+= 1
-                return inner.children.withUnsafeBufferPointer { Unmanaged.passUnretained($0[last]) }
+                inner._asInner._withHandle(mutable: true) { handle in
+                    handle.count &+= 1
+                    let last = handle.childCount &- 1
+                    handle._slots[last].end &+= 1
+                    return handle.child(last)
+                }
             }
         }
         return true
@@ -69,15 +79,26 @@ extension ListSnapshot: RangeReplaceableCollection {
     @inlinable
     internal mutating func _appendCopyingOrSplitting(_ element: Element) {
         if _root == nil {
-            let leaf = _Node._makeLeaf(capacity: 4)
-            leaf._appendToLeaf(element)
+            let leaf = _Leaf._create(capacity: 4)
+            leaf._appendElement(element)
             _root = leaf
         } else {
-            let root = _uniqueRootWithRoom()
-            if let right = root._append(element) {
-                _root = _Node._makeInner(height: root.height + 1, children: [root, right])
-            }
+            _makeRootUniqueWithRoom()
+            if let right = Self._append(element, to: &_root!) { _growRoot(right) }
         }
+    }
+
+    /// Puts the root and `right`, its new right sibling, under a new root.
+    @inlinable
+    internal mutating func _growRoot(_ right: __owned _Node) {
+        let left = _root.take().unsafelyUnwrapped
+        let root = _Inner._create(height: left.height + 1)
+        // New: nothing else holds it yet.
+        root._withHandle(mutable: true) { handle in
+            handle._appendChild(left)
+            handle._appendChild(right)
+        }
+        _root = root
     }
 
     /// Adds the elements of `newElements` at the end of the list, in order.
@@ -108,10 +129,8 @@ extension ListSnapshot: RangeReplaceableCollection {
             append(element)
             return
         }
-        let root = _uniqueRootWithRoom()
-        if let right = root._insert(element, at: index, onRightEdge: true) {
-            _root = _Node._makeInner(height: root.height + 1, children: [root, right])
-        }
+        _makeRootUniqueWithRoom()
+        if let right = Self._insert(element, at: index, in: &_root!, onRightEdge: true) { _growRoot(right) }
         #if RIPPLE_INTERNAL_CHECKS
         _checkInvariants()
         #endif
@@ -126,7 +145,8 @@ extension ListSnapshot: RangeReplaceableCollection {
     @discardableResult
     public mutating func remove(at index: Int) -> Element {
         _checkIndex(index, "remove(at:)")
-        let removed = _uniqueRoot()._remove(at: index, onRightEdge: true)
+        _makeRootUnique()
+        let removed = Self._remove(at: index, from: &_root!, onRightEdge: true)
         _collapseRoot()
         #if RIPPLE_INTERNAL_CHECKS
         _checkInvariants()
@@ -163,16 +183,17 @@ extension ListSnapshot: RangeReplaceableCollection {
         if (subrange.count + inserted) * 4 >= count {
             var builder = _Builder()
             if let root = _root {
-                root._forEachChunk(base: 0, in: 0..<subrange.lowerBound) { builder.append(chunk: $0) }
+                Self._forEachChunk(of: root, base: 0, in: 0..<subrange.lowerBound) { builder.append(chunk: $0) }
             }
             builder.append(contentsOf: newElements)
             if let root = _root {
-                root._forEachChunk(base: 0, in: subrange.upperBound..<count) { builder.append(chunk: $0) }
+                Self._forEachChunk(of: root, base: 0, in: subrange.upperBound..<count) { builder.append(chunk: $0) }
             }
             _root = builder.finish()
         } else {
             for _ in subrange {
-                _uniqueRoot()._remove(at: subrange.lowerBound, onRightEdge: true)
+                _makeRootUnique()
+                Self._remove(at: subrange.lowerBound, from: &_root!, onRightEdge: true)
                 _collapseRoot()
             }
             var offset = subrange.lowerBound
@@ -208,7 +229,8 @@ extension ListSnapshot: RangeReplaceableCollection {
             Self._outOfRange("move(fromOffset:toOffset:)", destination, count)
         }
         guard source != destination else { return }
-        let element = _uniqueRoot()._remove(at: source, onRightEdge: true)
+        _makeRootUnique()
+        let element = Self._remove(at: source, from: &_root!, onRightEdge: true)
         _collapseRoot()
         _insertWithoutChecks(element, at: destination)
         #if RIPPLE_INTERNAL_CHECKS
@@ -219,18 +241,19 @@ extension ListSnapshot: RangeReplaceableCollection {
     /// Inserts `element` at `index` (in `0...count`, not checked), with no invariant check.
     @inlinable
     internal mutating func _insertWithoutChecks(_ element: Element, at index: Int) {
-        // No local reference to the root may live across `_uniqueRoot()`: it would make the root
-        // look shared and force a copy.
+        // No local reference to the root may live across `_makeRootUnique()`: it would make the
+        // root look shared and force a copy.
         let count = self.count
         if count == 0 {
             _appendCopyingOrSplitting(element)
             return
         }
-        let root = _uniqueRootWithRoom()
-        let right = index == count ? root._append(element) : root._insert(element, at: index, onRightEdge: true)
-        if let right {
-            _root = _Node._makeInner(height: root.height + 1, children: [root, right])
-        }
+        _makeRootUniqueWithRoom()
+        let right =
+            index == count
+            ? Self._append(element, to: &_root!)
+            : Self._insert(element, at: index, in: &_root!, onRightEdge: true)
+        if let right { _growRoot(right) }
     }
 
     /// After a removal: drops an empty root, and replaces an inner root that has one child with
@@ -240,8 +263,10 @@ extension ListSnapshot: RangeReplaceableCollection {
         while let root = _root {
             if root.count == 0 {
                 _root = nil
-            } else if root.height > 0 && root.children.count == 1 {
-                _root = root.children[0]
+            } else if !root.isLeaf && root._asInner._withHandle({ $0.childCount == 1 }) {
+                // A strong reference to the child, read while the root is alive (the handle's
+                // closure keeps it so), before the root is released.
+                _root = root._asInner._withHandle { $0._slots[0].child }
             } else {
                 return
             }

@@ -128,7 +128,7 @@ extension ListSnapshot {
     /// The most children an inner node has. An inner node off the right edge of the tree has at
     /// least half as many; the root has at least two.
     @inlinable
-    internal static var _innerCapacity: Int { 32 }
+    internal static var _innerCapacity: Int { _listInnerCapacity }
 }
 
 // MARK: - Programmer errors

@@ -74,10 +74,77 @@ final class ListSnapshotNodeLayoutTests: XCTestCase {
             }
             let after = nodes(list).map(ObjectIdentifier.init)
             let new = after.filter { !before.contains($0) }
-            XCTAssertEqual(new.count, height + 1, "edit \(edit): one new node per level")
+            if edit == 3 {
+                XCTAssertEqual(new.count, 0, "an append goes to the tail and leaves the tree shared")
+                XCTAssertEqual(list._tail?.count, 1)
+            } else {
+                XCTAssertEqual(new.count, height + 1, "edit \(edit): one new node per level")
+            }
             list._checkInvariants()
             original._checkInvariants()
         }
+    }
+
+    // MARK: - The tail
+
+    /// Appends to a list whose every snapshot is held copy the tail, and the tree's right edge
+    /// only once per tailful; every snapshot keeps its elements.
+    func test_tail_appendsWithHeldSnapshots_copyTheTreeOncePerTailful() {
+        let tail = List._tailCapacity
+        var list = List(0..<(Self.leaf * Self.inner + 3))
+        var held: [List] = []
+        var rootChanges = 0
+        for value in list.count..<(list.count + 10 * tail) {
+            let root = list._root
+            list.append(value)
+            if list._root !== root { rootChanges += 1 }
+            held.append(list)
+            list._checkInvariants()
+        }
+        XCTAssertEqual(rootChanges, 9, "the tree changes when a full tail goes into it, not on each append")
+        for (offset, snapshot) in held.enumerated() {
+            XCTAssertTrue(snapshot.elementsEqual(0..<(Self.leaf * Self.inner + 4 + offset)), "snapshot \(offset)")
+        }
+        XCTAssertEqual(list._tail?.count, tail)
+        XCTAssertTrue(list._tail === held.last?._tail)
+    }
+
+    /// Every kind of access sees the tail after the tree: subscript, iteration, chunks, slices,
+    /// `Array(_:)`, and writes into the tail, which leave a held snapshot's tail alone.
+    func test_tail_readAndWrittenLikeTheRest() {
+        var list = List(0..<(Self.leaf + 10))
+        for value in (Self.leaf + 10)..<(Self.leaf + 15) { list.append(value) }
+        XCTAssertEqual(list._tail?.count, 5)
+        let expected = Array(0..<(Self.leaf + 15))
+        XCTAssertEqual(Array(list), expected)
+        XCTAssertEqual(list.map { $0 }, expected)
+        XCTAssertEqual((0..<list.count).map { list[$0] }, expected)
+        XCTAssertEqual(Array(list[(Self.leaf + 8)..<(Self.leaf + 13)]), Array((Self.leaf + 8)..<(Self.leaf + 13)))
+        var chunks: [Int] = []
+        list.forEachChunk { chunks.append(contentsOf: $0) }
+        XCTAssertEqual(chunks, expected)
+        var iterator = list.makeIterator()
+        var iterated: [Int] = []
+        while let value = iterator.next() { iterated.append(value) }
+        XCTAssertEqual(iterated, expected)
+
+        let held = list
+        list[list.count - 1] = -1
+        XCTAssertEqual(held.last, Self.leaf + 14)
+        XCTAssertEqual(list.last, -1)
+        XCTAssertFalse(list._tail === held._tail)
+        XCTAssertTrue(list._root === held._root, "a write into the tail leaves the tree shared")
+        XCTAssertFalse(list.isIdentical(to: held))
+        XCTAssertNotEqual(list, held)
+        var same = held
+        same.append(0)
+        _ = same.popLast()
+        XCTAssertEqual(same, held)
+        held._checkInvariants()
+        list._checkInvariants()
+        XCTAssertEqual(
+            list._dump(maximumDepth: 0),
+            "inner height 1, \(Self.leaf + 10) elements, 2 children …\ntail 5/\(List._tailCapacity)\n")
     }
 
     // MARK: - Invariants after each kind of mutation

@@ -3,7 +3,8 @@
 extension ListSnapshot {
     /// The tree's shape, one node per line, children indented under their parent: an inner node
     /// as `inner height H, N elements, C children`, with the running count of each child, and a
-    /// leaf as `leaf N/R` (its elements and its room). An empty list is `empty`.
+    /// leaf as `leaf N/R` (its elements and its room); then the tail, if any, as `tail N/R`. An
+    /// empty list is `empty`.
     ///
     /// ```swift
     /// print(ListSnapshot(0..<300)._dump())
@@ -19,10 +20,10 @@ extension ListSnapshot {
     /// - Returns: The text, ending with a newline.
     /// - Complexity: O(*n* / *c*) for *n* elements in leaves of *c*, at full depth.
     public func _dump(maximumDepth: Int = .max) -> String {
-        guard let root = _root else { return "empty\n" }
         var result = ""
-        Self._dump(root, label: "", depth: 0, maximumDepth: maximumDepth, into: &result)
-        return result
+        if let root = _root { Self._dump(root, label: "", depth: 0, maximumDepth: maximumDepth, into: &result) }
+        if let tail = _tail { result += "tail \(tail.count)/\(tail.room)\n" }
+        return result.isEmpty ? "empty\n" : result
     }
 
     /// Adds the lines of one subtree to `result`.

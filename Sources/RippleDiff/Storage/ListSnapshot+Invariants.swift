@@ -3,7 +3,8 @@
 
 extension ListSnapshot {
     /// Traps unless the tree is well formed:
-    /// - an empty list has no root; a root is never empty, and an inner root has at least two
+    /// - the tail, if any, holds 1 to `_tailCapacity` elements, in room for `_tailCapacity`;
+    /// - an empty tree has no root; a root is never empty, and an inner root has at least two
     ///   children;
     /// - every node's `count` is the sum of its children's (a leaf's, its element count), and
     ///   every child is one level below its parent, so all leaves have the same depth;
@@ -19,6 +20,12 @@ extension ListSnapshot {
     ///
     /// - Complexity: O(*n* / *c*) for *n* elements in leaves of *c*: it visits nodes, not elements.
     public func _checkInvariants() {
+        if let tail = _tail {
+            precondition(
+                tail.count >= 1 && tail.count <= Self._tailCapacity && tail.room == Self._tailCapacity,
+                "ListSnapshot._checkInvariants(): the tail holds \(tail.count) elements in room for \(tail.room), not 1...\(Self._tailCapacity) in \(Self._tailCapacity)"
+            )
+        }
         guard let root = _root else { return }
         precondition(root.count > 0, "ListSnapshot._checkInvariants(): the root is empty")
         precondition(

@@ -22,32 +22,119 @@ extension ListSnapshot: RangeReplaceableCollection {
 
     /// Adds `element` at the end of the list.
     ///
-    /// Only the nodes on the right edge of the tree are touched: the last leaf takes the element,
-    /// and a full last leaf leaves a full leaf behind and starts a new one.
+    /// The element goes to the list's tail, a short chunk after the tree (copied first when
+    /// another copy of the list holds it); a full tail goes into the tree, touching only the
+    /// nodes on its right edge.
     ///
     /// - Parameter element: The element to append.
-    /// - Complexity: O(log *n*) for *n* elements; amortized O(1) node copies when no other copy
-    ///   holds the right edge.
+    /// - Complexity: O(1), plus O(log *n*) once per 4 to 32 appends (the tail's room) for *n*
+    ///   elements.
     @inlinable
     public mutating func append(_ element: Element) {
-        if !_appendInPlace(element) { _appendCopyingOrSplitting(element) }
+        // No local reference to the tail: it would make the tail look shared and force a copy.
+        if _tail != nil && _tail.unsafelyUnwrapped.count < Self._tailCapacity && isKnownUniquelyReferenced(&_tail) {
+            _tail.unsafelyUnwrapped._appendElement(element)
+        } else {
+            _appendToTail(element)
+        }
         #if RIPPLE_INTERNAL_CHECKS
         _checkInvariants()
         #endif
     }
 
-    /// The common append, in one loop with no node retained: when the root and every node on the
-    /// right edge are uniquely held (each checked, from its parent) and the last leaf has room,
-    /// appends there and counts the element on the way back down; returns `false` otherwise,
-    /// having changed nothing.
+    /// The append that finds no tail, a shared one or a full one: starts a tail, copies the
+    /// shared one, or moves the full one into the tree first.
+    @inlinable
+    internal mutating func _appendToTail(_ element: Element) {
+        if _tail != nil && _tail.unsafelyUnwrapped.count < Self._tailCapacity {
+            _makeTailUnique()
+        } else {
+            _flushTail()
+            _tail = _Leaf._create(capacity: Self._tailCapacity)
+        }
+        _tail.unsafelyUnwrapped._appendElement(element)
+    }
+
+    /// Moves the tail's elements into the tree, after its own, and drops the tail: before any
+    /// change other than an append, and when the tail is full.
+    @inlinable
+    internal mutating func _flushTail() {
+        guard _tail != nil else { return }
+        // Taken out of the list: the elements move out of the tail when no other list holds it,
+        // and are copied otherwise.
+        var tail = _tail.take().unsafelyUnwrapped
+        let moving = isKnownUniquelyReferenced(&tail)
+        tail._withPointers { header, elements in
+            let count = header.pointee.count
+            var offset = 0
+            while offset < count {
+                // Usually the whole tail in one step, into the last leaf; else one element (which
+                // copies the shared nodes of the right edge, or splits the last leaf), and the
+                // rest in one step again.
+                if _appendChunkInPlace(elements + offset, count: count - offset, moving: moving) { break }
+                _appendToTree(moving ? (elements + offset).move() : elements[offset])
+                offset += 1
+            }
+            if moving { header.pointee.count = 0 }
+        }
+    }
+
+    /// Appends the `count` elements at `source` to the tree's last leaf, moving them out of
+    /// `source` or copying them, when the root and every node on the right edge are uniquely
+    /// held and the leaf has room for all of them; returns `false` otherwise, having changed
+    /// nothing.
+    @inlinable
+    internal mutating func _appendChunkInPlace(_ source: UnsafeMutablePointer<Element>, count: Int, moving: Bool)
+        -> Bool
+    {
+        guard let leaf = _uniqueRightEdgeLeaf(), leaf._withUnsafeGuaranteedRef({ $0.count + count <= $0.room }) else {
+            return false
+        }
+        leaf._withUnsafeGuaranteedRef { node in
+            Self._leaf(node)._withPointers { header, elements in
+                let end = elements + header.pointee.count
+                if moving {
+                    end.moveInitialize(from: source, count: count)
+                } else {
+                    end.initialize(from: source, count: count)
+                }
+                header.pointee.count += count
+            }
+        }
+        _countOnRightEdge(count)
+        return true
+    }
+
+    /// Appends `element` to the tree, after its last element.
+    @inlinable
+    internal mutating func _appendToTree(_ element: Element) {
+        if !_appendInPlace(element) { _appendCopyingOrSplitting(element) }
+    }
+
+    /// The common append to the tree: when the root and every node on the right edge are
+    /// uniquely held and the last leaf has room, appends there and counts the element on the way
+    /// back down; returns `false` otherwise, having changed nothing.
     @inlinable
     internal mutating func _appendInPlace(_ element: Element) -> Bool {
-        guard _root != nil, isKnownUniquelyReferenced(&_root) else { return false }
-        // Unretained: `self` holds the root, and each node holds the next. The handles below are
-        // mutable because each node was just found uniquely held: the root by the check above,
-        // every other node by the check of its parent's slot.
-        let root = Unmanaged.passUnretained(_root.unsafelyUnwrapped)
-        var node = root
+        guard let leaf = _uniqueRightEdgeLeaf(), leaf._withUnsafeGuaranteedRef({ $0.count < $0.room }) else {
+            return false
+        }
+        // The whole path is unique and the leaf has room: nothing below can fail.
+        leaf._withUnsafeGuaranteedRef { Self._leaf($0)._appendElement(element) }
+        _countOnRightEdge(1)
+        return true
+    }
+
+    /// The tree's last leaf, unretained, when the root and every node on the right edge are
+    /// uniquely held (each checked, from its parent), in one loop with no node retained; `nil`
+    /// otherwise.
+    @inlinable
+    internal mutating func _uniqueRightEdgeLeaf() -> Unmanaged<_Node>? {
+        guard _root != nil, isKnownUniquelyReferenced(&_root) else { return nil }
+        // Unretained: `self` holds the root, and each node holds the next. The handle is mutable
+        // because each node was just found uniquely held: the root by the check above, every
+        // other node by the check of its parent's slot.
+        var node = Unmanaged.passUnretained(_root.unsafelyUnwrapped)
         while node._withUnsafeGuaranteedRef({ !$0.isLeaf }) {
             let next: Unmanaged<_Node>? = node._withUnsafeGuaranteedRef { inner in
                 inner._asInner._withHandle(mutable: true) { handle in
@@ -55,24 +142,27 @@ extension ListSnapshot: RangeReplaceableCollection {
                     return handle.isChildUnique(last) ? handle.child(last) : nil
                 }
             }
-            guard let next else { return false }
+            guard let next else { return nil }
             node = next
         }
-        guard node._withUnsafeGuaranteedRef({ $0.count < $0.room }) else { return false }
-        // The whole path is unique and the leaf has room: nothing below can fail.
-        node._withUnsafeGuaranteedRef { Self._leaf($0)._appendElement(element) }
-        node = root
+        return node
+    }
+
+    /// Adds `added` to the counts of the inner nodes on the right edge, which must be uniquely
+    /// held (`_uniqueRightEdgeLeaf()` found them so), after elements were added to the last leaf.
+    @inlinable
+    internal func _countOnRightEdge(_ added: Int) {
+        var node = Unmanaged.passUnretained(_root.unsafelyUnwrapped)
         while node._withUnsafeGuaranteedRef({ !$0.isLeaf }) {
             node = node._withUnsafeGuaranteedRef { inner in
                 inner._asInner._withHandle(mutable: true) { handle in
-                    handle.count &+= 1
+                    handle.count &+= added
                     let last = handle.childCount &- 1
-                    handle._slots[last].end &+= 1
+                    handle._slots[last].end &+= added
                     return handle.child(last)
                 }
             }
         }
-        return true
     }
 
     /// The general append: copies the shared nodes of the right edge and splits full ones.
@@ -108,7 +198,7 @@ extension ListSnapshot: RangeReplaceableCollection {
     ///   when the list is empty.
     @inlinable
     public mutating func append<S: Sequence<Element>>(contentsOf newElements: S) {
-        if _root == nil {
+        if isEmpty {
             self = ListSnapshot(newElements)
             return
         }
@@ -129,6 +219,7 @@ extension ListSnapshot: RangeReplaceableCollection {
             append(element)
             return
         }
+        _flushTail()
         _makeRootUniqueWithRoom()
         if let right = Self._insert(element, at: index, in: &_root!, onRightEdge: true) { _growRoot(right) }
         #if RIPPLE_INTERNAL_CHECKS
@@ -145,6 +236,7 @@ extension ListSnapshot: RangeReplaceableCollection {
     @discardableResult
     public mutating func remove(at index: Int) -> Element {
         _checkIndex(index, "remove(at:)")
+        _flushTail()
         _makeRootUnique()
         let removed = Self._remove(at: index, from: &_root!, onRightEdge: true)
         _collapseRoot()
@@ -162,6 +254,7 @@ extension ListSnapshot: RangeReplaceableCollection {
     @inlinable
     public mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
         _root = nil
+        _tail = nil
     }
 
     /// Replaces the elements at `subrange` with the elements of `newElements`.
@@ -179,6 +272,7 @@ extension ListSnapshot: RangeReplaceableCollection {
         if subrange.lowerBound < 0 || subrange.upperBound > count {
             Self._outOfRange("replaceSubrange(_:with:)", subrange, count)
         }
+        _flushTail()
         let inserted = newElements.count
         if (subrange.count + inserted) * 4 >= count {
             var builder = _Builder()
@@ -229,6 +323,7 @@ extension ListSnapshot: RangeReplaceableCollection {
             Self._outOfRange("move(fromOffset:toOffset:)", destination, count)
         }
         guard source != destination else { return }
+        _flushTail()
         _makeRootUnique()
         let element = Self._remove(at: source, from: &_root!, onRightEdge: true)
         _collapseRoot()
@@ -238,9 +333,11 @@ extension ListSnapshot: RangeReplaceableCollection {
         #endif
     }
 
-    /// Inserts `element` at `index` (in `0...count`, not checked), with no invariant check.
+    /// Inserts `element` at `index` (in `0...count`, not checked) in the tree of a list with no
+    /// tail, with no invariant check.
     @inlinable
     internal mutating func _insertWithoutChecks(_ element: Element, at index: Int) {
+        assert(_tail == nil, "ListSnapshot: an insertion into the tree of a list with a tail")
         // No local reference to the root may live across `_makeRootUnique()`: it would make the
         // root look shared and force a copy.
         let count = self.count

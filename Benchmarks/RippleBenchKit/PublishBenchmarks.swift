@@ -6,7 +6,7 @@ enum PublishBenchmarks {
     static let suite = BenchmarkSuite(
         name: "publish",
         summary:
-            "`ObservableCollection` with one synchronous subscriber vs `Array.append` plus one closure call (`array`)",
+            "`ObservableCollection` with one synchronous subscriber (`ripple`; `ripple-held` keeps each snapshot until the next) vs `Array.append` plus one closure call (`array`)",
         makeGroups: { mode, _ in groups(quick: mode == .quick) })
 
     static func groups(quick: Bool) -> [BenchmarkGroup] {
@@ -28,11 +28,26 @@ enum PublishBenchmarks {
                 let token = collection.subscribe(on: .synchronous) { _ in events.increment() }
                 observed.value = (collection, token, events)
             }
+            // The same, with a subscriber that keeps the last snapshot it received until the next
+            // one, as every list source does: each append then finds the collection's right edge
+            // shared with that snapshot, and copies it.
+            let held = Fixture<(ObservableCollection<IntElement>, SubscriptionToken, SnapshotHolder)>()
+            func freshHeldCollection() {
+                held.value = nil
+                let collection = ObservableCollection<IntElement>()
+                let holder = SnapshotHolder()
+                let token = collection.subscribe(on: .synchronous) { holder.keep($0.snapshot) }
+                held.value = (collection, token, holder)
+            }
             var tasks = [
                 task("array", prepare: { plain.value = [] }) { arrayEngine(plain.value!, elements) },
                 task("ripple", prepare: freshCollection) {
                     let (collection, _, events) = observed.value!
                     return rippleEngine(collection, events, elements)
+                },
+                task("ripple-held", prepare: freshHeldCollection) {
+                    let (collection, _, holder) = held.value!
+                    return rippleHeldEngine(collection, holder, elements)
                 },
                 task("ripple-batch", prepare: freshCollection) {
                     let (collection, _, events) = observed.value!
@@ -104,6 +119,18 @@ extension PublishBenchmarks {
         return nil
     }
 
+    /// `ripple-held`: the `ripple` engine, with a subscriber that keeps the last snapshot it
+    /// received (and drops the one before), as a list source does.
+    @inline(never)
+    static func rippleHeldEngine(
+        _ collection: ObservableCollection<IntElement>, _ holder: SnapshotHolder, _ elements: [IntElement]
+    ) -> Int? {
+        for element in elements { collection.append(element) }
+        precondition(holder.events == elements.count, "every append must publish one event")
+        precondition(holder.snapshot.count == collection.count, "the subscriber holds the latest snapshot")
+        return nil
+    }
+
     /// `ripple-batch`: the same appends inside one `performBatchUpdates`, publishing one event.
     @inline(never)
     static func rippleBatchEngine(
@@ -137,6 +164,18 @@ final class Observer {
 /// Holds state made by a task's `prepare`, outside the timed region.
 final class Fixture<Value> {
     var value: Value?
+}
+
+/// The `ripple-held` subscriber's state: the last snapshot received, and the number of events.
+final class SnapshotHolder: @unchecked Sendable {
+    // @unchecked: only touched from the synchronous subscriber, on the benchmark's thread.
+    private(set) var snapshot = ListSnapshot<IntElement>()
+    private(set) var events = 0
+
+    func keep(_ snapshot: ListSnapshot<IntElement>) {
+        self.snapshot = snapshot
+        events += 1
+    }
 }
 
 /// A thread-safe counter for the benchmark's subscribers.

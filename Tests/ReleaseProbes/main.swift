@@ -169,6 +169,66 @@ let cases: [(name: String, run: () -> Void)] = [
         }
     ),
     (
+        "appends past two levels of inner nodes, each snapshot held",
+        {
+            // Every append finds its right edge shared with the snapshot before, so it copies the
+            // inner nodes on the path (one allocation each, retaining their children).
+            var list = ListSnapshot<Int>()
+            var held: [ListSnapshot<Int>] = []
+            for value in 0..<70_000 {
+                list.append(value)
+                if value % 2 == 0 { held.append(list) }
+                if held.count > 4 { held.removeFirst(held.count - 4) }
+            }
+            list._checkInvariants()
+            expect(list, Array(0..<70_000), "70,000 appends")
+            for snapshot in held { expect(snapshot, Array(0..<snapshot.count), "a held snapshot") }
+        }
+    ),
+    (
+        "a shared root collapses while the other copy keeps it",
+        {
+            var list = ListSnapshot(Array(0..<257))
+            let before = list
+            list.remove(at: 256)
+            list.remove(at: 0)
+            expect(list, Array(1..<256), "the collapsed copy")
+            expect(before, Array(0..<257), "the copy that kept the root")
+            list._checkInvariants()
+            before._checkInvariants()
+        }
+    ),
+    (
+        "class elements: inner nodes copied and freed release each child once",
+        {
+            do {
+                var list = ListSnapshot((0..<20_000).map(Counted.init))
+                var held = list
+                for step in 0..<600 {
+                    list.insert(Counted(-step), at: (step * 7_919) % list.count)
+                    list.remove(at: (step * 104_729) % list.count)
+                    if step % 3 == 0 { held = list }
+                }
+                if held.count != 20_000 { fail("class elements: a held copy of \(held.count) elements") }
+                held = ListSnapshot()
+                if Counted.alive != 20_000 { fail("class elements: \(Counted.alive) alive, expected 20,000") }
+                list._checkInvariants()
+            }
+            if Counted.alive != 0 { fail("class elements: \(Counted.alive) alive after the lists are gone") }
+        }
+    ),
+    (
+        "_dump() and _checkInvariants() from an app module",
+        {
+            let list = ListSnapshot(Array(0..<300))
+            list._checkInvariants()
+            let dump = list._dump()
+            let expected =
+                "inner height 1, 300 elements, 2 children\n  [0] ..256 leaf 256/256\n  [1] ..300 leaf 44/256\n"
+            if dump != expected { fail("_dump(): \(dump)") }
+        }
+    ),
+    (
         "ObservableCollection.remove(at:) of the last of 257",
         {
             let rows = ObservableCollection(Array(0..<257))

@@ -66,15 +66,24 @@ final class ListSnapshotTests: XCTestCase {
 
         list.append(leafCapacity)
         list._checkInvariants()
-        XCTAssertEqual(list._root?.height, 1)
+        XCTAssertEqual(list._root?.height, 0, "an append goes to the tail")
+        XCTAssertEqual(list._tail?.count, 1)
         XCTAssertNil(list.withContiguousStorageIfAvailable { $0.count })
         chunks = []
         list.forEachChunk { chunks.append(Array($0)) }
-        XCTAssertEqual(chunks, [Array(0..<leafCapacity), [leafCapacity]], "appends leave full leaves behind")
+        XCTAssertEqual(chunks, [Array(0..<leafCapacity), [leafCapacity]], "the tree's leaf, then the tail")
 
         XCTAssertEqual(list.removeLast(), leafCapacity)
         list._checkInvariants()
+        XCTAssertNil(list._tail, "a removal moves the tail into the tree first")
         XCTAssertEqual(list._root?.height, 0, "the root collapses back to one leaf")
+        XCTAssertEqual(list.withContiguousStorageIfAvailable { Array($0) }, Array(0..<leafCapacity))
+
+        var tailOnly = List()
+        tailOnly.append(1)
+        tailOnly.append(2)
+        XCTAssertNil(tailOnly._root)
+        XCTAssertEqual(tailOnly.withContiguousStorageIfAvailable { Array($0) }, [1, 2], "a tail alone is contiguous")
     }
 
     /// A leaf holds about 4 KiB: 256 elements of 16 bytes or less, fewer of bigger ones, and never
@@ -104,10 +113,13 @@ final class ListSnapshotTests: XCTestCase {
         XCTAssertEqual(room(list), 3)
         let held = list
         list.append(4)
-        XCTAssertEqual(room(list), 6, "a full short leaf doubles")
+        XCTAssertEqual(room(list), 3, "an append goes to the tail")
+        XCTAssertEqual(list._tail?.count, 1)
         XCTAssertEqual(Array(held), [1, 2, 3])
         XCTAssertEqual(room(held), 3)
         list.insert(0, at: 0)
+        XCTAssertEqual(room(list), 6, "a full short leaf doubles when the tail joins it")
+        XCTAssertNil(list._tail)
         list.insert(9, at: 2)
         XCTAssertEqual(Array(list), [0, 1, 9, 2, 3, 4])
         list.insert(10, at: 3)
@@ -115,14 +127,18 @@ final class ListSnapshotTests: XCTestCase {
         list._checkInvariants()
         var appended: List = []
         appended.append(0)
-        XCTAssertEqual(room(appended), 4, "the first append makes room for four")
-        for value in 1..<leafCapacity { appended.append(value) }
-        XCTAssertEqual(room(appended), leafCapacity)
+        XCTAssertNil(appended._root, "the first appends fill the tail")
+        XCTAssertEqual(appended._tail?.room, List._tailCapacity)
+        for value in 1...List._tailCapacity { appended.append(value) }
+        XCTAssertEqual(room(appended), List._tailCapacity, "a full tail goes into the tree, whose leaf doubles from 4")
+        for value in (List._tailCapacity + 1)..<leafCapacity { appended.append(value) }
+        XCTAssertEqual(room(appended), leafCapacity, "the tree's leaf grows by doubling")
         XCTAssertEqual(appended._root?.height, 0)
-        appended.append(leafCapacity)
+        let more = leafCapacity + List._tailCapacity
+        for value in leafCapacity...more { appended.append(value) }
         XCTAssertEqual(appended._root?.height, 1)
         appended._checkInvariants()
-        XCTAssertTrue(appended.elementsEqual(0...leafCapacity))
+        XCTAssertTrue(appended.elementsEqual(0...more))
 
         XCTAssertEqual(room(List((0..<5).lazy.map { $0 })), 5, "a sequence that is not contiguous")
         // A rebuild whose first chunk is short, followed by more chunks.
@@ -455,7 +471,7 @@ final class ListSnapshotTests: XCTestCase {
         for width in 1...List._innerCapacity {
             let children = (0..<width).map { _ in
                 Array(0..<random.int(in: 1...List._leafCapacity)).withUnsafeBufferPointer {
-                    List._Node._makeLeaf(copying: $0)
+                    List._Leaf._create(copying: $0)
                 }
             }
             let node = List._Node._makeInner(height: 1, children: children)
@@ -469,7 +485,7 @@ final class ListSnapshotTests: XCTestCase {
                         remaining -= childCount
                         slot += 1
                     }
-                    let found = node._childSlot(for: offset, inserting: inserting)
+                    let found = node._asInner._withHandle { $0.childSlot(for: offset, inserting: inserting) }
                     if found.slot != slot || found.offset != remaining {
                         XCTFail(
                             "width \(width), offset \(offset), inserting \(inserting): \(found), expected \((slot, remaining))"

@@ -56,17 +56,24 @@ internal func _diffHash<ID: Hashable>(_ id: ID, seed: UInt64) -> Int {
     // Safe: each `unsafeBitCast` below stands behind the check that `ID` is the very type it casts
     // to, so it reinterprets a value as its own type (same size, same bits); in specialized code
     // the check folds away and the cast is no instruction at all.
+    // Safe: `ID` is `Int` here, so the cast reinterprets an `Int` as itself.
     if ID.self == Int.self { return _mixHash(UInt64(UInt(bitPattern: unsafeBitCast(id, to: Int.self))), seed) }
     if ID.self == ObjectIdentifier.self {
+        // Safe: `ID` is `ObjectIdentifier` here, so the cast reinterprets one as itself.
         let address = UInt64(UInt(bitPattern: unsafeBitCast(id, to: ObjectIdentifier.self)))
         return _mixHash(address &>> 4 | address &<< 60, seed)
     }
+    // Safe: `ID` is `UInt` here, so the cast reinterprets a `UInt` as itself.
     if ID.self == UInt.self { return _mixHash(UInt64(unsafeBitCast(id, to: UInt.self)), seed) }
+    // Safe: `ID` is `Int64` here, so the cast reinterprets an `Int64` as itself.
     if ID.self == Int64.self { return _mixHash(UInt64(bitPattern: unsafeBitCast(id, to: Int64.self)), seed) }
+    // Safe: `ID` is `UInt64` here, so the cast reinterprets a `UInt64` as itself.
     if ID.self == UInt64.self { return _mixHash(unsafeBitCast(id, to: UInt64.self), seed) }
     if ID.self == Int32.self {
+        // Safe: `ID` is `Int32` here, so the cast reinterprets an `Int32` as itself.
         return _mixHash(UInt64(UInt32(bitPattern: unsafeBitCast(id, to: Int32.self))), seed)
     }
+    // Safe: `ID` is `UInt32` here, so the cast reinterprets a `UInt32` as itself.
     if ID.self == UInt32.self { return _mixHash(UInt64(unsafeBitCast(id, to: UInt32.self)), seed) }
     return id.hashValue
 }

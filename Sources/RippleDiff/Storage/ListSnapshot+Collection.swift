@@ -1,4 +1,5 @@
-// Reading: the collection conformances, the leaf-by-leaf iterator and the chunk visitor.
+// Reading: the collection conformances and the chunk visitors (the iterator is in
+// ListSnapshot+Iterator.swift).
 
 extension ListSnapshot: RandomAccessCollection, MutableCollection {
     /// The list's indices: the offsets `0..<count`.
@@ -53,11 +54,20 @@ extension ListSnapshot: RandomAccessCollection, MutableCollection {
     public subscript(position: Int) -> Element {
         get {
             _checkIndex(position, "subscript")
-            return _root.unsafelyUnwrapped._element(at: position)
+            let treeCount = _treeCount
+            if position < treeCount { return Self._element(at: position, in: _root.unsafelyUnwrapped) }
+            return _tail.unsafelyUnwrapped._withPointers { _, elements in elements[position &- treeCount] }
         }
         set {
             _checkIndex(position, "subscript")
-            _uniqueRoot()._set(newValue, at: position)
+            let treeCount = _treeCount
+            if position >= treeCount {
+                _makeTailUnique()
+                _tail.unsafelyUnwrapped._withPointers { _, elements in elements[position - treeCount] = newValue }
+            } else {
+                _makeRootUnique()
+                Self._set(newValue, at: position, in: &_root!)
+            }
             #if RIPPLE_INTERNAL_CHECKS
             _checkInvariants()
             #endif
@@ -96,14 +106,22 @@ extension ListSnapshot: RandomAccessCollection, MutableCollection {
         }
     }
 
-    /// Makes the root unique (copying it when another list still holds it) and returns it.
-    /// The list must not be empty.
+    /// Makes the tail unique (copying it, with room for `_tailCapacity`, when another list still
+    /// holds it). The list must have a tail.
     @inlinable
-    internal mutating func _uniqueRoot() -> _Node {
+    internal mutating func _makeTailUnique() {
+        if !isKnownUniquelyReferenced(&_tail) {
+            _tail = _tail.unsafelyUnwrapped._copyLeaf(capacity: Self._tailCapacity)
+        }
+    }
+
+    /// Makes the root unique (copying it when another list still holds it). The tree must not be
+    /// empty.
+    @inlinable
+    internal mutating func _makeRootUnique() {
         if !isKnownUniquelyReferenced(&_root) {
             _root = _root.unsafelyUnwrapped._copy()
         }
-        return _root.unsafelyUnwrapped
     }
 
     /// Whether the root is a leaf with no room left that holds fewer than a full leaf's elements.
@@ -113,188 +131,32 @@ extension ListSnapshot: RandomAccessCollection, MutableCollection {
         return root.count == root.room && root.count < Self._leafCapacity
     }
 
-    /// Makes the root unique, as `_uniqueRoot()` does, and gives a root leaf that is full but
+    /// Makes the root unique, as `_makeRootUnique()` does, and gives a root leaf that is full but
     /// holds fewer than a full leaf's elements room for more (a short list's leaf fits its
     /// elements, as an array's buffer does, and grows by doubling). The list must not be empty.
     @inlinable
-    internal mutating func _uniqueRootWithRoom() -> _Node {
+    internal mutating func _makeRootUniqueWithRoom() {
         // No local reference to the root may live across the uniqueness checks: it would make the
         // root look shared and force a copy.
-        guard _rootIsAFullShortLeaf else { return _uniqueRoot() }
+        guard _rootIsAFullShortLeaf else { return _makeRootUnique() }
         let count = self.count
         let capacity = Swift.min(Self._leafCapacity, Swift.max(4, 2 * count))
-        let grown =
+        _root =
             isKnownUniquelyReferenced(&_root)
-            ? _root.unsafelyUnwrapped._movedToLeaf(capacity: capacity)
-            : _root.unsafelyUnwrapped._copy(capacity: capacity)
-        _root = grown
-        return grown
+            ? Self._leaf(_root.unsafelyUnwrapped)._moved(capacity: capacity)
+            : Self._leaf(_root.unsafelyUnwrapped)._copyLeaf(capacity: capacity)
     }
 }
 
 // MARK: - Iteration
 
 extension ListSnapshot {
-    /// Iterates a list's elements in order, leaf by leaf: a step reads the current leaf, moving
-    /// to the next leaf usually takes its parent's next child, and only moving to the next parent
-    /// searches the tree.
-    ///
-    /// Each step returns the element, as `IteratorProtocol` requires. In a `for … in` loop the
-    /// compiler lends it to the loop's body, as it does `Array`'s, with no retain or release of
-    /// its reference-counted fields, and it sees the loop over each leaf's contiguous elements
-    /// inside the loop over leaves, so it can vectorize the inner one as it does a loop over an
-    /// array. `forEach(_:)` and ``ListSnapshot/forEachChunk(_:)`` run the loop over each leaf's
-    /// buffer directly.
-    ///
-    /// The iterator keeps the list's root alive, so it sees the list as it was when the iteration
-    /// started, whatever happens to the list afterwards.
-    public struct Iterator: IteratorProtocol {
-        // Only `_root` is a counted reference. The iterator reads the current leaf's storage and
-        // its parent through unretained pointers: a node reachable from a root that someone else
-        // (here, the iterator) also holds is never mutated or freed (a mutation copies every node
-        // on its path that is not uniquely held, see `_Node._uniqueChild(_:)`), and a leaf's
-        // elements live in the leaf's own allocation. So no step retains or releases anything:
-        // moving to the next leaf costs a few loads, not six atomic reference-count operations.
-
-        @usableFromInline
-        internal let _root: _Node?
-
-        /// The next element of the current leaf, or `nil` before the first step.
-        @usableFromInline
-        internal var _current: UnsafePointer<Element>?
-
-        /// The end of the current leaf's elements: the step to the next leaf comes when `_current`
-        /// reaches it.
-        @usableFromInline
-        internal var _end: UnsafePointer<Element>?
-
-        /// The list offset of the first element after the current leaf.
-        @usableFromInline
-        internal var _nextChunkStart: Int
-
-        /// The node just above the current leaf (`nil` while the root is a leaf or before the
-        /// first step), so that the next leaf is usually its next child, found without a search.
-        @usableFromInline
-        internal var _parent: Unmanaged<_Node>?
-
-        /// The current leaf's slot in `_parent`.
-        @usableFromInline
-        internal var _slot: Int
-
-        /// Creates an iterator that starts at `offset` (in `0...count`).
-        @inlinable
-        internal init(_root root: _Node?, from offset: Int) {
-            _root = root
-            _current = nil
-            _end = nil
-            _nextChunkStart = offset
-            _parent = nil
-            _slot = 0
-        }
-
-        /// Returns the next element, or `nil` after the last one.
-        ///
-        /// - Complexity: O(1) amortized: one read per element, one step to the next leaf per 16 to
-        ///   256 elements, and one O(log *n*) search per 16 to 32 leaves.
-        @inlinable
-        public mutating func next() -> Element? {
-            if _current == _end {
-                guard let root = _root, _nextChunkStart < root.count else { return nil }
-                // The search gets values and returns values: passed the iterator itself, it would
-                // take its address, and a `for` loop would then keep the iterator in memory rather
-                // than in registers (a store and a load per element, twice as slow).
-                let step = Self._nextChunk(root: root, offset: _nextChunkStart, parent: _parent, slot: _slot)
-                _current = step.elements + step.local
-                _end = step.elements + step.count
-                _parent = step.parent
-                _slot = step.slot
-                _nextChunkStart &+= step.count &- step.local
-            }
-            // A pointer that runs to the leaf's end, compared for equality: the optimizer then
-            // sees a loop over each leaf's contiguous elements inside the loop over leaves, and
-            // vectorizes the inner one as it does `Array`'s loop (an index compared with `>=`
-            // kept one element per step: twice `Array`'s time for a sum of integers).
-            // One read, on both paths: reading the element in two places (the current leaf, and
-            // the next one after a step) made the optimizer copy it, a retain and a release per
-            // element for reference-counted fields, where a single read is lent to the loop body.
-            let element = _current.unsafelyUnwrapped
-            _current = element + 1
-            return element.pointee
-        }
-
-        /// Where the iteration goes on: the storage of the leaf that holds the offset, its count,
-        /// the offset in it, its parent and its slot there. Unretained: valid while the root the
-        /// search started from is held.
-        @usableFromInline
-        internal struct _Step {
-            @usableFromInline internal var elements: UnsafePointer<Element>
-            @usableFromInline internal var count: Int
-            @usableFromInline internal var local: Int
-            @usableFromInline internal var parent: Unmanaged<_Node>?
-            @usableFromInline internal var slot: Int
-
-            @inlinable
-            internal init(leaf: Unmanaged<_Node>, local: Int, parent: Unmanaged<_Node>?, slot: Int) {
-                // The one pointer that leaves its closure, by design: the leaf's storage, kept by
-                // the root that the iterator (or `_forEachLeafBuffer`'s `withExtendedLifetime`)
-                // holds for as long as it reads through it.
-                let (elements, count) = leaf._withUnsafeGuaranteedRef { node in
-                    node.withUnsafeMutablePointers { header, elements in
-                        (UnsafePointer(elements), header.pointee.count)
-                    }
-                }
-                self.elements = elements
-                self.count = count
-                self.local = local
-                self.parent = parent
-                self.slot = slot
-            }
-        }
-
-        /// The child at `slot` of `node`, unretained.
-        @inlinable @inline(__always)
-        internal static func _child(_ node: Unmanaged<_Node>, _ slot: Int) -> Unmanaged<_Node> {
-            node._withUnsafeGuaranteedRef { node in
-                node.children.withUnsafeBufferPointer { Unmanaged.passUnretained($0[slot]) }
-            }
-        }
-
-        /// Finds the leaf that holds `offset` (in `0..<root.count`), the first element after the
-        /// leaf at `slot` of `parent`: usually that leaf's next sibling, found without a search.
-        /// `root` must stay held while the step is used.
-        @inlinable @inline(__always)
-        internal static func _nextChunk(root: _Node, offset: Int, parent: Unmanaged<_Node>?, slot: Int) -> _Step {
-            if let parent, slot &+ 1 < parent._withUnsafeGuaranteedRef({ $0.children.count }) {
-                return _Step(leaf: _child(parent, slot &+ 1), local: 0, parent: parent, slot: slot &+ 1)
-            }
-            return _search(root: root, offset: offset)
-        }
-
-        /// Finds the leaf that holds `offset` (in `0..<root.count`) from the root: the step to a
-        /// leaf under another parent, kept out of line.
-        @inlinable @inline(never)
-        internal static func _search(root: _Node, offset: Int) -> _Step {
-            var node = Unmanaged.passUnretained(root)
-            if root.height == 0 {
-                return _Step(leaf: node, local: offset, parent: nil, slot: 0)
-            }
-            var local = offset
-            while node._withUnsafeGuaranteedRef({ $0.height }) > 1 {
-                let (slot, offset) = node._withUnsafeGuaranteedRef { $0._childSlot(for: local, inserting: false) }
-                node = _child(node, slot)
-                local = offset
-            }
-            let (slot, offset) = node._withUnsafeGuaranteedRef { $0._childSlot(for: local, inserting: false) }
-            return _Step(leaf: _child(node, slot), local: offset, parent: node, slot: slot)
-        }
-    }
-
     /// Returns an iterator over the list's elements, in order.
     ///
     /// - Complexity: O(1); each step is O(1) amortized.
     @inlinable
     public func makeIterator() -> Iterator {
-        Iterator(_root: _root, from: 0)
+        Iterator(_root: _root, tail: _tail, from: 0)
     }
 
     /// The number of elements: the same as `count`.
@@ -321,9 +183,11 @@ extension ListSnapshot {
     /// that `body` can be inlined into it.
     @inlinable
     internal func _forEachLeafBuffer(_ body: (UnsafeBufferPointer<Element>) throws -> Void) rethrows {
+        // `self` holds the tail and the root, so the unretained steps stay valid through the
+        // walk, even if `body` mutates the variable this list was copied from.
+        defer { _fixLifetime(self) }
+        if let tail = _tail, _root == nil { return try tail._withBuffer(body) }
         guard let root = _root else { return }
-        // `self` holds the root, so the unretained steps stay valid through the walk, even if
-        // `body` mutates the variable this list was copied from.
         try withExtendedLifetime(root) {
             let count = root.count
             var offset = 0
@@ -337,6 +201,7 @@ extension ListSnapshot {
                 slot = step.slot
             }
         }
+        if let tail = _tail { try tail._withBuffer(body) }
     }
 
     /// Calls `body` with each leaf's elements as one contiguous buffer, in order: the fastest way
@@ -363,8 +228,8 @@ extension ListSnapshot {
         try _forEachLeafBuffer(body)
     }
 
-    /// Calls `body` with the list's elements in one contiguous buffer when the list fits in one
-    /// leaf (an empty list gives an empty buffer); returns `nil` otherwise, without calling it.
+    /// Calls `body` with the list's elements in one contiguous buffer when the list is one leaf
+    /// (an empty list gives an empty buffer); returns `nil` otherwise, without calling it.
     ///
     /// The storage of a longer list is a tree of chunks: use ``forEachChunk(_:)`` to read it in
     /// bulk.
@@ -376,9 +241,12 @@ extension ListSnapshot {
     public func withContiguousStorageIfAvailable<R>(
         _ body: (UnsafeBufferPointer<Element>) throws -> R
     ) rethrows -> R? {
-        guard let root = _root else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
-        guard root.height == 0 else { return nil }
-        return try root._withBuffer(body)
+        switch (_root, _tail) {
+        case (nil, nil): return try body(UnsafeBufferPointer(start: nil, count: 0))
+        case (nil, let tail?): return try tail._withBuffer(body)
+        case (let root?, nil) where root.isLeaf: return try Self._leaf(root)._withBuffer(body)
+        default: return nil
+        }
     }
 
     /// Copies the list's first elements into `buffer`, chunk by chunk (the standard library calls
@@ -393,16 +261,19 @@ extension ListSnapshot {
         initializing buffer: UnsafeMutableBufferPointer<Element>
     ) -> (Iterator, Int) {
         let copied = Swift.min(buffer.count, count)
-        guard copied > 0, let root = _root, var destination = buffer.baseAddress else {
-            return (Iterator(_root: _root, from: 0), 0)
+        guard copied > 0, var destination = buffer.baseAddress else {
+            return (Iterator(_root: _root, tail: _tail, from: 0), 0)
         }
-        root._forEachChunk(base: 0, in: 0..<copied) { chunk in
-            destination.initialize(from: chunk.baseAddress.unsafelyUnwrapped, count: chunk.count)
-            destination += chunk.count
+        let treeCount = _treeCount
+        if let root = _root {
+            Self._forEachChunk(of: root, base: 0, in: 0..<Swift.min(copied, treeCount)) { chunk in
+                destination.initialize(from: chunk.baseAddress.unsafelyUnwrapped, count: chunk.count)
+                destination += chunk.count
+            }
         }
-        return (Iterator(_root: _root, from: copied), copied)
+        if copied > treeCount, let tail = _tail {
+            tail._withPointers { _, elements in destination.initialize(from: elements, count: copied - treeCount) }
+        }
+        return (Iterator(_root: _root, tail: _tail, from: copied), copied)
     }
 }
-
-@available(*, unavailable)
-extension ListSnapshot.Iterator: Sendable {}

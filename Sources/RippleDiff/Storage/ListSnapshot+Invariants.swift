@@ -3,12 +3,14 @@
 
 extension ListSnapshot {
     /// Traps unless the tree is well formed:
-    /// - an empty list has no root; a root is never empty, and an inner root has at least two
+    /// - the tail, if any, holds 1 to `_tailCapacity` elements, in room for `_tailCapacity`;
+    /// - an empty tree has no root; a root is never empty, and an inner root has at least two
     ///   children;
     /// - every node's `count` is the sum of its children's (a leaf's, its element count), and
     ///   every child is one level below its parent, so all leaves have the same depth;
-    /// - an inner node's running counts (`ends`) are one per child, each the number of elements in
-    ///   the children up to and including it (a leaf has none);
+    /// - an inner node's running counts (one per slot, next to its child) are each the number of
+    ///   elements in the children up to and including it, and every inner node has room for
+    ///   `_innerCapacity + 1` slots in its own allocation (a leaf has no children);
     /// - every leaf holds 1 to `_leafCapacity` elements (a root leaf may have less room) and every
     ///   inner node 1 to 32 children, and a node off the right edge of the tree is at least half
     ///   full.
@@ -18,11 +20,17 @@ extension ListSnapshot {
     ///
     /// - Complexity: O(*n* / *c*) for *n* elements in leaves of *c*: it visits nodes, not elements.
     public func _checkInvariants() {
+        if let tail = _tail {
+            precondition(
+                tail.count >= 1 && tail.count <= Self._tailCapacity && tail.room == Self._tailCapacity,
+                "ListSnapshot._checkInvariants(): the tail holds \(tail.count) elements in room for \(tail.room), not 1...\(Self._tailCapacity) in \(Self._tailCapacity)"
+            )
+        }
         guard let root = _root else { return }
         precondition(root.count > 0, "ListSnapshot._checkInvariants(): the root is empty")
         precondition(
-            root.height == 0 || root.children.count >= 2,
-            "ListSnapshot._checkInvariants(): an inner root has \(root.children.count) child")
+            root.isLeaf || root.width >= 2,
+            "ListSnapshot._checkInvariants(): an inner root has \(root.width) child")
         var path: [Int] = []
         Self._checkNode(root, onRightEdge: true, isRoot: true, path: &path)
     }
@@ -34,15 +42,16 @@ extension ListSnapshot {
         func place() -> String { path.isEmpty ? "the root" : "the node at child slots \(path)" }
         let width = node.width
         precondition(
-            width >= 1 && width <= node.maximumWidth,
-            "ListSnapshot._checkInvariants(): \(place()) has \(width) entries, out of range 1...\(node.maximumWidth)")
+            width >= 1 && width <= _maximumWidth(node),
+            "ListSnapshot._checkInvariants(): \(place()) has \(width) entries, out of range 1...\(_maximumWidth(node))")
         precondition(
-            onRightEdge || isRoot || width >= node.minimumWidth,
-            "ListSnapshot._checkInvariants(): \(place()) has \(width) entries, fewer than \(node.minimumWidth) off the right edge"
+            onRightEdge || isRoot || width >= _minimumWidth(node),
+            "ListSnapshot._checkInvariants(): \(place()) has \(width) entries, fewer than \(_minimumWidth(node)) off the right edge"
         )
-        if node.height == 0 {
-            precondition(node.children.isEmpty, "ListSnapshot._checkInvariants(): \(place()) is a leaf with children")
-            precondition(node.ends.isEmpty, "ListSnapshot._checkInvariants(): \(place()) is a leaf with running counts")
+        if node.isLeaf {
+            precondition(
+                node._withHeader({ $0.pointee.childCount }) == 0,
+                "ListSnapshot._checkInvariants(): \(place()) is a leaf with children")
             precondition(
                 node.count <= node.room && node.room <= _leafCapacity,
                 "ListSnapshot._checkInvariants(): \(place()) holds \(node.count) elements in room for \(node.room)")
@@ -52,21 +61,24 @@ extension ListSnapshot {
             )
             return
         }
+        let inner = node._asInner
         precondition(
-            node.room == 0, "ListSnapshot._checkInvariants(): \(place()) is an inner node with room for elements")
-        precondition(
-            node.ends.count == width,
-            "ListSnapshot._checkInvariants(): \(place()) has \(node.ends.count) running counts for \(width) children")
+            inner._withHandle({ $0._header.pointee.capacity }) == _innerCapacity + 1,
+            "ListSnapshot._checkInvariants(): \(place()) is an inner node with room for \(inner._withHandle({ $0._header.pointee.capacity })) slots, not \(_innerCapacity + 1)"
+        )
         var sum = 0
-        for (slot, child) in node.children.enumerated() {
+        for slot in 0..<width {
+            // A strong reference for the recursion, and the running count, read inside the
+            // handle's closure.
+            let (child, end) = inner._withHandle { ($0._slots[slot].child, $0.end(slot)) }
             precondition(
                 child.height == node.height - 1,
                 "ListSnapshot._checkInvariants(): child \(slot) of \(place()) has height \(child.height), expected \(node.height - 1)"
             )
             sum += child.count
             precondition(
-                node.ends[slot] == sum,
-                "ListSnapshot._checkInvariants(): \(place()) has running count \(node.ends[slot]) at child \(slot), but children 0...\(slot) hold \(sum) elements"
+                end == sum,
+                "ListSnapshot._checkInvariants(): \(place()) has running count \(end) at child \(slot), but children 0...\(slot) hold \(sum) elements"
             )
             path.append(slot)
             _checkNode(child, onRightEdge: onRightEdge && slot == width - 1, isRoot: false, path: &path)

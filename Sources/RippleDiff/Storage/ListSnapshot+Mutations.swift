@@ -1,5 +1,5 @@
 // Writing: building, inserting, removing, replacing and moving. Every mutation makes each node on
-// its path unique first (see `_Node._uniqueChild(_:)`), so other copies never see it.
+// its path unique first (see `_InnerHandle.makeChildUnique(_:)`), so other copies never see it.
 
 extension ListSnapshot: RangeReplaceableCollection {
     /// Creates a list of the elements of `elements`, in order, building the tree bottom-up.
@@ -22,62 +22,173 @@ extension ListSnapshot: RangeReplaceableCollection {
 
     /// Adds `element` at the end of the list.
     ///
-    /// Only the nodes on the right edge of the tree are touched: the last leaf takes the element,
-    /// and a full last leaf leaves a full leaf behind and starts a new one.
+    /// The element goes to the list's tail, a short chunk after the tree (copied first when
+    /// another copy of the list holds it); a full tail goes into the tree, touching only the
+    /// nodes on its right edge.
     ///
     /// - Parameter element: The element to append.
-    /// - Complexity: O(log *n*) for *n* elements; amortized O(1) node copies when no other copy
-    ///   holds the right edge.
+    /// - Complexity: O(1), plus O(log *n*) once per 4 to 32 appends (the tail's room) for *n*
+    ///   elements.
     @inlinable
     public mutating func append(_ element: Element) {
-        if !_appendInPlace(element) { _appendCopyingOrSplitting(element) }
+        // No local reference to the tail: it would make the tail look shared and force a copy.
+        if _tail != nil && _tail.unsafelyUnwrapped.count < Self._tailCapacity && isKnownUniquelyReferenced(&_tail) {
+            _tail.unsafelyUnwrapped._appendElement(element)
+        } else {
+            _appendToTail(element)
+        }
         #if RIPPLE_INTERNAL_CHECKS
         _checkInvariants()
         #endif
     }
 
-    /// The common append, in one loop with no node retained: when the root and every node on the
-    /// right edge are uniquely held (each checked, from its parent) and the last leaf has room,
-    /// appends there and counts the element on the way back down; returns `false` otherwise,
-    /// having changed nothing but, at most, given a checked node a `children` buffer of its own.
+    /// The append that finds no tail, a shared one or a full one: starts a tail, copies the
+    /// shared one, or moves the full one into the tree first.
     @inlinable
-    internal mutating func _appendInPlace(_ element: Element) -> Bool {
-        guard _root != nil, isKnownUniquelyReferenced(&_root) else { return false }
-        // Unretained: `self` holds the root, and each node holds the next.
-        let root = Unmanaged.passUnretained(_root.unsafelyUnwrapped)
-        var node = root
-        while node._withUnsafeGuaranteedRef({ $0.height }) > 0 {
-            guard let child = node._withUnsafeGuaranteedRef({ $0._uniqueLastChild() }) else { return false }
-            node = child
+    internal mutating func _appendToTail(_ element: Element) {
+        if _tail != nil && _tail.unsafelyUnwrapped.count < Self._tailCapacity {
+            _makeTailUnique()
+        } else {
+            _flushTail()
+            _tail = _Leaf._create(capacity: Self._tailCapacity)
         }
-        guard node._withUnsafeGuaranteedRef({ $0.count < $0.room }) else { return false }
-        // The whole path is unique and the leaf has room: nothing below can fail.
-        node._withUnsafeGuaranteedRef { $0._appendToLeaf(element) }
-        node = root
-        while node._withUnsafeGuaranteedRef({ $0.height }) > 0 {
-            node = node._withUnsafeGuaranteedRef { inner in
-                inner.count &+= 1
-                let last = inner.ends.count &- 1
-                inner.ends[last] &+= 1
-                return inner.children.withUnsafeBufferPointer { Unmanaged.passUnretained($0[last]) }
+        _tail.unsafelyUnwrapped._appendElement(element)
+    }
+
+    /// Moves the tail's elements into the tree, after its own, and drops the tail: before any
+    /// change other than an append, and when the tail is full.
+    @inlinable
+    internal mutating func _flushTail() {
+        guard _tail != nil else { return }
+        // Taken out of the list: the elements move out of the tail when no other list holds it,
+        // and are copied otherwise.
+        var tail = _tail.take().unsafelyUnwrapped
+        let moving = isKnownUniquelyReferenced(&tail)
+        tail._withPointers { header, elements in
+            let count = header.pointee.count
+            var offset = 0
+            while offset < count {
+                // Usually the whole tail in one step, into the last leaf; else one element (which
+                // copies the shared nodes of the right edge, or splits the last leaf), and the
+                // rest in one step again.
+                if _appendChunkInPlace(elements + offset, count: count - offset, moving: moving) { break }
+                _appendToTree(moving ? (elements + offset).move() : elements[offset])
+                offset += 1
+            }
+            if moving { header.pointee.count = 0 }
+        }
+    }
+
+    /// Appends the `count` elements at `source` to the tree's last leaf, moving them out of
+    /// `source` or copying them, when the root and every node on the right edge are uniquely
+    /// held and the leaf has room for all of them; returns `false` otherwise, having changed
+    /// nothing.
+    @inlinable
+    internal mutating func _appendChunkInPlace(_ source: UnsafeMutablePointer<Element>, count: Int, moving: Bool)
+        -> Bool
+    {
+        guard let leaf = _uniqueRightEdgeLeaf(), leaf._withUnsafeGuaranteedRef({ $0.count + count <= $0.room }) else {
+            return false
+        }
+        leaf._withUnsafeGuaranteedRef { node in
+            Self._leaf(node)._withPointers { header, elements in
+                let end = elements + header.pointee.count
+                if moving {
+                    end.moveInitialize(from: source, count: count)
+                } else {
+                    end.initialize(from: source, count: count)
+                }
+                header.pointee.count += count
             }
         }
+        _countOnRightEdge(count)
         return true
+    }
+
+    /// Appends `element` to the tree, after its last element.
+    @inlinable
+    internal mutating func _appendToTree(_ element: Element) {
+        if !_appendInPlace(element) { _appendCopyingOrSplitting(element) }
+    }
+
+    /// The common append to the tree: when the root and every node on the right edge are
+    /// uniquely held and the last leaf has room, appends there and counts the element on the way
+    /// back down; returns `false` otherwise, having changed nothing.
+    @inlinable
+    internal mutating func _appendInPlace(_ element: Element) -> Bool {
+        guard let leaf = _uniqueRightEdgeLeaf(), leaf._withUnsafeGuaranteedRef({ $0.count < $0.room }) else {
+            return false
+        }
+        // The whole path is unique and the leaf has room: nothing below can fail.
+        leaf._withUnsafeGuaranteedRef { Self._leaf($0)._appendElement(element) }
+        _countOnRightEdge(1)
+        return true
+    }
+
+    /// The tree's last leaf, unretained, when the root and every node on the right edge are
+    /// uniquely held (each checked, from its parent), in one loop with no node retained; `nil`
+    /// otherwise.
+    @inlinable
+    internal mutating func _uniqueRightEdgeLeaf() -> Unmanaged<_Node>? {
+        guard _root != nil, isKnownUniquelyReferenced(&_root) else { return nil }
+        // Unretained: `self` holds the root, and each node holds the next. The handle is mutable
+        // because each node was just found uniquely held: the root by the check above, every
+        // other node by the check of its parent's slot.
+        var node = Unmanaged.passUnretained(_root.unsafelyUnwrapped)
+        while node._withUnsafeGuaranteedRef({ !$0.isLeaf }) {
+            let next: Unmanaged<_Node>? = node._withUnsafeGuaranteedRef { inner in
+                inner._asInner._withHandle(mutable: true) { handle in
+                    let last = handle.childCount &- 1
+                    return handle.isChildUnique(last) ? handle.child(last) : nil
+                }
+            }
+            guard let next else { return nil }
+            node = next
+        }
+        return node
+    }
+
+    /// Adds `added` to the counts of the inner nodes on the right edge, which must be uniquely
+    /// held (`_uniqueRightEdgeLeaf()` found them so), after elements were added to the last leaf.
+    @inlinable
+    internal func _countOnRightEdge(_ added: Int) {
+        var node = Unmanaged.passUnretained(_root.unsafelyUnwrapped)
+        while node._withUnsafeGuaranteedRef({ !$0.isLeaf }) {
+            node = node._withUnsafeGuaranteedRef { inner in
+                inner._asInner._withHandle(mutable: true) { handle in
+                    handle.count &+= added
+                    let last = handle.childCount &- 1
+                    handle._slots[last].end &+= added
+                    return handle.child(last)
+                }
+            }
+        }
     }
 
     /// The general append: copies the shared nodes of the right edge and splits full ones.
     @inlinable
     internal mutating func _appendCopyingOrSplitting(_ element: Element) {
         if _root == nil {
-            let leaf = _Node._makeLeaf(capacity: 4)
-            leaf._appendToLeaf(element)
+            let leaf = _Leaf._create(capacity: 4)
+            leaf._appendElement(element)
             _root = leaf
         } else {
-            let root = _uniqueRootWithRoom()
-            if let right = root._append(element) {
-                _root = _Node._makeInner(height: root.height + 1, children: [root, right])
-            }
+            _makeRootUniqueWithRoom()
+            if let right = Self._append(element, to: &_root!) { _growRoot(right) }
         }
+    }
+
+    /// Puts the root and `right`, its new right sibling, under a new root.
+    @inlinable
+    internal mutating func _growRoot(_ right: __owned _Node) {
+        let left = _root.take().unsafelyUnwrapped
+        let root = _Inner._create(height: left.height + 1)
+        // New: nothing else holds it yet.
+        root._withHandle(mutable: true) { handle in
+            handle._appendChild(left)
+            handle._appendChild(right)
+        }
+        _root = root
     }
 
     /// Adds the elements of `newElements` at the end of the list, in order.
@@ -87,7 +198,7 @@ extension ListSnapshot: RangeReplaceableCollection {
     ///   when the list is empty.
     @inlinable
     public mutating func append<S: Sequence<Element>>(contentsOf newElements: S) {
-        if _root == nil {
+        if isEmpty {
             self = ListSnapshot(newElements)
             return
         }
@@ -108,10 +219,9 @@ extension ListSnapshot: RangeReplaceableCollection {
             append(element)
             return
         }
-        let root = _uniqueRootWithRoom()
-        if let right = root._insert(element, at: index, onRightEdge: true) {
-            _root = _Node._makeInner(height: root.height + 1, children: [root, right])
-        }
+        _flushTail()
+        _makeRootUniqueWithRoom()
+        if let right = Self._insert(element, at: index, in: &_root!, onRightEdge: true) { _growRoot(right) }
         #if RIPPLE_INTERNAL_CHECKS
         _checkInvariants()
         #endif
@@ -126,7 +236,9 @@ extension ListSnapshot: RangeReplaceableCollection {
     @discardableResult
     public mutating func remove(at index: Int) -> Element {
         _checkIndex(index, "remove(at:)")
-        let removed = _uniqueRoot()._remove(at: index, onRightEdge: true)
+        _flushTail()
+        _makeRootUnique()
+        let removed = Self._remove(at: index, from: &_root!, onRightEdge: true)
         _collapseRoot()
         #if RIPPLE_INTERNAL_CHECKS
         _checkInvariants()
@@ -142,6 +254,7 @@ extension ListSnapshot: RangeReplaceableCollection {
     @inlinable
     public mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
         _root = nil
+        _tail = nil
     }
 
     /// Replaces the elements at `subrange` with the elements of `newElements`.
@@ -159,20 +272,22 @@ extension ListSnapshot: RangeReplaceableCollection {
         if subrange.lowerBound < 0 || subrange.upperBound > count {
             Self._outOfRange("replaceSubrange(_:with:)", subrange, count)
         }
+        _flushTail()
         let inserted = newElements.count
         if (subrange.count + inserted) * 4 >= count {
             var builder = _Builder()
             if let root = _root {
-                root._forEachChunk(base: 0, in: 0..<subrange.lowerBound) { builder.append(chunk: $0) }
+                Self._forEachChunk(of: root, base: 0, in: 0..<subrange.lowerBound) { builder.append(chunk: $0) }
             }
             builder.append(contentsOf: newElements)
             if let root = _root {
-                root._forEachChunk(base: 0, in: subrange.upperBound..<count) { builder.append(chunk: $0) }
+                Self._forEachChunk(of: root, base: 0, in: subrange.upperBound..<count) { builder.append(chunk: $0) }
             }
             _root = builder.finish()
         } else {
             for _ in subrange {
-                _uniqueRoot()._remove(at: subrange.lowerBound, onRightEdge: true)
+                _makeRootUnique()
+                Self._remove(at: subrange.lowerBound, from: &_root!, onRightEdge: true)
                 _collapseRoot()
             }
             var offset = subrange.lowerBound
@@ -208,7 +323,9 @@ extension ListSnapshot: RangeReplaceableCollection {
             Self._outOfRange("move(fromOffset:toOffset:)", destination, count)
         }
         guard source != destination else { return }
-        let element = _uniqueRoot()._remove(at: source, onRightEdge: true)
+        _flushTail()
+        _makeRootUnique()
+        let element = Self._remove(at: source, from: &_root!, onRightEdge: true)
         _collapseRoot()
         _insertWithoutChecks(element, at: destination)
         #if RIPPLE_INTERNAL_CHECKS
@@ -216,21 +333,24 @@ extension ListSnapshot: RangeReplaceableCollection {
         #endif
     }
 
-    /// Inserts `element` at `index` (in `0...count`, not checked), with no invariant check.
+    /// Inserts `element` at `index` (in `0...count`, not checked) in the tree of a list with no
+    /// tail, with no invariant check.
     @inlinable
     internal mutating func _insertWithoutChecks(_ element: Element, at index: Int) {
-        // No local reference to the root may live across `_uniqueRoot()`: it would make the root
-        // look shared and force a copy.
+        assert(_tail == nil, "ListSnapshot: an insertion into the tree of a list with a tail")
+        // No local reference to the root may live across `_makeRootUnique()`: it would make the
+        // root look shared and force a copy.
         let count = self.count
         if count == 0 {
             _appendCopyingOrSplitting(element)
             return
         }
-        let root = _uniqueRootWithRoom()
-        let right = index == count ? root._append(element) : root._insert(element, at: index, onRightEdge: true)
-        if let right {
-            _root = _Node._makeInner(height: root.height + 1, children: [root, right])
-        }
+        _makeRootUniqueWithRoom()
+        let right =
+            index == count
+            ? Self._append(element, to: &_root!)
+            : Self._insert(element, at: index, in: &_root!, onRightEdge: true)
+        if let right { _growRoot(right) }
     }
 
     /// After a removal: drops an empty root, and replaces an inner root that has one child with
@@ -240,8 +360,10 @@ extension ListSnapshot: RangeReplaceableCollection {
         while let root = _root {
             if root.count == 0 {
                 _root = nil
-            } else if root.height > 0 && root.children.count == 1 {
-                _root = root.children[0]
+            } else if !root.isLeaf && root._asInner._withHandle({ $0.childCount == 1 }) {
+                // A strong reference to the child, read while the root is alive (the handle's
+                // closure keeps it so), before the root is released.
+                _root = root._asInner._withHandle { $0._slots[0].child }
             } else {
                 return
             }

@@ -63,7 +63,7 @@ extension ListSnapshot: RandomAccessCollection, MutableCollection {
             let treeCount = _treeCount
             if position >= treeCount {
                 _makeTailUnique()
-                _tail.unsafelyUnwrapped._withPointers { _, elements in elements[position - treeCount] = newValue }
+                _tail.unsafelyUnwrapped._replaceElement(at: position - treeCount, with: newValue)
             } else {
                 _makeRootUnique()
                 Self._set(newValue, at: position, in: &_root!)

@@ -285,13 +285,24 @@ extension ListSnapshot._Leaf {
     }
 
     /// Appends `element` to this leaf, which must be unique and have room for it.
-    @inlinable @inline(__always)
+    ///
+    /// Never inlined: ThreadSanitizer must see this in-place write under its own name (see
+    /// `.ci/tsan-suppressions.txt`), not inside whatever list operation called it.
+    @inlinable @inline(never)
     internal func _appendElement(_ element: Element) {
         _withPointers { header, elements in
             let count = header.pointee.count
             (elements + count).initialize(to: element)
             header.pointee.count = count &+ 1
         }
+    }
+
+    /// Replaces the element at `offset` of this leaf, which must be unique.
+    ///
+    /// Never inlined, as ``_appendElement(_:)``.
+    @inlinable @inline(never)
+    internal func _replaceElement(at offset: Int, with element: Element) {
+        _withPointers { _, elements in elements[offset] = element }
     }
 
     /// This leaf's elements in a new leaf with room for `capacity`, moved out of this one (which

@@ -1,3 +1,7 @@
+// Why this file is long: it is one data structure, the hash table and the matching it drives, whose
+// probe, insert and chain-walk loops share one slot layout and one set of unchecked indices; split
+// across files they would have to expose those internals to each other.
+//
 // The identifier table that both diffs use: a flat open-addressing hash table from identifiers to
 // chains of source offsets, and the matching of target elements it drives.
 //

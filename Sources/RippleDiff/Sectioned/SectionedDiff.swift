@@ -1,3 +1,5 @@
+// Why this file is long: it is one algorithm, in the four steps below, which share one working state.
+//
 // The sectioned diff: sections first, then all items in one flat table.
 //
 // 1. Diff the sections with the flat diff (identity and content of the section values). This gives

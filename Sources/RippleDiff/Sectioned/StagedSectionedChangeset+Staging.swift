@@ -1,3 +1,6 @@
+// Why this file is long: the planner is one decision procedure over UIKit's batch rules; each rule's
+// check sits next to the rules it depends on.
+//
 // Staging a sectioned change-set for UIKit. The decisions depend on the change-set alone, so they
 // are made by a non-generic planner (`_planSectionedStages`); the generic initializer only builds
 // the data of the reload stage. Rule tags (R3, R7, R12, M8…) refer to `uikit-batch-rules.md`.

@@ -7,7 +7,7 @@ extension ListSnapshot {
     /// empty list is `empty`.
     ///
     /// ```swift
-    /// print(ListSnapshot(0..<300)._dump())
+    /// print(ListSnapshot(0..<300)._dump(), terminator: "")
     /// // inner height 1, 300 elements, 2 children
     /// //   [0] ..256 leaf 256/256
     /// //   [1] ..300 leaf 44/256

@@ -40,7 +40,7 @@ extension ListSnapshot {
                     return parent.childCount == ListSnapshot._innerCapacity
                 }
                 guard full else { return }
-                node = open[level].take().unsafelyUnwrapped
+                node = open[level]._take().unsafelyUnwrapped
                 level += 1
             }
         }
@@ -139,7 +139,7 @@ extension ListSnapshot {
             // top is the root, unless it has one child, which is then the root (repeatedly).
             var carried: _Node? = nil
             for level in open.indices {
-                var node = open[level].take()
+                var node = open[level]._take()
                 if let child = carried {
                     if node == nil { node = _Inner._create(height: level + 1) }
                     _withMutableInner(&node!) { $0._appendChild(child) }

@@ -62,7 +62,7 @@ extension ListSnapshot: RangeReplaceableCollection {
         guard _tail != nil else { return }
         // Taken out of the list: the elements move out of the tail when no other list holds it,
         // and are copied otherwise.
-        var tail = _tail.take().unsafelyUnwrapped
+        var tail = _tail._take().unsafelyUnwrapped
         let moving = isKnownUniquelyReferenced(&tail)
         tail._withPointers { header, elements in
             let count = header.pointee.count
@@ -181,7 +181,7 @@ extension ListSnapshot: RangeReplaceableCollection {
     /// Puts the root and `right`, its new right sibling, under a new root.
     @inlinable
     internal mutating func _growRoot(_ right: __owned _Node) {
-        let left = _root.take().unsafelyUnwrapped
+        let left = _root._take().unsafelyUnwrapped
         let root = _Inner._create(height: left.height + 1)
         // New: nothing else holds it yet.
         root._withHandle(mutable: true) { handle in

@@ -239,16 +239,18 @@ extension _ListNode {
 extension ListSnapshot._Leaf {
     /// Calls `body` with this leaf's header and elements, valid only during the call.
     @inlinable @inline(__always)
-    internal func _withPointers<R, E: Error>(
-        _ body: (UnsafeMutablePointer<ListSnapshot._Header>, UnsafeMutablePointer<Element>) throws(E) -> R
-    ) throws(E) -> R {
+    internal func _withPointers<R>(
+        _ body: (UnsafeMutablePointer<ListSnapshot._Header>, UnsafeMutablePointer<Element>) throws -> R
+    ) rethrows -> R {
+        // `rethrows`, not typed throws: the Apple SDKs' `ManagedBufferPointer` (Xcode 15) rethrows
+        // untyped errors.
         try ListSnapshot._LeafPointer(unsafeBufferObject: self).withUnsafeMutablePointers(body)
     }
 
     /// Calls `body` with this leaf's initialized elements, valid only during the call.
     @inlinable @inline(__always)
-    internal func _withBuffer<R, E: Error>(_ body: (UnsafeBufferPointer<Element>) throws(E) -> R) throws(E) -> R {
-        try _withPointers { (header, elements) throws(E) in
+    internal func _withBuffer<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
+        try _withPointers { header, elements in
             try body(UnsafeBufferPointer(start: elements, count: header.pointee.count))
         }
     }
@@ -365,4 +367,16 @@ extension _ListInner {
     /// tests, which check that the slots live in the node's own allocation.
     @inlinable
     internal var _allocatedSlots: Int { _ListInnerPointer(unsafeBufferObject: self).capacity }
+}
+
+extension Optional {
+    /// The value, leaving `nil` behind, with no retain and no release: `Optional.take()`, which the
+    /// Apple SDKs' standard library (Xcode 15) lacks. A reference taken this way is still unique
+    /// when it was.
+    @inlinable @inline(__always)
+    internal mutating func _take() -> Wrapped? {
+        var taken: Wrapped? = nil
+        swap(&taken, &self)
+        return taken
+    }
 }

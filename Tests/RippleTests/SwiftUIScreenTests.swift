@@ -68,7 +68,7 @@ private final class BookListPresenter: Presenter<any BookListView> {
             try await Task.sleep(nanoseconds: 100_000)
             owner.books.replace(
                 with: (0..<owner.pageSize).map { BookCellPresenter(book: Book(id: $0, title: "Book \($0)")) },
-                identity: .key(\.id, contentEquals: { _, _ in false }))
+                identity: .object)
         })
 
     private(set) lazy var open = CommandWithParameter<BookCellPresenter>(

@@ -48,9 +48,8 @@ extension ListSourceBase {
     ) {
         guard Self.itemsMayBeObjects else { return }
         guard animated, !placesEveryRow else {
-            unplace(before, keeping: after)
-            for offset in after.indices { place(after[offset], at: ElementPath(item: offset, section: 0)) }
-            return
+            return placeEveryRow(
+                after.enumerated().lazy.map { (ElementPath(item: $0.offset, section: 0), $0.element) }, leaving: before)
         }
         for offset in changeset.deletes + changeset.moves.map(\.source) { place(before[offset], at: nil) }
         let touched =
@@ -71,36 +70,45 @@ extension ListSourceBase {
         before: [SectionSnapshot<Section, Item>], after: [SectionSnapshot<Section, Item>]
     ) {
         guard Self.itemsMayBeObjects else { return }
-        var firstSection = 0
-        if !animated || placesEveryRow {
-            unplace(before.lazy.flatMap(\.items), keeping: after.lazy.flatMap(\.items))
-        } else {
-            let sections = changeset.sections
-            for path in changeset.itemDeletes + changeset.itemMoves.map(\.source) {
-                place(before[path.section].items[path.item], at: nil)
-            }
-            for section in sections.deletes + sections.moves.map(\.source) {
-                for item in before[section].items { place(item, at: nil) }
-            }
-            let touched =
-                sections.deletes + sections.inserts + sections.moves.flatMap { [$0.source, $0.target] }
-                + (changeset.itemDeletes + changeset.itemInserts).map(\.section)
-                + changeset.itemMoves.flatMap { [$0.source.section, $0.target.section] }
-            guard let first = touched.min() else { return }
-            firstSection = first
+        guard animated, !placesEveryRow else {
+            return placeEveryRow(Self.rows(of: after, from: 0), leaving: before.lazy.flatMap(\.items))
         }
-        for section in firstSection..<max(firstSection, after.count) {
-            for (offset, item) in after[section].items.enumerated() {
-                place(item, at: ElementPath(item: offset, section: section))
-            }
+        let sections = changeset.sections
+        for path in changeset.itemDeletes + changeset.itemMoves.map(\.source) {
+            place(before[path.section].items[path.item], at: nil)
+        }
+        for section in sections.deletes + sections.moves.map(\.source) {
+            for item in before[section].items { place(item, at: nil) }
+        }
+        let touched =
+            sections.deletes + sections.inserts + sections.moves.flatMap { [$0.source, $0.target] }
+            + (changeset.itemDeletes + changeset.itemInserts).map(\.section)
+            + changeset.itemMoves.flatMap { [$0.source.section, $0.target.section] }
+        guard let first = touched.min() else { return }
+        for (path, item) in Self.rows(of: after, from: first) { place(item, at: path) }
+    }
+
+    /// The rows of the sections from `first` on, each with its path.
+    private static func rows<Section>(
+        of sections: [SectionSnapshot<Section, Item>], from first: Int
+    ) -> some Sequence<(ElementPath, Item)> {
+        sections[min(first, sections.count)...].enumerated().lazy.flatMap { offset, section in
+            section.items.enumerated().lazy.map { (ElementPath(item: $0.offset, section: first + offset), $0.element) }
         }
     }
 
-    /// Tells the presenters of `before` that are not in `after` that they have no row.
+    /// Places every row of `rows`, then tells the presenters of `before` that are in none of them
+    /// that they have no row: one cast per item on each side.
     ///
-    /// - Complexity: O(*n* + *m*) for *n* and *m* items, when the items may be presenters.
-    private func unplace(_ before: some Sequence<Item>, keeping after: some Sequence<Item>) {
-        let kept = Set(after.lazy.compactMap { ($0 as? any IndexedCellPresenter).map(ObjectIdentifier.init) })
+    /// - Complexity: O(*n* + *m*) for *n* rows and *m* items before, when the items may be
+    ///   presenters.
+    private func placeEveryRow(_ rows: some Sequence<(ElementPath, Item)>, leaving before: some Sequence<Item>) {
+        var kept: Set<ObjectIdentifier> = []
+        for (path, item) in rows {
+            guard let presenter = item as? any IndexedCellPresenter else { continue }
+            kept.insert(ObjectIdentifier(presenter))
+            if presenter.path != path { presenter.path = path }
+        }
         for item in before {
             guard let presenter = item as? any IndexedCellPresenter, !kept.contains(ObjectIdentifier(presenter))
             else { continue }

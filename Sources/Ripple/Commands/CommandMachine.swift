@@ -205,8 +205,20 @@ package struct CommandMachine {
     /// - Returns: Whether to drain `results` now, and whether `outcomes` must be drained after the
     ///   end (the queue stays the caller's to drain until then: a run ending meanwhile only
     ///   appends to it).
-    package mutating func publish(value: any Sendable) -> (drainResults: Bool, drainOutcomes: Bool) {
-        (resultEvents.enqueue(value), outcomeEvents.enqueue(.succeeded))
+    ///
+    /// The value is boxed only when `results` has a subscriber: a run nobody observes allocates
+    /// nothing for it (the emitter's sequence still advances, as `enqueue` would).
+    package mutating func publish(
+        value: @autoclosure () -> any Sendable
+    ) -> (drainResults: Bool, drainOutcomes: Bool) {
+        let results: Bool
+        if resultEvents.subscribers.isEmpty {
+            resultEvents.sequence &+= 1
+            results = false
+        } else {
+            results = resultEvents.enqueue(value())
+        }
+        return (results, outcomeEvents.enqueue(.succeeded))
     }
 
     /// Which run ends: a sync one (counted on `thread` when given), or one kept by id.

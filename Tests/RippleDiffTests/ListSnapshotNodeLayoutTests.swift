@@ -109,6 +109,46 @@ final class ListSnapshotNodeLayoutTests: XCTestCase {
         XCTAssertTrue(list._tail === held.last?._tail)
     }
 
+    /// A list is one reference, whatever its shape: the tree's root, or the tail, which holds the
+    /// root. A copy of a list with a tail shares both; a write into its tree lends the root out
+    /// of the tail, copying the tail (and the path) only while another copy holds it.
+    func test_tail_holdsTheRoot_soThatAListIsOneReference() {
+        XCTAssertEqual(MemoryLayout<List>.size, MemoryLayout<AnyObject>.size)
+        var list = List(0..<(Self.leaf * 3))
+        XCTAssertTrue(list._storage === list._root, "no tail: the storage is the root")
+        list.append(-1)
+        let root = list._root
+        XCTAssertTrue(list._storage === list._tail, "with a tail: the storage is the tail")
+        XCTAssertTrue(list._tail?.tree === root, "the tail holds the root")
+        XCTAssertNil(list._root?.tree, "a node of the tree holds no tree")
+
+        let held = list
+        list[5] = -5
+        XCTAssertEqual(held[5], 5)
+        XCTAssertEqual(list[5], -5)
+        XCTAssertTrue(held._root === root, "the held copy keeps its tree")
+        XCTAssertFalse(list._root === root, "the written copy copied its path")
+        XCTAssertFalse(list._tail === held._tail, "and its tail, which held the old root")
+        XCTAssertTrue(list._tail?.tree === list._root)
+
+        // Identifiers, not references: a reference kept here would make the nodes shared.
+        let unique = ObjectIdentifier(list._root!)
+        let tail = ObjectIdentifier(list._tail!)
+        list[6] = -6
+        XCTAssertEqual(ObjectIdentifier(list._root!), unique, "a unique tree is written in place")
+        XCTAssertEqual(ObjectIdentifier(list._tail!), tail, "and keeps its tail")
+        XCTAssertEqual(Array(list.prefix(7)), [0, 1, 2, 3, 4, -5, -6])
+        XCTAssertEqual(list.last, -1)
+        XCTAssertEqual(held.count, list.count)
+        list._checkInvariants()
+        held._checkInvariants()
+
+        list.remove(at: 0)
+        XCTAssertNil(list._tail, "any other change moves the tail into the tree")
+        XCTAssertTrue(list._storage === list._root)
+        list._checkInvariants()
+    }
+
     /// Every kind of access sees the tail after the tree: subscript, iteration, chunks, slices,
     /// `Array(_:)`, and writes into the tail, which leave a held snapshot's tail alone.
     func test_tail_readAndWrittenLikeTheRest() {

@@ -106,15 +106,6 @@ extension ListSnapshot: RandomAccessCollection, MutableCollection {
         }
     }
 
-    /// Makes the tail unique (copying it, with room for `_tailCapacity`, when another list still
-    /// holds it). The list must have a tail.
-    @inlinable
-    internal mutating func _makeTailUnique() {
-        if !isKnownUniquelyReferenced(&_tail) {
-            _tail = _tail.unsafelyUnwrapped._copyLeaf(capacity: Self._tailCapacity)
-        }
-    }
-
     /// Makes the root unique (copying it when another list still holds it). The tree must not be
     /// empty.
     @inlinable

@@ -3,7 +3,8 @@
 
 extension ListSnapshot {
     /// Traps unless the tree is well formed:
-    /// - the tail, if any, holds 1 to `_tailCapacity` elements, in room for `_tailCapacity`;
+    /// - the tail, if any, holds 1 to `_tailCapacity` elements, in room for `_tailCapacity`, and
+    ///   the tree is reached through it; no node of the tree is a tail or holds a tree;
     /// - an empty tree has no root; a root is never empty, and an inner root has at least two
     ///   children;
     /// - every node's `count` is the sum of its children's (a leaf's, its element count), and
@@ -40,6 +41,9 @@ extension ListSnapshot {
     internal static func _checkNode(_ node: _Node, onRightEdge: Bool, isRoot: Bool, path: inout [Int]) {
         // Only the failure messages read `place`: they are built lazily.
         func place() -> String { path.isEmpty ? "the root" : "the node at child slots \(path)" }
+        precondition(
+            node.height >= 0 && node.tree == nil,
+            "ListSnapshot._checkInvariants(): \(place()) is a tail, or holds a tree, inside the tree")
         let width = node.width
         precondition(
             width >= 1 && width <= _maximumWidth(node),

@@ -32,51 +32,16 @@ extension ListSnapshot: RangeReplaceableCollection {
     @inlinable
     public mutating func append(_ element: Element) {
         // No local reference to the tail: it would make the tail look shared and force a copy.
-        if _tail != nil && _tail.unsafelyUnwrapped.count < Self._tailCapacity && isKnownUniquelyReferenced(&_tail) {
-            _tail.unsafelyUnwrapped._appendElement(element)
+        if _tailHasRoom {
+            // A tail that another list shares (a held snapshot) is copied, with its tree retained.
+            _makeTailUnique()
+            Self._asTail(_storage.unsafelyUnwrapped)._appendElement(element)
         } else {
-            _appendToTail(element)
+            _appendToNewTail(element)
         }
         #if RIPPLE_INTERNAL_CHECKS
         _checkInvariants()
         #endif
-    }
-
-    /// The append that finds no tail, a shared one or a full one: starts a tail, copies the
-    /// shared one, or moves the full one into the tree first.
-    @inlinable
-    internal mutating func _appendToTail(_ element: Element) {
-        if _tail != nil && _tail.unsafelyUnwrapped.count < Self._tailCapacity {
-            _makeTailUnique()
-        } else {
-            _flushTail()
-            _tail = _Leaf._create(capacity: Self._tailCapacity)
-        }
-        _tail.unsafelyUnwrapped._appendElement(element)
-    }
-
-    /// Moves the tail's elements into the tree, after its own, and drops the tail: before any
-    /// change other than an append, and when the tail is full.
-    @inlinable
-    internal mutating func _flushTail() {
-        guard _tail != nil else { return }
-        // Taken out of the list: the elements move out of the tail when no other list holds it,
-        // and are copied otherwise.
-        var tail = _tail._take().unsafelyUnwrapped
-        let moving = isKnownUniquelyReferenced(&tail)
-        tail._withPointers { header, elements in
-            let count = header.pointee.count
-            var offset = 0
-            while offset < count {
-                // Usually the whole tail in one step, into the last leaf; else one element (which
-                // copies the shared nodes of the right edge, or splits the last leaf), and the
-                // rest in one step again.
-                if _appendChunkInPlace(elements + offset, count: count - offset, moving: moving) { break }
-                _appendToTree(moving ? (elements + offset).move() : elements[offset])
-                offset += 1
-            }
-            if moving { header.pointee.count = 0 }
-        }
     }
 
     /// Appends the `count` elements at `source` to the tree's last leaf, moving them out of
@@ -253,8 +218,7 @@ extension ListSnapshot: RangeReplaceableCollection {
     /// - Complexity: O(1), plus freeing the nodes that no other copy holds.
     @inlinable
     public mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
-        _root = nil
-        _tail = nil
+        _storage = nil
     }
 
     /// Replaces the elements at `subrange` with the elements of `newElements`.
@@ -337,7 +301,7 @@ extension ListSnapshot: RangeReplaceableCollection {
     /// tail, with no invariant check.
     @inlinable
     internal mutating func _insertWithoutChecks(_ element: Element, at index: Int) {
-        assert(_tail == nil, "ListSnapshot: an insertion into the tree of a list with a tail")
+        assert(!_hasTail, "ListSnapshot: an insertion into the tree of a list with a tail")
         // No local reference to the root may live across `_makeRootUnique()`: it would make the
         // root look shared and force a copy.
         let count = self.count

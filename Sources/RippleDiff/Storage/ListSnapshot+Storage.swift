@@ -39,7 +39,7 @@
 @usableFromInline
 internal struct _ListNodeHeader {
     /// 0 for a leaf; one more than its children's for an inner node. Every leaf of a tree has the
-    /// same depth.
+    /// same depth. -1 for a list's tail (`_listTailHeight`), a leaf after the tree, not in it.
     @usableFromInline
     internal let height: Int
 
@@ -57,14 +57,25 @@ internal struct _ListNodeHeader {
     @usableFromInline
     internal let capacity: Int
 
+    /// A tail's tree: the root of the tree whose elements come before the tail's (`nil` when the
+    /// list is the tail alone). `nil` in every node of a tree. The list holds its tail, and the
+    /// tail its tree, so that a list is one reference, and a copy of it one retain.
+    @usableFromInline
+    internal var tree: _ListNode?
+
     @inlinable
-    internal init(height: Int, count: Int, childCount: Int, capacity: Int) {
+    internal init(height: Int, count: Int, childCount: Int, capacity: Int, tree: __owned _ListNode? = nil) {
         self.height = height
         self.count = count
         self.childCount = childCount
         self.capacity = capacity
+        self.tree = tree
     }
 }
+
+/// The height that marks a list's tail (see `_ListNodeHeader.tree`).
+@inlinable
+internal var _listTailHeight: Int { -1 }
 
 /// The most children an inner node keeps (see `ListSnapshot._innerCapacity`).
 @inlinable
@@ -138,6 +149,14 @@ extension ListSnapshot {
     @usableFromInline
     internal final class _Leaf: _ListNode {
         deinit {
+            // A generic class's `deinit` is never specialized: elements that need no destruction
+            // (`Int`s, structs of them) skip the generic element pointer and its closure, and the
+            // header (a tail's tree) is destroyed through the non-generic header access. Every
+            // held snapshot's tail ends here.
+            if _isPOD(Element.self) {
+                _withHeader { header in _ = header.deinitialize(count: 1) }
+                return
+            }
             _withPointers { header, elements in
                 elements.deinitialize(count: header.pointee.count)
                 header.deinitialize(count: 1)
@@ -152,13 +171,15 @@ extension ListSnapshot {
     @usableFromInline
     internal typealias _LeafPointer = ManagedBufferPointer<_Header, Element>
 
-    /// `node` as the leaf it is. It must be one (`height == 0`).
+    /// `node` as the leaf it is. It must be one: a leaf of the tree (`height == 0`) or the tail
+    /// (`height == _listTailHeight`).
     @inlinable @inline(__always)
     internal static func _leaf(_ node: _Node) -> _Leaf {
-        assert(node.isLeaf, "ListSnapshot: an inner node used as a leaf")
-        // Safe: a node of height 0 is only ever made by `_Leaf._create(capacity:)`, which
-        // allocates a `_Leaf` of this list's element type (a tree holds one element type), and
-        // the height never changes.
+        assert(node.height <= 0, "ListSnapshot: an inner node used as a leaf")
+        // Safe: a node of height 0 or `_listTailHeight` is only ever made by
+        // `_Leaf._create(capacity:)` or `_Leaf._createTail(capacity:after:)`, which allocate a
+        // `_Leaf` of this list's element type (a list holds one element type), and the height
+        // never changes.
         return unsafeDowncast(node, to: _Leaf.self)
     }
 
@@ -196,13 +217,21 @@ extension _ListNode {
     @inlinable
     internal var count: Int { _withHeader { $0.pointee.count } }
 
-    /// A leaf's room for elements; 0 in an inner node.
+    /// Whether this node is a list's tail rather than a node of a tree.
     @inlinable
-    internal var room: Int { _withHeader { $0.pointee.height == 0 ? $0.pointee.capacity : 0 } }
+    internal var isTail: Bool { height == _listTailHeight }
 
-    /// The number of entries: elements in a leaf, children in an inner node.
+    /// A tail's tree (see `_ListNodeHeader.tree`); `nil` in a node of a tree.
     @inlinable
-    internal var width: Int { _withHeader { $0.pointee.height == 0 ? $0.pointee.count : $0.pointee.childCount } }
+    internal var tree: _ListNode? { _withHeader { $0.pointee.tree } }
+
+    /// A leaf's (or a tail's) room for elements; 0 in an inner node.
+    @inlinable
+    internal var room: Int { _withHeader { $0.pointee.height <= 0 ? $0.pointee.capacity : 0 } }
+
+    /// The number of entries: elements in a leaf (or a tail), children in an inner node.
+    @inlinable
+    internal var width: Int { _withHeader { $0.pointee.height <= 0 ? $0.pointee.count : $0.pointee.childCount } }
 
     /// This node as the inner node it is. It must be one (`height > 0`).
     @inlinable @inline(__always)
@@ -263,6 +292,50 @@ extension ListSnapshot._Leaf {
         }
         // Safe: the buffer was allocated as an instance of `bufferClass`, `_Leaf` itself.
         return unsafeDowncast(buffer.buffer, to: ListSnapshot._Leaf.self)
+    }
+
+    /// Creates an empty tail with room for `capacity` elements, after `tree` (which it holds).
+    @inlinable
+    internal static func _createTail(capacity: Int, after tree: __owned ListSnapshot._Node?) -> ListSnapshot._Leaf {
+        let buffer = ListSnapshot._LeafPointer(bufferClass: self, minimumCapacity: capacity) { _, _ in
+            ListSnapshot._Header(height: _listTailHeight, count: 0, childCount: 0, capacity: capacity)
+        }
+        // New: nothing else holds it yet. The tree is moved in, not captured by the closure above.
+        buffer.withUnsafeMutablePointerToHeader { $0.pointee.tree = tree }
+        // Safe: the buffer was allocated as an instance of `bufferClass`, `_Leaf` itself.
+        return unsafeDowncast(buffer.buffer, to: ListSnapshot._Leaf.self)
+    }
+
+    /// A copy of this tail: copies of its elements, with room for `capacity`, after the same tree
+    /// (retained, not copied).
+    @inlinable
+    internal func _copyTail(capacity: Int) -> ListSnapshot._Leaf {
+        _withPointers { header, elements in
+            let copy = Self._createTail(capacity: capacity, after: header.pointee.tree)
+            copy._withPointers { target, targetElements in
+                targetElements.initialize(from: elements, count: header.pointee.count)
+                target.pointee.count = header.pointee.count
+            }
+            return copy
+        }
+    }
+
+    /// Moves this tail's tree out, leaving `nil`, with no retain: a tree that only this tail held
+    /// is then uniquely held by the caller. The tail must be unique.
+    ///
+    /// Never inlined, as ``_appendElement(_:)``.
+    @inlinable @inline(never)
+    internal func _takeTree() -> ListSnapshot._Node? {
+        _withPointers { header, _ in header.pointee.tree._take() }
+    }
+
+    /// Puts `tree` back as this tail's tree (which `_takeTree()` left `nil`). The tail must be
+    /// unique.
+    ///
+    /// Never inlined, as ``_appendElement(_:)``.
+    @inlinable @inline(never)
+    internal func _putTree(_ tree: __owned ListSnapshot._Node?) {
+        _withPointers { header, _ in header.pointee.tree = tree }
     }
 
     /// Creates a leaf holding a copy of `elements` (at most `capacity`), with room for `capacity`.

@@ -7,7 +7,8 @@
 /// subtree and, next to each child, the running count of its children, so an offset finds its
 /// leaf in O(log *n*) reading one node per level. Every node is one allocation: copying an inner
 /// node allocates once and retains its children. The last few elements appended (up to an eighth
-/// of a leaf) wait in a tail after the tree, which takes them into its last leaf in one step. A
+/// of a leaf) wait in a tail after the tree, which takes them into its last leaf in one step; the
+/// tail holds the tree, so that a list is one reference, and copying it one retain. A
 /// list that fits in one leaf takes only the room it needs, and grows by doubling, as an array
 /// does. A mutation copies only the nodes on its path that another copy still holds (every node on
 /// the path is checked, not only the root), so that
@@ -57,25 +58,17 @@
 /// place only while exactly one list value refers to it, so a snapshot handed to another thread
 /// stays unchanged while its owner keeps mutating its own copy.
 public struct ListSnapshot<Element> {
-    /// The tree's root: `nil` when the tree is empty, a leaf while it fits in one chunk. The
-    /// tree holds the list's first elements, all of them but the tail's.
+    /// The list's one reference: `nil` when the list is empty; the tree's root when the list has
+    /// no tail; otherwise its tail, which holds the tree's root (see `ListSnapshot+Tail.swift`).
+    /// One reference, so that copying a list, as each published snapshot does, is one retain and
+    /// its release one release.
     @usableFromInline
-    internal var _root: _Node?
-
-    /// The tail: the list's last elements, after the tree's, in a short leaf of its own (1 to
-    /// `_tailCapacity` elements), or `nil`. Appends fill it and leave the tree alone; a full tail
-    /// goes into the tree in one step, and so does the tail before any other change. So while a
-    /// snapshot shares the list, an append copies the tail, a few hundred bytes, not the tree's
-    /// right edge (an inner node per level, which retains each of its up to 32 children then
-    /// releases them when the snapshot goes: about 400 ns an append at 10,000 elements).
-    @usableFromInline
-    internal var _tail: _Leaf?
+    internal var _storage: _Node?
 
     /// Creates a list from its tree's root, with no tail.
     @inlinable
     internal init(_root: _Node?) {
-        self._root = _root
-        self._tail = nil
+        self._storage = _root
     }
 
     /// Creates an empty list.
@@ -83,25 +76,26 @@ public struct ListSnapshot<Element> {
     /// - Complexity: O(1).
     @inlinable
     public init() {
-        _root = nil
-        _tail = nil
+        _storage = nil
     }
-
-    /// The number of elements in the tree, the tail aside.
-    @inlinable
-    internal var _treeCount: Int { _root?.count ?? 0 }
 
     /// The number of elements in the list.
     ///
     /// - Complexity: O(1).
     @inlinable
-    public var count: Int { _treeCount + (_tail?.count ?? 0) }
+    public var count: Int {
+        guard let storage = _storage else { return 0 }
+        return storage._withHeader { header in
+            header.pointee.height == _listTailHeight
+                ? header.pointee.count &+ (header.pointee.tree?.count ?? 0) : header.pointee.count
+        }
+    }
 
     /// Whether the list has no elements.
     ///
     /// - Complexity: O(1).
     @inlinable
-    public var isEmpty: Bool { _root == nil && _tail == nil }
+    public var isEmpty: Bool { _storage == nil }
 
     /// Whether this list and `other` share their whole storage, so that they are certainly equal.
     ///
@@ -113,7 +107,7 @@ public struct ListSnapshot<Element> {
     /// - Complexity: O(1).
     @inlinable
     public func isIdentical(to other: Self) -> Bool {
-        _root === other._root && _tail === other._tail
+        _storage === other._storage
     }
 }
 

@@ -33,9 +33,11 @@ extension ListSnapshot: RangeReplaceableCollection {
     public mutating func append(_ element: Element) {
         // No local reference to the tail: it would make the tail look shared and force a copy.
         if _tailHasRoom {
-            // A tail that another list shares (a held snapshot) is copied, with its tree retained.
-            _makeTailUnique()
-            Self._asTail(_storage.unsafelyUnwrapped)._appendElement(element)
+            if isKnownUniquelyReferenced(&_storage) {
+                Self._asTail(_storage.unsafelyUnwrapped)._appendElement(element)
+            } else {
+                _appendToSharedTail(element)
+            }
         } else {
             _appendToNewTail(element)
         }

@@ -300,21 +300,29 @@ extension ListSnapshot._Leaf {
         let buffer = ListSnapshot._LeafPointer(bufferClass: self, minimumCapacity: capacity) { _, _ in
             ListSnapshot._Header(height: _listTailHeight, count: 0, childCount: 0, capacity: capacity)
         }
-        // New: nothing else holds it yet. The tree is moved in, not captured by the closure above.
-        buffer.withUnsafeMutablePointerToHeader { $0.pointee.tree = tree }
+        // New: nothing else holds it yet. The tree is moved in (taken out of a variable the
+        // closure shares), not copied out of a capture: no retain and release of the root.
+        var tree = tree
+        buffer.withUnsafeMutablePointerToHeader { $0.pointee.tree = tree._take() }
         // Safe: the buffer was allocated as an instance of `bufferClass`, `_Leaf` itself.
         return unsafeDowncast(buffer.buffer, to: ListSnapshot._Leaf.self)
     }
 
-    /// A copy of this tail: copies of its elements, with room for `capacity`, after the same tree
-    /// (retained, not copied).
+    /// A copy of this tail: copies of its elements, then `appended` if given, with room for
+    /// `capacity` (more than `count`), after the same tree (retained, not copied).
     @inlinable
-    internal func _copyTail(capacity: Int) -> ListSnapshot._Leaf {
+    internal func _copyTail(capacity: Int, appending appended: Element? = nil) -> ListSnapshot._Leaf {
         _withPointers { header, elements in
+            let count = header.pointee.count
             let copy = Self._createTail(capacity: capacity, after: header.pointee.tree)
             copy._withPointers { target, targetElements in
-                targetElements.initialize(from: elements, count: header.pointee.count)
-                target.pointee.count = header.pointee.count
+                targetElements.initialize(from: elements, count: count)
+                if let appended {
+                    (targetElements + count).initialize(to: appended)
+                    target.pointee.count = count &+ 1
+                } else {
+                    target.pointee.count = count
+                }
             }
             return copy
         }

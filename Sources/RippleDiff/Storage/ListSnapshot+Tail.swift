@@ -80,8 +80,21 @@ extension ListSnapshot {
     @inlinable
     internal mutating func _makeTailUnique() {
         if !isKnownUniquelyReferenced(&_storage) {
-            _storage = Self._asTail(_storage.unsafelyUnwrapped)._copyTail(capacity: Self._tailCapacity)
+            // Taken out, not read: the shared tail is released once, at the end, with no
+            // retain of a temporary copy (a held snapshot makes every append come here).
+            let shared = Self._asTail(_storage._take().unsafelyUnwrapped)
+            _storage = shared._copyTail(capacity: Self._tailCapacity)
         }
+    }
+
+    /// The append that finds the tail shared with another list (a held snapshot): a copy of the
+    /// tail with `element` after its elements, sharing the tree, replaces it.
+    @inlinable
+    internal mutating func _appendToSharedTail(_ element: Element) {
+        // Taken out, not read: the shared tail is released once, at the end, with no retain of a
+        // temporary copy.
+        let shared = Self._asTail(_storage._take().unsafelyUnwrapped)
+        _storage = shared._copyTail(capacity: Self._tailCapacity, appending: element)
     }
 
     /// The append that finds no tail or a full one: moves the full one into the tree, then

@@ -1,3 +1,7 @@
+// Why this file is long: it is the only code that reaches into a node's memory (the header, a
+// leaf's elements, an inner node's slots, a tail's tree), kept in one file so that every unsafe
+// access, and the reason it is safe, can be read together.
+//
 // The tree's nodes: what each holds, how it is allocated, and the only code that reaches into its
 // memory.
 //

@@ -36,7 +36,7 @@ extension ListSnapshot: RangeReplaceableCollection {
             if isKnownUniquelyReferenced(&_storage) {
                 Self._asTail(_storage.unsafelyUnwrapped)._appendElement(element)
             } else {
-                _appendToSharedTail(element)
+                _copySharedTail(appending: element)
             }
         } else {
             _appendToNewTail(element)

@@ -181,7 +181,7 @@ extension ListSnapshot {
     internal static func _leaf(_ node: _Node) -> _Leaf {
         assert(node.height <= 0, "ListSnapshot: an inner node used as a leaf")
         // Safe: a node of height 0 or `_listTailHeight` is only ever made by
-        // `_Leaf._create(capacity:)` or `_Leaf._createTail(capacity:after:)`, which allocate a
+        // `_Leaf._create(capacity:)` or `_Leaf._createTail(after:)`, which allocate a
         // `_Leaf` of this list's element type (a list holds one element type), and the height
         // never changes.
         return unsafeDowncast(node, to: _Leaf.self)
@@ -298,9 +298,11 @@ extension ListSnapshot._Leaf {
         return unsafeDowncast(buffer.buffer, to: ListSnapshot._Leaf.self)
     }
 
-    /// Creates an empty tail with room for `capacity` elements, after `tree` (which it holds).
+    /// Creates an empty tail with room for `ListSnapshot._tailCapacity` elements, after `tree`
+    /// (which it holds).
     @inlinable
-    internal static func _createTail(capacity: Int, after tree: __owned ListSnapshot._Node?) -> ListSnapshot._Leaf {
+    internal static func _createTail(after tree: __owned ListSnapshot._Node?) -> ListSnapshot._Leaf {
+        let capacity = ListSnapshot._tailCapacity
         let buffer = ListSnapshot._LeafPointer(bufferClass: self, minimumCapacity: capacity) { _, _ in
             ListSnapshot._Header(height: _listTailHeight, count: 0, childCount: 0, capacity: capacity)
         }
@@ -312,13 +314,13 @@ extension ListSnapshot._Leaf {
         return unsafeDowncast(buffer.buffer, to: ListSnapshot._Leaf.self)
     }
 
-    /// A copy of this tail: copies of its elements, then `appended` if given, with room for
-    /// `capacity` (more than `count`), after the same tree (retained, not copied).
+    /// A copy of this tail: copies of its elements, then `appended` if given (the tail must then
+    /// have room for it), after the same tree (retained, not copied).
     @inlinable
-    internal func _copyTail(capacity: Int, appending appended: Element? = nil) -> ListSnapshot._Leaf {
+    internal func _copyTail(appending appended: Element?) -> ListSnapshot._Leaf {
         _withPointers { header, elements in
             let count = header.pointee.count
-            let copy = Self._createTail(capacity: capacity, after: header.pointee.tree)
+            let copy = Self._createTail(after: header.pointee.tree)
             copy._withPointers { target, targetElements in
                 targetElements.initialize(from: elements, count: count)
                 if let appended {

@@ -75,26 +75,22 @@ extension ListSnapshot {
         }
     }
 
-    /// Makes the tail unique (copying it, with room for `_tailCapacity`, when another list still
-    /// holds it; the copy shares the tree). The list must have a tail.
+    /// Makes the tail unique (copying it when another list still holds it; the copy shares the
+    /// tree). The list must have a tail.
     @inlinable
     internal mutating func _makeTailUnique() {
-        if !isKnownUniquelyReferenced(&_storage) {
-            // Taken out, not read: the shared tail is released once, at the end, with no
-            // retain of a temporary copy (a held snapshot makes every append come here).
-            let shared = Self._asTail(_storage._take().unsafelyUnwrapped)
-            _storage = shared._copyTail(capacity: Self._tailCapacity)
-        }
+        if !isKnownUniquelyReferenced(&_storage) { _copySharedTail(appending: nil) }
     }
 
-    /// The append that finds the tail shared with another list (a held snapshot): a copy of the
-    /// tail with `element` after its elements, sharing the tree, replaces it.
+    /// Replaces the tail, which another list shares (a held snapshot makes every append come
+    /// here), with a copy that shares the tree, and has `appended` after the tail's elements when
+    /// given (the tail must then have room for it).
     @inlinable
-    internal mutating func _appendToSharedTail(_ element: Element) {
+    internal mutating func _copySharedTail(appending appended: Element?) {
         // Taken out, not read: the shared tail is released once, at the end, with no retain of a
         // temporary copy.
         let shared = Self._asTail(_storage._take().unsafelyUnwrapped)
-        _storage = shared._copyTail(capacity: Self._tailCapacity, appending: element)
+        _storage = shared._copyTail(appending: appended)
     }
 
     /// The append that finds no tail or a full one: moves the full one into the tree, then
@@ -102,7 +98,7 @@ extension ListSnapshot {
     @inlinable
     internal mutating func _appendToNewTail(_ element: Element) {
         _flushTail()
-        _storage = _Leaf._createTail(capacity: Self._tailCapacity, after: _storage._take())
+        _storage = _Leaf._createTail(after: _storage._take())
         Self._asTail(_storage.unsafelyUnwrapped)._appendElement(element)
     }
 

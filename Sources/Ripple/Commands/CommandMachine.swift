@@ -174,11 +174,17 @@ package struct CommandMachine {
             if let thread { syncDepths[thread, default: 0] &+= 1 }
             return .sync
         }
+        let (id, handle) = addRun(makeRun)
+        return .run(id: id, handle: handle)
+    }
+
+    /// Keeps a new run by the next id, made by `makeRun`.
+    private mutating func addRun(_ makeRun: (Int) -> any CommandRunHandle) -> (id: Int, handle: any CommandRunHandle) {
         let id = nextRunID
         nextRunID &+= 1
         let handle = makeRun(id)
         running[id] = handle
-        return .run(id: id, handle: handle)
+        return (id, handle)
     }
 
     /// Registers work started elsewhere (`useWork`): a run outside the predicate and the policy.
@@ -189,10 +195,7 @@ package struct CommandMachine {
     ) {
         var drains: CommandDrains = []
         let before = visible
-        let id = nextRunID
-        nextRunID &+= 1
-        let handle = makeRun(id)
-        running[id] = handle
+        let handle = addRun(makeRun).handle
         publishChanges(since: before, into: &drains)
         return (handle, drains)
     }

@@ -6,9 +6,11 @@
 // access to that memory). Sharing a list between threads is safe all the same, because a node is
 // never mutated once it is shared. A node is mutated only on the path of a mutating method of one
 // `ListSnapshot` value (which the language gives exclusive access to), and only after
-// `isKnownUniquelyReferenced` confirmed that this path is its sole reference: the root and the
-// tail are checked from the list's own stored properties, and every other node from its parent's
-// slot after the parent was made unique (`_ListInnerHandle.makeChildUnique(_:)`). A node that
+// `isKnownUniquelyReferenced` confirmed that this path is its sole reference: the list's one
+// stored reference (its tail, or its root when it has no tail) is checked where the list holds
+// it, the root of a list with a tail once it is lent out of the tail that was made unique first,
+// and every other node from its parent's slot after the parent was made unique
+// (`_ListInnerHandle.makeChildUnique(_:)`). A node that
 // another list, iterator or thread can reach has a second reference, fails the check and is copied
 // instead, so every node reachable from two places is only ever read. (The reference count is
 // atomic, as for `Array`'s buffer: a reference dropped on another thread either is seen, and

@@ -55,8 +55,7 @@ final class CommandMachineTests: XCTestCase {
         isCancellation: Bool = false
     ) -> CommandMachine.EndEffects {
         var outcomes = false
-        if let value {
-            let (results, pending) = machine.publish(value: value)
+        if let value, case .deliver(let results, let pending) = machine.publish(ending, value: value) {
             if results { machine._deliver(.results) }
             outcomes = pending
         }
@@ -187,9 +186,8 @@ final class CommandMachineTests: XCTestCase {
         var machine = machine(.concurrent(limit: 2))
         let a = runID(admit(&machine).admission)!
         let b = runID(admit(&machine).admission)!
-        let (results, outcomesPending) = machine.publish(value: 1)
-        XCTAssertTrue(results)
-        XCTAssertTrue(outcomesPending)
+        XCTAssertEqual(
+            machine.publish(.run(id: a), value: 1), .deliver(drainResults: true, drainOutcomesAfterEnd: true))
         // B fails before A's end: its outcome queues behind A's.
         let failed = machine.end(.run(id: b), failure: CommandTestError(2), isCancellation: false) { id, _ in
             FakeRun(id: id)
@@ -201,6 +199,40 @@ final class CommandMachineTests: XCTestCase {
         XCTAssertEqual(
             events.events.filter { $0.hasPrefix("outcome") },
             ["outcome succeeded", "outcome failed(CommandTestError(2))"])
+    }
+
+    /// Issue 43, bug 5: a run replaced under `.cancelRunning` whose body ignores the cancellation
+    /// and returns a value anyway publishes nothing and ends cancelled, even when its handle's
+    /// flag is not set yet (the command cancels the handles only after unlocking).
+    func test_publish_ofAReplacedRun_publishesNothing_andTheRunEndsCancelled() {
+        var machine = machine(.cancelRunning)
+        let first = runID(admit(&machine).admission)!
+        let second = runID(admit(&machine).admission)!
+        XCTAssertEqual(machine.publish(.run(id: first), value: 1), .endCancelled, "replaced under the lock")
+        let effects = end(&machine, .run(id: first), failure: CancellationError(), isCancellation: true)
+        XCTAssertTrue(effects.cancelled)
+        _ = end(&machine, .run(id: second), value: 2)
+        XCTAssertEqual(
+            events.events.filter { $0.hasPrefix("result") || $0.hasPrefix("outcome") },
+            ["outcome cancelled", "result 2", "outcome succeeded"], "latest wins: only the second run's value")
+    }
+
+    func test_publish_afterCancelAll_orCancelOfItsWaiter_publishesNothing() {
+        var machine = machine(.concurrent(limit: 3))
+        let waiter = Waiter()
+        let a = runID(admit(&machine).admission)!
+        let b = runID(admit(&machine, waiter: waiter).admission)!
+        XCTAssertNotNil(machine.cancel(awaitedBy: ObjectIdentifier(waiter)).cancel)
+        XCTAssertEqual(machine.publish(.run(id: b), value: 2), .endCancelled)
+        XCTAssertEqual(
+            machine.publish(.run(id: a), value: 1), .deliver(drainResults: true, drainOutcomesAfterEnd: true))
+        _ = machine.end(.run(id: a), failure: nil, isCancellation: false) { id, _ in FakeRun(id: id) }
+        let c = runID(admit(&machine).admission)!
+        _ = machine.cancelAll()
+        XCTAssertEqual(machine.publish(.run(id: c), value: 3), .endCancelled)
+        XCTAssertEqual(machine.cancelledRuns, [b, c])
+        XCTAssertTrue(end(&machine, .run(id: c), failure: CancellationError(), isCancellation: true).cancelled)
+        XCTAssertEqual(machine.cancelledRuns, [b], "the end forgets the run")
     }
 
     // MARK: - cancel

@@ -110,6 +110,58 @@ final class CommandPolicyTests: XCTestCase {
         XCTAssertEqual(log.current.filter { $0.hasPrefix("end") }, ["end 2"], "the cancelled run never reached its end")
     }
 
+    /// Issue 43, bug 5: "latest wins". A replaced run whose body ignores the cancellation and
+    /// returns a value anyway, after the newer run, publishes nothing and ends cancelled; its
+    /// awaiting call returns `.cancelled`. (Before the fix, `results` gave `[2, 1]`.)
+    func test_cancelRunning_aReplacedRunThatIgnoresTheCancellation_publishesNothing() async {
+        let scheduler = TestScheduler()
+        let runs = CommandLock<[CommandResultRun<Int>]>([])
+        let command = CommandWithResult<Int, Int>(
+            queue: scheduler, policy: .cancelRunning,
+            nonisolatedWork: { _, done in runs.withLock { $0.append(done) } })
+        let results = EventRecorder<Int>()
+        let outcomes = EventRecorder<String>()
+        let tokens = [
+            command.results.subscribe(on: .synchronous) { results.record($0) },
+            command.outcomes.subscribe(on: .synchronous) { outcomes.record("\($0)") },
+        ]
+        let first = Task { await command.run(parameter: 1) }
+        await eventually(until: { command.isExecuting }, "the first run started")
+        scheduler.runAll()
+        XCTAssertNil(command.execute(parameter: 2).refusal)
+        scheduler.runAll()
+        let (old, new) = runs.withLock { ($0[0], $0[1]) }
+        XCTAssertTrue(old.isCancelled)
+        new.succeed(2)
+        old.succeed(1)  // ignores its cancellation
+        XCTAssertEqual(results.events, [2], "only the latest run's value")
+        XCTAssertEqual(outcomes.events, ["succeeded", "cancelled"])
+        guard case .cancelled = await first.value else { return XCTFail("the replaced run's call returns cancelled") }
+        XCTAssertFalse(command.isExecuting)
+        withExtendedLifetime(tokens) {}
+    }
+
+    /// The same when the old run returns first: it was replaced, so its value is dropped too.
+    func test_cancelRunning_aReplacedRunReturningFirst_publishesNothing() {
+        let scheduler = TestScheduler()
+        let runs = CommandLock<[CommandResultRun<Int>]>([])
+        let command = CommandWithResult<Int, Int>(
+            queue: scheduler, policy: .cancelRunning,
+            nonisolatedWork: { _, done in runs.withLock { $0.append(done) } })
+        let results = EventRecorder<Int>()
+        let token = command.results.subscribe(on: .synchronous) { results.record($0) }
+        command.execute(parameter: 1)
+        scheduler.runAll()
+        command.execute(parameter: 2)
+        scheduler.runAll()
+        runs.current[0].succeed(1)
+        XCTAssertTrue(command.isExecuting)
+        runs.current[1].succeed(2)
+        XCTAssertEqual(results.events, [2])
+        XCTAssertFalse(command.isExecuting)
+        token.cancel()
+    }
+
     // MARK: - enqueue
 
     func test_enqueue_runsInOrder_andStaysExecutingAcrossTheQueue() async {

@@ -40,6 +40,10 @@ package struct CommandMachine {
     package let bodyIsSync: Bool
     /// Dispatch and async runs, and work bound with `useWork`, by run id.
     package private(set) var running: [Int: any CommandRunHandle] = [:]
+    /// The ids of the runs in ``running`` that were cancelled under the lock (replaced under
+    /// `.cancelRunning`, or by `cancel()`): whatever their body returns, they publish no value and
+    /// end cancelled. The handle's own flag is set only after unlocking.
+    package private(set) var cancelledRuns: Set<Int> = []
     /// Sync bodies running now.
     package private(set) var syncRunning = 0
     /// Under `.cancelRunning`, the sync bodies running now by thread (``CurrentThread/id``): how
@@ -152,7 +156,10 @@ package struct CommandMachine {
             // Counted per thread: runs of plain calls on other threads nest nothing.
             let depth = thread.map { syncDepths[$0, default: 0] } ?? 0
             if bodyIsSync && depth >= syncRunLimit { return (.tooDeep(depth: depth + 1), [], []) }
-            if !running.isEmpty { cancel = Array(running.values) }
+            if !running.isEmpty {
+                cancel = Array(running.values)
+                cancelledRuns.formUnion(running.keys)
+            }
         case .enqueue:
             if activeRuns > 0 {
                 // Already executing, and `.enqueue` admits any number: nothing shows.
@@ -200,20 +207,37 @@ package struct CommandMachine {
         return (handle, drains)
     }
 
+    /// What the first half of a successful run's end leaves to do once unlocked.
+    package enum PublishAction: Equatable {
+        /// Deliver `results` now when `drainResults`; deliver `outcomes` only after the run's end
+        /// when `drainOutcomesAfterEnd` (the queue stays the caller's to drain until then: a run
+        /// ending meanwhile only appends to it).
+        case deliver(drainResults: Bool, drainOutcomesAfterEnd: Bool)
+        /// The run was cancelled before it returned (replaced under `.cancelRunning`, or by
+        /// `cancel()`): nothing was queued; end it as cancelled.
+        case endCancelled
+    }
+
     /// The first half of a successful run's end, before the run ends: queues its value for
     /// `results` and its `.succeeded` for `outcomes` at once, so that runs ending together reach
-    /// both streams in one order. Deliver the value now; deliver the outcome (when `true`) only
-    /// after ``end(_:failure:isCancellation:makeRun:)``, so that it shows the run ended.
+    /// both streams in one order. Deliver the value now; deliver the outcome only after
+    /// ``end(_:failure:isCancellation:makeRun:)``, so that it shows the run ended.
     ///
-    /// - Returns: Whether to drain `results` now, and whether `outcomes` must be drained after the
-    ///   end (the queue stays the caller's to drain until then: a run ending meanwhile only
-    ///   appends to it).
+    /// A run that was cancelled publishes nothing, whatever its body returned: under
+    /// `.cancelRunning` only the latest run's value reaches `results`.
     ///
     /// The value is boxed only when `results` has a subscriber: a run nobody observes allocates
     /// nothing for it (the emitter's sequence still advances, as `enqueue` would).
+    ///
+    /// - Parameters:
+    ///   - ending: The run that returned.
+    ///   - value: What it returned.
     package mutating func publish(
-        value: @autoclosure () -> any Sendable
-    ) -> (drainResults: Bool, drainOutcomes: Bool) {
+        _ ending: Ending, value: @autoclosure () -> any Sendable
+    ) -> PublishAction {
+        if case .run(let id) = ending, cancelledRuns.contains(id) || running[id]?.isCancelled == true {
+            return .endCancelled
+        }
         let results: Bool
         if resultEvents.subscribers.isEmpty {
             resultEvents.sequence &+= 1
@@ -221,7 +245,7 @@ package struct CommandMachine {
         } else {
             results = resultEvents.enqueue(value())
         }
-        return (results, outcomeEvents.enqueue(.succeeded))
+        return .deliver(drainResults: results, drainOutcomesAfterEnd: outcomeEvents.enqueue(.succeeded))
     }
 
     /// Which run ends: a sync one (counted on `thread` when given), or one kept by id.
@@ -243,7 +267,7 @@ package struct CommandMachine {
     }
 
     /// Records the end of a run: unregisters it, queues its error and outcome (a success's were
-    /// queued by ``publish(value:)``), and under `.enqueue`, when it was the last run, starts the
+    /// queued by ``publish(_:value:)``), and under `.enqueue`, when it was the last run, starts the
     /// oldest queued parameter.
     ///
     /// - Parameters:
@@ -266,7 +290,8 @@ package struct CommandMachine {
             if let thread, let depth = syncDepths[thread] { syncDepths[thread] = depth == 1 ? nil : depth - 1 }
             wasCancelled = false
         case .run(let id):
-            wasCancelled = running.removeValue(forKey: id)?.isCancelled ?? false
+            let handle = running.removeValue(forKey: id)
+            wasCancelled = cancelledRuns.remove(id) != nil || handle?.isCancelled == true
         }
         if let failure {
             if wasCancelled || isCancellation {
@@ -297,6 +322,7 @@ package struct CommandMachine {
         let before = visible
         let dropped = queued
         queued = []
+        cancelledRuns.formUnion(running.keys)
         publishChanges(since: before, into: &drains)
         return (running.isEmpty ? [] : Array(running.values), dropped, drains)
     }
@@ -313,7 +339,9 @@ package struct CommandMachine {
             publishChanges(since: before, into: &drains)
             return (nil, dropped, drains)
         }
-        return (running.values.first { $0.waiterID == waiter }, nil, drains)
+        guard let (id, run) = running.first(where: { $0.value.waiterID == waiter }) else { return (nil, nil, drains) }
+        cancelledRuns.insert(id)
+        return (run, nil, drains)
     }
 }
 

@@ -226,7 +226,8 @@ extension CommandWithResult {
 
     /// Ends a sync run that returned `value`; returns the queued run that takes over, if any.
     func endSync(succeeding value: Output, _ waiter: CommandWaiter<Output>?, thread: UInt?) -> QueuedEntry? {
-        let outcomes = publish(value)
+        // A sync run cannot be cancelled: it always publishes.
+        let outcomes = publish(value, endingRun: .sync(thread: thread)) ?? false
         let takeOver = endRun(.sync(thread: thread), failure: nil, drainingOutcomes: outcomes)
         if let waiter { waiter.resume(.succeeded(value)) }
         guard let takeOver else { return nil }
@@ -242,14 +243,19 @@ extension CommandWithResult {
         return takeOver.entry
     }
 
-    /// The first half of a successful run's end (``CommandMachine/publish(value:)``): delivers the
-    /// value now, while the command still executes.
+    /// The first half of a successful run's end (``CommandMachine/publish(_:value:)``): delivers
+    /// the value now, while the command still executes.
     ///
-    /// - Returns: Whether `outcomes` must be drained once the run has ended.
-    func publish(_ value: Output) -> Bool {
-        let (results, outcomes) = state.withLock { $0.publish(value: value) }
-        if results { drain(.results) }
-        return outcomes
+    /// - Returns: Whether `outcomes` must be drained once the run has ended, or `nil` when the run
+    ///   was cancelled and published nothing: end it as cancelled.
+    func publish(_ value: Output, endingRun ending: CommandMachine.Ending) -> Bool? {
+        switch state.withLock({ $0.publish(ending, value: value) }) {
+        case .endCancelled:
+            return nil
+        case .deliver(let results, let outcomes):
+            if results { drain(.results) }
+            return outcomes
+        }
     }
 
     /// Records the end of a run (``CommandMachine/end(_:failure:isCancellation:makeRun:)``) and
@@ -325,9 +331,15 @@ extension CommandWithResult {
         let takeOver: (entry: QueuedEntry, start: CommandMachine.Start)?
         switch result {
         case .success(let value):
-            let outcomes = publish(value)
-            takeOver = endRun(.run(id: id), failure: nil, drainingOutcomes: outcomes)
-            waiter?.resume(.succeeded(value))
+            if let outcomes = publish(value, endingRun: .run(id: id)) {
+                takeOver = endRun(.run(id: id), failure: nil, drainingOutcomes: outcomes)
+                waiter?.resume(.succeeded(value))
+            } else {
+                // Cancelled before it returned (replaced under `.cancelRunning`, or `cancel()`):
+                // its value is dropped, and it ends as cancelled.
+                takeOver = endRun(.run(id: id), failure: CancellationError(), drainingOutcomes: false)
+                waiter?.resume(.cancelled)
+            }
         case .failure(let error):
             var cancelled = false
             takeOver = endRun(.run(id: id), failure: error, drainingOutcomes: false) { cancelled = $0 }

@@ -255,7 +255,7 @@ public final class CommandWithResult<Parameter: Sendable, Output: Sendable>: Com
     /// A `results` handler as one of the values the machine stores: it casts each back to `Output`.
     static func erased(_ handler: EventHandler<Output>) -> EventHandler<any Sendable> {
         // Safe casts: the machine's `resultEvents` only ever holds this command's `Output` values
-        // (`publish(value:)` is called with them alone).
+        // (`publish(_:value:)` is called with them alone).
         switch handler {
         case .synchronous(let deliver): return .synchronous { deliver($0 as! Output) }
         case .queue(let queue, let deliver): return .queue(queue) { deliver($0 as! Output) }

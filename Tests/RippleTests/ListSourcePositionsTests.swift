@@ -43,13 +43,18 @@ final class ListSourcePositionsTests: XCTestCase {
                 made.append(Track(made.count))
                 return made[made.count - 1]
             }
+            /// A fresh presenter with the same id: an update, by `.key(\.id)`, that brings another object.
+            func twin(of track: Track) -> Track {
+                made.append(Track(track.id))
+                return made[made.count - 1]
+            }
             let list = ObservableCollection((0..<random.int(below: 12)).map { _ in fresh() })
             let screen = HeadlessTableScreen(collection: list, visibleRowCount: 4)
             screen.source.reloadThreshold = random.chance(1, in: 3) ? 6 : nil
             await screen.settle()
             for step in 0..<30 {
                 let count = list.count
-                switch random.int(below: 7) {
+                switch random.int(below: 10) {
                 case 0: list.append(fresh())
                 case 1: list.insert(fresh(), at: random.int(in: 0...count))
                 case 2 where count > 0: list.remove(at: random.int(below: count))
@@ -66,6 +71,14 @@ final class ListSourcePositionsTests: XCTestCase {
                         list.insert(fresh(), at: random.int(in: 0...(count - 1)))
                         list.move(from: 0, to: count - 1)
                     }
+                // Issue 43, bug 4: an update that puts another object in a kept row.
+                case 7 where count > 0: list[random.int(below: count)] = fresh()
+                case 8 where count > 0:
+                    let offset = random.int(below: count)
+                    list[offset] = list[offset]
+                case 9:
+                    let next = list.snapshot.map { random.chance(1, in: 3) ? twin(of: $0) : $0 }
+                    list.replace(with: next, identity: .key({ $0.id }, contentEquals: { _, _ in false }))
                 default: list.insert(contentsOf: [fresh(), fresh()], at: random.int(in: 0...count))
                 }
                 await screen.settle()
@@ -84,6 +97,10 @@ final class ListSourcePositionsTests: XCTestCase {
                 made.append(Track(made.count))
                 return made[made.count - 1]
             }
+            func twin(of track: Track) -> Track {
+                made.append(Track(track.id))
+                return made[made.count - 1]
+            }
             var nextSection = 0
             func section() -> SectionData<String, Track> {
                 nextSection += 1
@@ -94,7 +111,14 @@ final class ListSourcePositionsTests: XCTestCase {
             await screen.settle()
             for step in 0..<30 {
                 let count = sections.numberOfSections
-                switch random.int(below: 6) {
+                /// A random path of an item, or `nil` when the list has none.
+                func randomItem() -> ElementPath? {
+                    let filled = (0..<count).filter { sections.numberOfItems(inSection: $0) > 0 }
+                    guard !filled.isEmpty else { return nil }
+                    let section = filled[random.int(below: filled.count)]
+                    return ElementPath(item: random.int(below: sections.numberOfItems(inSection: section)), section: section)
+                }
+                switch random.int(below: 9) {
                 case 0: sections.insertSection(section(), at: random.int(in: 0...count))
                 case 1 where count > 1: _ = sections.removeSection(at: random.int(below: count))
                 case 2 where count > 1:
@@ -112,6 +136,20 @@ final class ListSourcePositionsTests: XCTestCase {
                     sections.moveItem(
                         from: ElementPath(item: random.int(below: items), section: from),
                         to: ElementPath(item: random.int(in: 0...toItems), section: to))
+                // Issue 43, bug 4: an update that puts another object, or the same one, in a kept row.
+                case 6:
+                    guard let path = randomItem() else { continue }
+                    sections[path] = fresh()
+                case 7:
+                    guard let path = randomItem() else { continue }
+                    sections[path] = sections[path]
+                case 8:
+                    let next = sections.snapshot.map { snapshot in
+                        SectionSnapshot(
+                            section: snapshot.section,
+                            items: snapshot.items.map { random.chance(1, in: 3) ? twin(of: $0) : $0 })
+                    }
+                    sections.replace(with: next, sectionIdentity: .value, itemIdentity: .key({ $0.id }, contentEquals: { _, _ in false }))
                 default:
                     let next = sections.snapshot.map { snapshot in
                         SectionSnapshot(

@@ -9,8 +9,9 @@ import RippleDiff
 ///
 /// The list source sets ``path`` each time the row's cell is configured, and after each rendered
 /// change that moves the row, shifts it (rows inserted or removed before it), or puts the
-/// presenter in a kept row (a refresh with fresh presenters); it sets `nil` when the row is
-/// removed. Reading it never asks the view.
+/// presenter in a kept row (a refresh with fresh presenters, `collection[i] = fresh`,
+/// `sections[path] = fresh`); it sets `nil` when the row is removed or another presenter takes
+/// it. Reading it never asks the view.
 ///
 /// ```swift
 /// import Ripple
@@ -35,8 +36,9 @@ extension ListSourceBase {
         presenter.path = path
     }
 
-    /// Places the presenters of a rendered flat event: `nil` for the removed rows, then every row
-    /// from the first one the change touched to the last one whose path it changed. A reload, the
+    /// Places the presenters of a rendered flat event: `nil` for the removed rows and for the
+    /// presenters an update replaced, then every row from the first one the change touched to the
+    /// last one whose path it changed, and the rows an update gave a fresh presenter. A reload, the
     /// first event or a `replace` places every row.
     ///
     /// - Complexity: O(*r*) in the rows from the first change to the last one whose path changed,
@@ -52,16 +54,29 @@ extension ListSourceBase {
                 after.enumerated().lazy.map { (ElementPath(item: $0.offset, section: 0), $0.element) }, leaving: before)
         }
         for offset in changeset.deletes + changeset.moves.map(\.source) { place(before[offset], at: nil) }
+        // An update may put another object in a kept row (`collection[i] = fresh`): the replaced
+        // presenter leaves the list, and the fresh one takes the row.
+        let replaced = changeset.updates.filter { !Self.isSameObject(before[$0.source], after[$0.target]) }
+        for update in replaced { place(before[update.source], at: nil) }
         let touched =
             changeset.deletes + changeset.inserts + changeset.moves.flatMap { [$0.source, $0.target] }
-        guard let first = touched.min(), let last = touched.max() else { return }
-        let end = changeset.sourceCount == changeset.targetCount ? min(last + 1, after.count) : after.count
-        for offset in first..<max(first, end) { place(after[offset], at: ElementPath(item: offset, section: 0)) }
+        if let first = touched.min(), let last = touched.max() {
+            let end = changeset.sourceCount == changeset.targetCount ? min(last + 1, after.count) : after.count
+            for offset in first..<max(first, end) { place(after[offset], at: ElementPath(item: offset, section: 0)) }
+        }
+        for update in replaced { place(after[update.target], at: ElementPath(item: update.target, section: 0)) }
+    }
+
+    /// Whether `old` and `new` are the same object (two values are never the same presenter).
+    private static func isSameObject(_ old: Item, _ new: Item) -> Bool {
+        guard let new = _object(new) else { return false }
+        return _object(old) === new
     }
 
     /// Places the presenters of a rendered sectioned event: `nil` for the removed rows (and the
-    /// rows of removed sections), then every row of the sections from the first one the change
-    /// touched. A reload, the first event or a `replace` places every row.
+    /// rows of removed sections) and for the presenters an update replaced, then every row of the
+    /// sections from the first one the change touched, and the rows an update gave a fresh
+    /// presenter. A reload, the first event or a `replace` places every row.
     ///
     /// - Complexity: O(*r*) in the rows of the sections from the first touched one, or O(*n*) for
     ///   *n* rows after a reload, the first event or a `replace`; nothing for a list of values.
@@ -80,12 +95,20 @@ extension ListSourceBase {
         for section in sections.deletes + sections.moves.map(\.source) {
             for item in before[section].items { place(item, at: nil) }
         }
+        let replaced = changeset.itemUpdates.filter { update in
+            !Self.isSameObject(
+                before[update.source.section].items[update.source.item],
+                after[update.target.section].items[update.target.item])
+        }
+        for update in replaced { place(before[update.source.section].items[update.source.item], at: nil) }
         let touched =
             sections.deletes + sections.inserts + sections.moves.flatMap { [$0.source, $0.target] }
             + (changeset.itemDeletes + changeset.itemInserts).map(\.section)
             + changeset.itemMoves.flatMap { [$0.source.section, $0.target.section] }
-        guard let first = touched.min() else { return }
-        for (path, item) in Self.rows(of: after, from: first) { place(item, at: path) }
+        if let first = touched.min() {
+            for (path, item) in Self.rows(of: after, from: first) { place(item, at: path) }
+        }
+        for update in replaced { place(after[update.target.section].items[update.target.item], at: update.target) }
     }
 
     /// The rows of the sections from `first` on, each with its path.

@@ -109,7 +109,8 @@ final class HeadlessScreenTests: XCTestCase {
         screen.cells.register(Spinner.self, forCellReuseIdentifier: "Spinner")
         screen.source.loadingCellIdentifier = "Spinner"
         screen.source.paginate(
-            with: Command(delegate: commandAnchor, queue: scheduler, work: { _, _, done in done.succeed() }))
+            with: CommandWithResult<Void, PageLoad>(
+                delegate: commandAnchor, queue: scheduler, work: { _, _, done in done.succeed(.morePages) }))
         await screen.settle(awaitingRuns: false)
         XCTAssertTrue(screen.cells.visibleCells.first?.cell is Spinner)
         scheduler.runAll()
@@ -271,8 +272,9 @@ final class HeadlessScreenTests: XCTestCase {
         let pending = ObservableCollection<CommandRun>()
         let save = Command(
             delegate: commandAnchor, queue: DispatchQueue.global(), work: { _, _, done in pending.append(done) })
-        let loadMore = Command(
-            delegate: commandAnchor, queue: DispatchQueue.global(), work: { _, _, done in pending.append(done) })
+        let pages = ObservableCollection<CommandResultRun<PageLoad>>()
+        let loadMore = CommandWithResult<Void, PageLoad>(
+            delegate: commandAnchor, queue: DispatchQueue.global(), work: { _, _, done in pages.append(done) })
         let screen = HeadlessTableScreen(collection: items)
         screen.track(save, as: "save")
         screen.source.paginate(with: loadMore)
@@ -286,6 +288,7 @@ final class HeadlessScreenTests: XCTestCase {
         XCTAssertTrue(failure.contains("save is executing"), failure)
 
         for run in pending.snapshot { run.succeed() }
+        for page in pages.snapshot { page.succeed(.lastPage) }
         await screen.settle()
         XCTAssertEqual(settleFailures.count, 1, "settled once the runs ended")
         XCTAssertEqual(screen.tableView.rows, [[]])

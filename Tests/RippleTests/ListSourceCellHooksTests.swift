@@ -82,7 +82,7 @@ final class ListSourceCellHooksTests: XCTestCase {
         let view = HeadlessTableView<Int> { [[]] }
         let source = TableViewSource(view: view, collection: rows)
         source.paginate(
-            with: Command(delegate: commandAnchor, queue: TestScheduler(), work: { _, _, _ in }), threshold: 10)
+            with: CommandWithResult<Void, PageLoad>(delegate: commandAnchor, queue: TestScheduler(), work: { _, _, _ in }), threshold: 10)
         await settle()
         source.handle(.willDisplay, at: path(0))  // starts a load that never ends: the loading row
         await settle()
@@ -160,7 +160,7 @@ final class ListSourceCellHooksTests: XCTestCase {
         source.route(itemsOf: SelectableRow.self, where: nil, toCellsWith: "Selectable")
         source.route(itemsOf: Row.self, where: nil, toCellsWith: "Plain")
         source.paginate(
-            with: Command(delegate: commandAnchor, queue: TestScheduler(), work: { _, _, _ in }), threshold: 10)
+            with: CommandWithResult<Void, PageLoad>(delegate: commandAnchor, queue: TestScheduler(), work: { _, _, _ in }), threshold: 10)
         await settle()
         source.handle(.willDisplay, at: path(0))
         await settle()

@@ -191,7 +191,7 @@ final class ScreenTests: XCTestCase {
             let scheduler = TestScheduler()
             let failures = Locked(1)
             let books = ObservableCollection<BookCellPresenter>((0..<10).map(BookCellPresenter.init(id:)))
-            let loadMore = Command(
+            let loadMore = CommandWithResult<Void, PageLoad>(
                 delegate: commandAnchor, queue: scheduler,
                 work: { _, _, done in
                     if failures.withLock({ count -> Bool in
@@ -201,7 +201,7 @@ final class ScreenTests: XCTestCase {
                         return done.fail(CancellationError())
                     }
                     books.append(contentsOf: (10..<20).map(BookCellPresenter.init(id:)))
-                    done.succeed()
+                    done.succeed(.morePages)
                 })
             let errors = loadMore.errors.subscribe(on: .synchronous) { _ in }
             let view = HeadlessTableView<Int> { [[]] }

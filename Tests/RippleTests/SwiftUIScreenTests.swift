@@ -206,6 +206,36 @@ final class SwiftUIScreenTests: XCTestCase {
         opened.assertEvents([5])
     }
 
+    /// Issue 43, bug 6: `showRows` counts offsets across sections, in order; past the last row
+    /// it shows nothing. (Before the fix, `showRows(0..<6)` on two 3-row sections loaded nothing.)
+    func test_showRows_onASectionedList_countsRowsAcrossSections() async {
+        let scheduler = TestScheduler()
+        let shelves = SectionedCollection<String, Int>([
+            SectionData("A", items: [0, 1, 2]), SectionData("B", items: [3, 4, 5]),
+        ])
+        let loadMore = CommandWithResult<Void, PageLoad>(
+            delegate: commandAnchor, queue: scheduler,
+            work: { _, _, done in
+                shelves.appendSection(SectionData("C", items: [6]))
+                done.succeed(.lastPage)
+            })
+        let list = ObservedSectionedList(shelves)
+        list.paginate(with: loadMore, threshold: 1)
+        let view = HeadlessSwiftUIView { list.sections.map(\.section) }
+        XCTAssertEqual((0..<7).map { list.path(ofRow: $0) }, [
+            ElementPath(item: 0, section: 0), ElementPath(item: 1, section: 0), ElementPath(item: 2, section: 0),
+            ElementPath(item: 0, section: 1), ElementPath(item: 1, section: 1), ElementPath(item: 2, section: 1), nil,
+        ])
+        XCTAssertNil(list.path(ofRow: -1))
+        view.showRows(0..<4, of: list)
+        XCTAssertFalse(loadMore.isExecuting, "row 3 of 6 is not within 1 of the end")
+        view.showRows(4..<9, of: list)
+        XCTAssertTrue(loadMore.isExecuting, "rows 4 and 5 are in section B")
+        scheduler.runAll()
+        await view.settle()
+        XCTAssertEqual(view.output, ["A", "B", "C"])
+    }
+
     /// A tap reaches the row's presenter and the list's `selectItem`, as `didSelectRow` does.
     func test_bookList_aTapSelectsTheRow() async {
         let presenter = BookListPresenter()

@@ -21,23 +21,26 @@ extension ListSourceBase {
     /// source.paginate(with: presenter.loadMore, threshold: 5)   // a CommandWithResult<Void, PageLoad>
     /// ```
     ///
-    /// - It fires once per page: not again until the page's rows arrive (or the load ends with
-    ///   none, so that scrolling can retry), even when the content is shorter than the screen and
-    ///   every row is displayed at once. An empty list, which displays no row, fires it as soon as
-    ///   it is rendered. "Within `threshold` of the end" counts rows across sections.
-    /// - It never fires while the command executes, nor after a run returned
-    ///   ``PageLoad/lastPage`` while the list keeps at least the rows it had when that result
-    ///   arrived. It resumes by itself once the rendered list has fewer rows than that: a pull to
-    ///   refresh by another command, `replace(with:)`, deletions, any change that shrinks it. A
-    ///   later run that returns ``PageLoad/morePages`` (one the app started) resumes it too. A list
-    ///   that only grew stays at its last page.
-    /// - A run's result reaches the source before its end, both on the main queue: a row displayed
-    ///   in between cannot load a page past the last.
-    /// - With `showsLoadingRow`, a row with ``loadingCellIdentifier`` is shown at the end of the
-    ///   last section while the command executes, and removed when it ends, each in a batch of its
-    ///   own. When a change inserts, deletes or moves sections meanwhile, the row leaves before it
-    ///   and comes back at the end of the new last section after it. A list without sections shows
-    ///   no loading row.
+    /// The command says with each run's result whether more pages follow: an endless feed
+    /// returns ``PageLoad/morePages`` every time. The rules (docs/sources.md, "Pagination"):
+    /// - At most one load that the pagination started is in flight, and none starts while the
+    ///   command executes, or while one of its results or ends is still on its way to the main
+    ///   queue.
+    /// - No load after a ``PageLoad/lastPage`` result, from any run (one the app started too),
+    ///   until the rendered list has fewer rows than when that result arrived: a pull to refresh,
+    ///   `replace(with:)`, deletions. A later ``PageLoad/morePages`` result resumes it too.
+    /// - A refused load (`canExecute` false, the command busy) is tried again at the next display
+    ///   of a row near the end, or when `canExecute` turns true. A load that brought no rows
+    ///   (failed, cancelled or empty) likewise. A load that brought rows loads the next page
+    ///   at once when a row near the new end was displayed meanwhile (a page shorter than the
+    ///   screen). "Within `threshold` of the end" counts rows across sections.
+    /// - An empty list, which displays no row, loads its first page as soon as it is rendered.
+    /// - With `showsLoadingRow`, a row with ``loadingCellIdentifier`` shows at the end of the last
+    ///   section while a load that the pagination started runs, from the main queue's next turn
+    ///   after it fired until its end reaches the main queue, each change in a batch of its own.
+    ///   When a change inserts, deletes or moves sections meanwhile, the row leaves before it and
+    ///   comes back at the end of the new last section after it. A list without sections shows no
+    ///   loading row.
     ///
     /// Calling `paginate` again replaces the earlier pagination and starts over.
     ///
@@ -48,32 +51,9 @@ extension ListSourceBase {
     public func paginate(
         with command: CommandWithResult<Void, PageLoad>, threshold: Int = 5, showsLoadingRow: Bool = true
     ) {
-        startPagination(
-            with: command, lastPage: command.results, threshold: threshold, showsLoadingRow: showsLoadingRow)
-    }
-
-    /// Loads pages as the user scrolls, with a command that cannot say which page is the last: an
-    /// endless feed, or a command whose `canExecute` turns `false` at the end. Otherwise the same
-    /// as the overload that takes a `CommandWithResult<Void, PageLoad>`.
-    ///
-    /// - Parameters:
-    ///   - command: Loads the next page and adds it to the collection.
-    ///   - threshold: How close to the end, in rows, a displayed row triggers the load.
-    ///   - showsLoadingRow: Whether to show a loading row while a page loads.
-    public func paginate<LoadMore: CommandType>(
-        with command: LoadMore, threshold: Int = 5, showsLoadingRow: Bool = true
-    )
-    where LoadMore.Parameter == Void {
-        startPagination(with: command, lastPage: nil, threshold: threshold, showsLoadingRow: showsLoadingRow)
-    }
-
-    /// Starts paginating with `command`, replacing any earlier pagination.
-    private func startPagination<LoadMore: CommandType>(
-        with command: LoadMore, lastPage: EventStream<PageLoad>?, threshold: Int, showsLoadingRow: Bool
-    ) where LoadMore.Parameter == Void {
         pagination?.stop()
         let pagination = Pagination(
-            following: command, lastPage: lastPage, threshold: threshold, showsLoadingRow: showsLoadingRow,
+            following: command, threshold: threshold, showsLoadingRow: showsLoadingRow,
             ownerName: "\(Self.self)",
             itemCount: { [weak self] in self?.renderedItemCount ?? 0 },
             mayLoadWhenEmpty: { [weak self] in self?.listView != nil },
@@ -82,9 +62,8 @@ extension ListSourceBase {
         if renderedVersion > 0 || lastReload != nil { pagination.rendered() }
     }
 
-    /// Whether a page is loading: the pagination command is executing, or the end of a run the
-    /// source started has not reached it on the main queue yet (its loading row still shows).
-    /// `false` without a pagination.
+    /// Whether a page is loading: a run the pagination started has not ended yet, as the main
+    /// queue has heard (its loading row shows). `false` without a pagination.
     ///
     /// RippleTesting's screens wait until it is `false` when they settle.
     public var isLoadingPage: Bool { pagination?.isLoading ?? false }

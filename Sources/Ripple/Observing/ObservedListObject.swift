@@ -60,21 +60,9 @@ public final class ObservedListObject<Element: Sendable>: ObservableObject {
     public func paginate(
         with command: CommandWithResult<Void, PageLoad>, threshold: Int = 5, showsLoadingRow: Bool = true
     ) {
-        interactions.paginate(
-            with: command, lastPage: command.results, threshold: threshold, showsLoadingRow: showsLoadingRow)
+        interactions.paginate(with: command, threshold: threshold, showsLoadingRow: showsLoadingRow)
     }
 
-    /// Loads pages as rows appear, with a command that cannot say which page is the last.
-    ///
-    /// - Parameters:
-    ///   - command: Loads the next page and adds it to the collection.
-    ///   - threshold: How close to the end, in rows, an appearing row triggers the load.
-    ///   - showsLoadingRow: Whether ``isLoadingPage`` turns `true` while a page loads.
-    public func paginate<LoadMore: CommandType>(
-        with command: LoadMore, threshold: Int = 5, showsLoadingRow: Bool = true
-    ) where LoadMore.Parameter == Void {
-        interactions.paginate(with: command, lastPage: nil, threshold: threshold, showsLoadingRow: showsLoadingRow)
-    }
 
     /// Whether a page is loading and the loading row shows; `objectWillChange` fires before it
     /// changes.
@@ -84,6 +72,11 @@ public final class ObservedListObject<Element: Sendable>: ObservableObject {
     ///
     /// - Parameter path: The row's path (section 0).
     public func rowAppeared(at path: ElementPath) { interactions.rowAppeared(at: path) }
+
+    /// The path of the row at `offset` counted across sections (``ObservedRows/path(ofRow:)``).
+    ///
+    /// - Parameter offset: The row's offset across sections.
+    public func path(ofRow offset: Int) -> ElementPath? { interactions.path(offset) }
 
     /// Selects the row at `path`, as a tap does.
     ///
@@ -156,21 +149,9 @@ public final class ObservedSectionedListObject<Section: Sendable, Item: Sendable
     public func paginate(
         with command: CommandWithResult<Void, PageLoad>, threshold: Int = 5, showsLoadingRow: Bool = true
     ) {
-        interactions.paginate(
-            with: command, lastPage: command.results, threshold: threshold, showsLoadingRow: showsLoadingRow)
+        interactions.paginate(with: command, threshold: threshold, showsLoadingRow: showsLoadingRow)
     }
 
-    /// Loads pages as rows appear, with a command that cannot say which page is the last.
-    ///
-    /// - Parameters:
-    ///   - command: Loads the next page and adds it to the collection.
-    ///   - threshold: How close to the end, in rows, an appearing row triggers the load.
-    ///   - showsLoadingRow: Whether ``isLoadingPage`` turns `true` while a page loads.
-    public func paginate<LoadMore: CommandType>(
-        with command: LoadMore, threshold: Int = 5, showsLoadingRow: Bool = true
-    ) where LoadMore.Parameter == Void {
-        interactions.paginate(with: command, lastPage: nil, threshold: threshold, showsLoadingRow: showsLoadingRow)
-    }
 
     /// Whether a page is loading and the loading row shows; `objectWillChange` fires before it
     /// changes.
@@ -180,6 +161,11 @@ public final class ObservedSectionedListObject<Section: Sendable, Item: Sendable
     ///
     /// - Parameter path: The row's path.
     public func rowAppeared(at path: ElementPath) { interactions.rowAppeared(at: path) }
+
+    /// The path of the row at `offset` counted across sections (``ObservedRows/path(ofRow:)``).
+    ///
+    /// - Parameter offset: The row's offset across sections.
+    public func path(ofRow offset: Int) -> ElementPath? { interactions.path(offset) }
 
     /// Selects the row at `path`, as a tap does.
     ///

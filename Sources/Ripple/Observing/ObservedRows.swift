@@ -22,6 +22,13 @@ public protocol ObservedRows: AnyObject {
     /// - Parameter path: The row's path; section 0 in a flat list.
     func rowAppeared(at path: ElementPath)
 
+    /// The path of the row at `offset`, counting the rows of every section in order (a flat
+    /// list's offsets are its items'), or `nil` past the last row. The loading row is not counted.
+    ///
+    /// - Parameter offset: The row's offset across sections.
+    /// - Complexity: O(*s*) in the sections.
+    func path(ofRow offset: Int) -> ElementPath?
+
     /// Selects the row at `path`, as a tap does: its presenter hears `didSelectCell()` when it is a
     /// ``SelectableCellPresenter``, then the list's `selectItem` command executes with it when it
     /// can. A path that names no row does nothing.
@@ -43,6 +50,8 @@ final class RowInteractions<Item: Sendable> {
     private let item: (ElementPath) -> Item?
     /// The position of a path counted across sections, or `nil` for a path that names no row.
     private let position: (ElementPath) -> Int?
+    /// The path of a position counted across sections, or `nil` past the last row.
+    let path: (_ offset: Int) -> ElementPath?
     /// The number of items.
     private let itemCount: () -> Int
     /// Changes ``isLoadingPage`` inside the owner's observation (Observation's `withMutation`, or
@@ -52,23 +61,22 @@ final class RowInteractions<Item: Sendable> {
 
     init(
         ownerName: String, item: @escaping (ElementPath) -> Item?, position: @escaping (ElementPath) -> Int?,
-        itemCount: @escaping () -> Int
+        path: @escaping (_ offset: Int) -> ElementPath?, itemCount: @escaping () -> Int
     ) {
         self.ownerName = ownerName
         self.item = item
         self.position = position
+        self.path = path
         self.itemCount = itemCount
     }
 
     /// Starts paginating with `command`, replacing any earlier pagination; an empty list loads its
     /// first page at once.
-    func paginate<LoadMore: CommandType>(
-        with command: LoadMore, lastPage: EventStream<PageLoad>?, threshold: Int, showsLoadingRow: Bool
-    ) where LoadMore.Parameter == Void {
+    func paginate(with command: CommandWithResult<Void, PageLoad>, threshold: Int, showsLoadingRow: Bool) {
         pagination?.stop()
         let itemCount = itemCount
         let pagination = Pagination(
-            following: command, lastPage: lastPage, threshold: threshold, showsLoadingRow: showsLoadingRow,
+            following: command, threshold: threshold, showsLoadingRow: showsLoadingRow,
             ownerName: ownerName, itemCount: itemCount,
             showLoadingRow: { [weak self] shown in self?.setLoadingPage(shown) })
         self.pagination = pagination
@@ -82,7 +90,7 @@ final class RowInteractions<Item: Sendable> {
         setLoadingPage(false)
     }
 
-    /// Whether a page is loading, or the end of the run that loaded it has not arrived yet.
+    /// Whether a page run the pagination started has not ended yet, as the main queue has heard.
     var isLoadingPageRun: Bool { pagination?.isLoading ?? false }
 
     /// The elements changed.
@@ -115,6 +123,7 @@ extension RowInteractions {
                 return path.section == 0 && path.item >= 0 && path.item < items.count ? items[path.item] : nil
             },
             position: { path in path.section == 0 && path.item >= 0 && path.item < elements().count ? path.item : nil },
+            path: { offset in offset >= 0 && offset < elements().count ? ElementPath(item: offset, section: 0) : nil },
             itemCount: { elements().count })
     }
 
@@ -134,6 +143,15 @@ extension RowInteractions {
                 let all = sections()
                 guard contains(path, in: all) else { return nil }
                 return all[..<path.section].reduce(0) { $0 + $1.items.count } + path.item
+            },
+            path: { offset in
+                guard offset >= 0 else { return nil }
+                var rest = offset
+                for (section, snapshot) in sections().enumerated() {
+                    if rest < snapshot.items.count { return ElementPath(item: rest, section: section) }
+                    rest -= snapshot.items.count
+                }
+                return nil
             },
             itemCount: { sections().reduce(0) { $0 + $1.items.count } })
     }

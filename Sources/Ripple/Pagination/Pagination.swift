@@ -1,21 +1,26 @@
+import Dispatch
+
 // The one pagination model: when a row near the end is displayed, load the next page, once, until
 // the last page, and resume when the list shrinks. The UIKit and AppKit list sources drive it
 // with their rendered rows and `willDisplay`; SwiftUI's observed lists with their elements and
-// each row's `onAppear`. It knows rows only by count and position.
+// each row's `onAppear`. It knows rows only by count and position. Its rules, which
+// `PaginationModel` in the tests restates in plain Swift, are listed in docs/sources.md.
 
 /// A pagination: the command that loads a page, and the state of the current page.
 ///
 /// The owner tells it what the user sees: ``rowDisplayed(at:isLoadingRow:)`` for each row about to
 /// be displayed, ``rendered()`` after each change of the list; it reads the list's count through
 /// `itemCount` and shows or hides its loading row through `showLoadingRow`.
+///
+/// It hears the command's results and executing changes through synchronous subscriptions that
+/// hop to the main queue themselves (``PaginationMail``): so it knows, on the main actor, whether
+/// a run's result has been published and not yet handled, and which `false` of the executing
+/// state ends the load it started.
 @MainActor
 final class Pagination {
     let threshold: Int
     let showsLoadingRow: Bool
-    /// The command's live executing state.
-    private let isExecuting: () -> Bool
-    /// Executes the command; its refusal, or `nil` when it started.
-    private let load: () -> CommandRefusal?
+    private let command: CommandWithResult<Void, PageLoad>
     /// The number of items the user's list has now, loading row excluded.
     private let itemCount: () -> Int
     /// Whether an empty list may load its first page now (a source whose view has gone may not).
@@ -24,74 +29,76 @@ final class Pagination {
     private let showLoadingRow: (Bool) -> Void
     /// Names the owner in a diagnostic.
     private let ownerName: String
+    /// The command's events on their way to the main queue.
+    private let mail = PaginationMail()
 
-    /// The number of items when the command last fired, until its run's end is delivered; `nil`
-    /// when a page is due.
-    private var firedAtCount: Int?
-    /// The run this pagination started, as its events reach the main queue.
-    private var run = Run.none
-    /// The furthest position of a row near the end that was displayed while a page loaded, or
-    /// `nil`.
-    private var displayedWhileLoading: Int?
+    /// The load this pagination started, until its end is handled: the executing events published
+    /// before it (a later `false` ends it), the item count and the row that fired it.
+    private var ownLoad: (eventsBefore: Int, itemCount: Int, position: Int)?
+    /// The furthest row near the end that the user saw and no load has served yet (0 for an
+    /// empty list): what a load is for. Kept after a refusal, so that the next display or a
+    /// `canExecute` that turns true tries again.
+    private var wanted: Int?
     /// The number of items when a run's result said ``PageLoad/lastPage``; `nil` while pages
     /// remain. A list with fewer items resumes the pagination.
     private var lastPageItemCount: Int?
+    /// `canExecute` as last seen: a change to `true` from `false` retries a wanted load.
+    private var couldExecute: Bool
+    /// Whether the loading row shows.
+    private var showsRow = false
     /// The subscriptions to the command.
     private var tokens: [SubscriptionToken] = []
     /// Whether a refusal for an owner that is gone was reported.
     private var reportedOwnerGone = false
 
-    /// Where the run the pagination started is, as the main queue has heard of it.
-    private enum Run {
-        /// No run of its own: none started, or its end has been delivered.
-        case none
-        /// Started; its start has not been delivered yet.
-        case fired
-        /// Its start has been delivered; its result and end may still be on their way.
-        case started
-    }
-
     /// Starts following `command`. The owner keeps the pagination; the subscriptions hold it
     /// weakly.
     ///
     /// - Parameters:
-    ///   - command: Loads the next page.
-    ///   - lastPage: For a `CommandWithResult<Void, PageLoad>`, its results stream, which says when
-    ///     the last page has arrived.
+    ///   - command: Loads the next page and says whether more follow.
     ///   - threshold: How close to the end, in rows, a displayed row triggers the load.
     ///   - showsLoadingRow: Whether to show a loading row while a page loads.
     ///   - ownerName: Names the owner in a diagnostic.
     ///   - itemCount: The number of items the list has now.
     ///   - mayLoadWhenEmpty: Whether an empty list may load its first page now.
     ///   - showLoadingRow: Shows or hides the loading row.
-    init<LoadMore: CommandType>(
-        following command: LoadMore, lastPage: EventStream<PageLoad>? = nil, threshold: Int, showsLoadingRow: Bool,
+    init(
+        following command: CommandWithResult<Void, PageLoad>, threshold: Int, showsLoadingRow: Bool,
         ownerName: String, itemCount: @escaping () -> Int, mayLoadWhenEmpty: @escaping () -> Bool = { true },
         showLoadingRow: @escaping (Bool) -> Void
-    ) where LoadMore.Parameter == Void {
+    ) {
         self.threshold = max(0, threshold)
         self.showsLoadingRow = showsLoadingRow
-        isExecuting = { command.isExecuting }
-        load = { command.execute(parameter: ()).refusal }
+        self.command = command
         self.ownerName = ownerName
         self.itemCount = itemCount
         self.mayLoadWhenEmpty = mayLoadWhenEmpty
         self.showLoadingRow = showLoadingRow
+        couldExecute = command.canExecute(parameter: ())
         // Subscribed before anything can fire: a synchronous run fired at once publishes its result
-        // before it returns.
-        if let lastPage {
-            tokens.append(
-                lastPage.subscribe { [weak self] load in
-                    guard let self else { return }
-                    // The rows the run added reached the main queue before its result: they count.
-                    self.lastPageItemCount = load == .lastPage ? self.itemCount() : nil
-                })
-        }
-        tokens.append(command.executingChanges.subscribe { [weak self] in self?.executingChanged($0) })
+        // before it returns. Each event is counted where it is published and handled in order on
+        // the main queue, after the rows the run added (their events were queued there first).
+        let mail = mail
+        tokens = [
+            command.results.subscribe(on: .synchronous) { [weak self] load in
+                mail.post { self?.resultArrived(load) }
+            },
+            command.executingChanges.subscribe(on: .synchronous) { [weak self] executing in
+                // The first is the replay of the state at subscription: no news.
+                guard let index = mail.countExecutingEvent() else { return }
+                DispatchQueue.main.async { self?.executingChanged(executing, index: index) }
+            },
+            command.canExecuteChanges.subscribe { [weak self] in self?.canExecuteChanged() },
+        ]
     }
 
-    /// Whether a page is loading, or the end of the run that loaded it has not been delivered.
-    var isLoading: Bool { run != .none || isExecuting() }
+    /// Whether the load this pagination started has not ended yet, as the main queue has heard.
+    var isLoading: Bool { ownLoad != nil }
+
+    /// Whether a run of the command may be going on as far as the main queue knows: it executes,
+    /// or one of its results has not been handled here yet (a run publishes its result before it
+    /// ends, so a last page is never missed in between).
+    private var commandIsBusy: Bool { ownLoad != nil || mail.hasResultsInTransit || command.isExecuting }
 
     /// Ends the subscriptions to the command.
     func stop() {
@@ -104,19 +111,14 @@ final class Pagination {
     ///
     /// - Parameters:
     ///   - position: The row's position in the whole list.
-    ///   - isLoadingRow: Whether it is the loading row.
+    ///   - isLoadingRow: Whether it is the loading row, which asks for nothing.
     func rowDisplayed(at position: Int, isLoadingRow: Bool) {
-        guard position >= itemCount() - threshold else { return }
+        guard !isLoadingRow, position >= itemCount() - threshold else { return }
         // A row displayed by the change that shrank the list (a refresh while the user is at its
-        // end) comes before `rendered()`: the list's rows are already the new ones, so the last
-        // page is forgotten here too, or that row would load nothing.
+        // end) comes before `rendered()`: the list's rows are already the new ones.
         resumeIfShrunk()
-        if isLoading && !isLoadingRow {
-            // On a device, the rows a page brings are displayed as soon as their batch lands,
-            // before the run's end reaches the main queue: remember the row, and look again then.
-            displayedWhileLoading = max(displayedWhileLoading ?? position, position)
-        }
-        loadMore()
+        wanted = max(wanted ?? position, position)
+        loadIfDue()
     }
 
     /// The list changed (or pagination started): resumes a pagination stopped at the last page
@@ -125,7 +127,8 @@ final class Pagination {
     func rendered() {
         resumeIfShrunk()
         guard itemCount() == 0, mayLoadWhenEmpty() else { return }
-        loadMore()
+        wanted = max(wanted ?? 0, 0)
+        loadIfDue()
     }
 
     /// Forgets the last page when the list has fewer rows than when it was reached: a refresh, a
@@ -135,50 +138,110 @@ final class Pagination {
         lastPageItemCount = nil
     }
 
-    /// Fires the command once for the current page.
-    private func loadMore() {
+    /// Fires the command when a row near the end is wanted, no run is going on, and pages remain.
+    private func loadIfDue() {
         let count = itemCount()
-        guard firedAtCount != count, lastPageItemCount == nil, !isLoading else { return }
-        firedAtCount = count
-        let refusal = load()
-        run = refusal == nil ? .fired : .none
-        if refusal == .ownerDeallocated && !reportedOwnerGone {
-            // Once: every row displayed near the end would say it again.
-            reportedOwnerGone = true
-            Diagnostics.report(
-                Diagnostic(
-                    kind: .paginationStopped, source: "\(ownerName).paginate(with:)",
-                    message: "the pagination command's owner is gone; no more pages load"))
+        guard let position = wanted, position >= count - threshold, lastPageItemCount == nil, !commandIsBusy
+        else { return }
+        let eventsBefore = mail.executingEventCount
+        switch command.execute(parameter: ()) {
+        case .started, .queued, .handedToMainActor:
+            ownLoad = (eventsBefore, count, position)
+            wanted = nil
+            // The row shows from the next turn of the main queue, not inside the display callback
+            // that fired the load; a run whose end is handled first never shows it.
+            DispatchQueue.main.async { [weak self] in self?.updateLoadingRow() }
+        case .refused(let refusal):
+            // Tried again at the next display, or when `canExecute` turns true.
+            couldExecute = false
+            if refusal == .ownerDeallocated && !reportedOwnerGone {
+                // Once: every row displayed near the end would say it again.
+                reportedOwnerGone = true
+                Diagnostics.report(
+                    Diagnostic(
+                        kind: .paginationStopped, source: "\(ownerName).paginate(with:)",
+                        message: "the pagination command's owner is gone; no more pages load"))
+            }
         }
     }
 
-    /// Follows the runs this pagination started, and shows or hides the loading row as the
-    /// command starts and ends.
-    private func executingChanged(_ executing: Bool) {
-        var grewSinceFired = false
-        switch (run, executing) {
-        case (.fired, true):
-            // The start of the run it fired; a "not executing" before it was replayed from before.
-            run = .started
-        case (.started, false):
-            grewSinceFired = firedAtCount.map { itemCount() > $0 } ?? false
-            // The run's end, delivered after its result and after the rows it appended: the last
-            // page is known by now, and the page it loaded is shown (or the load brought nothing).
-            // Either way the next page is due: the next row displayed near the end loads it, also
-            // at a count the list had before (a refresh back to the first page).
-            run = .none
-            firedAtCount = nil
-        default:
-            break
+    /// A run's result reached the main queue, after the rows it added and before its end.
+    private func resultArrived(_ load: PageLoad) {
+        lastPageItemCount = load == .lastPage ? itemCount() : nil
+    }
+
+    /// The executing state changed; a `false` published after the own load fired ends it, and
+    /// another `false` lets a row that was wanted while the command ran load now.
+    private func executingChanged(_ executing: Bool, index: Int) {
+        guard !executing else { return }
+        guard let load = ownLoad else { return loadIfDue() }
+        guard index > load.eventsBefore else { return }
+        ownLoad = nil
+        updateLoadingRow()
+        // The run's own end changes `canExecute` back: that is no news to retry on.
+        couldExecute = command.canExecute(parameter: ())
+        if itemCount() > load.itemCount {
+            // The page landed: a row near the end displayed meanwhile (the page's own rows, when
+            // they do not fill the screen) wants the next one now, as no row displays again.
+            loadIfDue()
+        } else {
+            // It brought nothing (it failed, was cancelled or found no rows): the row that fired
+            // it is still wanted, for the next display or a `canExecute` that turns true.
+            wanted = max(wanted ?? load.position, load.position)
         }
-        // The event says the state changed; the command says what it is now.
-        showLoadingRow(isExecuting() && showsLoadingRow)
-        // A row near the end was displayed while the page loaded (the page's own rows, when they
-        // do not fill the screen): the next page is due now, as no row will be displayed again.
-        // A page that brought nothing waits for the user to scroll, as before.
-        if !isLoading, let position = displayedWhileLoading {
-            displayedWhileLoading = nil
-            if grewSinceFired && position >= itemCount() - threshold { loadMore() }
+    }
+
+    /// `canExecute` may have changed: retries a wanted load when it turned true.
+    private func canExecuteChanged() {
+        let can = command.canExecute(parameter: ())
+        defer { couldExecute = can }
+        guard can, !couldExecute else { return }
+        resumeIfShrunk()
+        loadIfDue()
+    }
+
+    /// Shows the loading row while the own load runs.
+    private func updateLoadingRow() {
+        let shown = showsLoadingRow && ownLoad != nil
+        guard shown != showsRow else { return }
+        showsRow = shown
+        showLoadingRow(shown)
+    }
+}
+
+/// The command's events on their way from the thread that published them to the main queue:
+/// its results are counted while in transit, so that the main actor knows whether one is still on
+/// its way, and its executing changes are numbered, so that it knows which came after a load
+/// fired.
+final class PaginationMail: Sendable {
+    private let state = LockedState((resultsInTransit: 0, executingEvents: 0, replaySkipped: false))
+
+    /// Whether a result was posted and not yet handled.
+    var hasResultsInTransit: Bool { state.withLock { $0.resultsInTransit > 0 } }
+
+    /// The number of executing changes published so far.
+    var executingEventCount: Int { state.withLock { $0.executingEvents } }
+
+    /// Counts one more executing change and returns its number (from 1), or `nil` for the first
+    /// call: the replay of the state at subscription, which always comes first.
+    func countExecutingEvent() -> Int? {
+        state.withLock { state in
+            guard state.replaySkipped else {
+                state.replaySkipped = true
+                return nil
+            }
+            state.executingEvents += 1
+            return state.executingEvents
+        }
+    }
+
+    /// Handles a result on the main queue, after everything queued there before (the rows its run
+    /// added); in transit until then.
+    func post(_ body: @escaping @MainActor () -> Void) {
+        state.withLock { $0.resultsInTransit += 1 }
+        DispatchQueue.main.async {
+            self.state.withLock { $0.resultsInTransit -= 1 }
+            body()
         }
     }
 }

@@ -132,15 +132,22 @@ public final class HeadlessSwiftUIView<Output> {
         presenter.receiveOnDisappear(of: view)
     }
 
-    /// Shows the rows `rows` of a flat list, as a SwiftUI `List` does when they scroll on screen:
-    /// each row's `onAppear`, which the modifier `row(_:of:)` forwards to the list's pagination.
-    /// Rows past the list's end are ignored.
+    /// Shows the rows `rows`, as a SwiftUI `List` does when they scroll on screen: each row's
+    /// `onAppear`, which the modifier `row(_:of:)` forwards to the list's pagination.
+    ///
+    /// The offsets count the rows of every section in order (``ObservedRows/path(ofRow:)``): on
+    /// two sections of 3 rows, `showRows(0..<6, of: list)` shows rows 0 to 2 of section 0, then
+    /// rows 0 to 2 of section 1. In a flat list they are the items' offsets. Offsets past the last
+    /// row are ignored. To show one row by its path, call `list.rowAppeared(at:)`.
     ///
     /// - Parameters:
-    ///   - rows: The offsets of the rows that appear, in order.
+    ///   - rows: The offsets of the rows that appear, across sections, in order.
     ///   - list: The observed list.
     public func showRows(_ rows: Range<Int>, of list: some ObservedRows) {
-        for row in rows { list.rowAppeared(at: ElementPath(item: row, section: 0)) }
+        for row in rows {
+            guard let path = list.path(ofRow: row) else { continue }
+            list.rowAppeared(at: path)
+        }
     }
 
     /// Taps the row at `path`, as the modifier `row(_:of:)` forwards a tap: the row's presenter and

@@ -80,12 +80,12 @@ final class ListSourceCellRegistrationTests: XCTestCase {
                 CountryCellPresenter("Pitcairn"), CityCellPresenter(), RegionCellPresenter("Alsace"),
             ])
             let screen = HeadlessTableScreen(collection: rows)
-            screen.register(RegionCell.self)
-            screen.register(RegionCell.self)  // again: still one unconditional cell
-            screen.register(CapitalCell.self, where: { $0.name == "Paris" || $0.name == "Pitcairn" })
-            screen.register(IslandCell.self, where: { $0.name == "Corsica" || $0.name == "Pitcairn" })
-            screen.register(CapitalCell.self)  // replaced below
-            screen.register(CountryCell.self)
+            screen.register(RegionCell.self, for: RegionCellPresenter.self)
+            screen.register(RegionCell.self, for: RegionCellPresenter.self)  // again: still one unconditional cell
+            screen.register(CapitalCell.self, for: CountryCellPresenter.self, where: { $0.name == "Paris" || $0.name == "Pitcairn" })
+            screen.register(IslandCell.self, for: CountryCellPresenter.self, where: { $0.name == "Corsica" || $0.name == "Pitcairn" })
+            screen.register(CapitalCell.self, for: CountryCellPresenter.self)  // replaced below
+            screen.register(CountryCell.self, for: CountryCellPresenter.self)
             screen.register(AnyRowCell.self)
             await screen.settle()
 
@@ -105,7 +105,7 @@ final class ListSourceCellRegistrationTests: XCTestCase {
                 CityCellPresenter(), CountryCellPresenter("Spain"), CityCellPresenter(),
             ])
             let screen = HeadlessTableScreen(collection: rows)
-            screen.register(CountryCell.self)
+            screen.register(CountryCell.self, for: CountryCellPresenter.self)
             screen.cells.register(HeadlessCell<CityCellPresenter>.self, forCellReuseIdentifier: "Cell")
             await screen.settle()
             XCTAssertEqual(screen.source.cellIdentifier(at: ElementPath(item: 0, section: 0)), "Cell")

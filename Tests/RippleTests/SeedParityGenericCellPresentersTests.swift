@@ -131,8 +131,8 @@ final class SeedParityGenericCellPresentersTests: XCTestCase {
     private func countriesScreen() -> (CountriesPresenter, HeadlessTableScreen<any CountriesRow>) {
         let presenter = CountriesPresenter()
         let screen = HeadlessTableScreen(collection: presenter.rows, visibleRowCount: 8)
-        screen.register(CountryCell.self)
-        screen.register(TitleCell.self)
+        screen.register(CountryCell.self, for: CountryCellPresenter.self)
+        screen.register(TitleCell.self, for: TitleCellPresenter.self)
         return (presenter, screen)
     }
 

@@ -177,8 +177,8 @@ final class SeedParitySourceModelTests: XCTestCase {
     func test_heterogeneousCells_eachPresenterTypeHasItsOwnCell() async {
         let presenter = ProductsPresenter()
         let screen = HeadlessCollectionScreen(collection: presenter.rows, visibleRowCount: 6)
-        screen.register(ProductCell.self)
-        screen.register(BannerCell.self)
+        screen.register(ProductCell.self, for: ProductCellPresenter.self)
+        screen.register(BannerCell.self, for: BannerCellPresenter.self)
 
         presenter.show(catalog, promotion: Promotion(text: "2 for 1"))
         await screen.settle()
@@ -227,8 +227,8 @@ final class SeedParitySourceModelTests: XCTestCase {
     func test_injection_theDelegateHearsTheCell_atItsIndexWhenTapped() async {
         let presenter = ProductsPresenter()
         let screen = HeadlessCollectionScreen(collection: presenter.rows, visibleRowCount: 6)
-        screen.register(ProductCell.self)
-        screen.register(BannerCell.self)
+        screen.register(ProductCell.self, for: ProductCellPresenter.self)
+        screen.register(BannerCell.self, for: BannerCellPresenter.self)
         var shownAt: [String: Int] = [:]
         screen.source.onItemEvent = { event, row, path in
             if event == .willDisplay, let product = row as? ProductCellPresenter {

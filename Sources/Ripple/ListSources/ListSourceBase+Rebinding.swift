@@ -39,7 +39,7 @@ extension ListSourceBase {
         var reconfigure: [ElementPath] = []
         var reload: [ElementPath] = []
         func rebind(_ old: Item, _ new: Item, at path: ElementPath) {
-            if cellIdentifier(of: old) == cellIdentifier(of: new) {
+            if registeredCellIdentifier(of: old) == registeredCellIdentifier(of: new) {
                 reconfigure.append(path)
             } else {
                 reload.append(path)
@@ -103,7 +103,7 @@ func _object(_ value: Any) -> AnyObject? {
 /// Apple platforms, and the same layout on Linux): `0x303` for an existential, `0x307` for an
 /// extended existential such as `any P<T>`. The language has no query for it; this is a read of one
 /// word of immutable runtime metadata, which every metatype points to.
-private func _isExistentialType(_ type: Any.Type) -> Bool {
+func _isExistentialType(_ type: Any.Type) -> Bool {
     let kind = unsafeBitCast(type, to: UnsafePointer<UInt>.self).pointee
     return kind == 0x303 || kind == 0x307
 }

@@ -199,39 +199,73 @@ public class ListSourceBase<Item: Sendable, Rendered> {
         cellRoutes[ObjectIdentifier(itemType)] = routes
     }
 
+    /// Traps when no row of this source can ever have the type `itemType`, so that a registration
+    /// for it would never be used: the check of `register(_:for:where:)` that Swift's types cannot
+    /// make (the short form `register(_:where:)` is checked at compile time).
+    ///
+    /// A row's registration is looked up by its item's dynamic type, then by `Item`. So
+    /// `itemType` must be `Item` itself, or a type a row's item can have at run time: a subclass
+    /// of a class `Item`, a class for `AnyObject`, any concrete type for `Any` or another
+    /// existential (Swift cannot test a conformance to a protocol named by a generic parameter;
+    /// an uncovered row then traps at its first layout).
+    ///
+    /// - Parameters:
+    ///   - itemType: The type the cell is registered for.
+    ///   - cellClass: The cell class, named in the message.
+    ///   - method: The registering method, named in the message.
+    package func checkRegistration(of cellClass: Any.Type, for itemType: Any.Type, in method: String) {
+        guard !Self.rowsCanHave(itemType) else { return }
+        preconditionFailure(
+            "\(renderer.sourceName).\(method): \(String(reflecting: cellClass)) shows items of type "
+                + "\(String(reflecting: itemType)), which no row of this source can have: its rows are of type "
+                + "\(String(reflecting: Item.self)). Register it for \(String(reflecting: Item.self))"
+                + (Item.self is AnyClass ? " or a subclass" : _isExistentialType(Item.self) ? " or a concrete type behind it" : "")
+                + ", with a cell whose item type that is")
+    }
+
+    /// Whether a row's item can have the dynamic type `type`, or `type` is `Item` itself.
+    static func rowsCanHave(_ type: Any.Type) -> Bool {
+        if type == Item.self { return true }
+        // A dynamic type is never an existential, and a row of a struct, enum, tuple or Optional
+        // type is of that very type.
+        if _isExistentialType(type) { return false }
+        if Item.self is AnyClass { return type is Item.Type }
+        if Item.self == AnyObject.self { return type is AnyClass }
+        return _isExistentialType(Item.self)
+    }
+
     /// The reuse identifier of the cell for the row at `path`: the one registered for its item
-    /// (`register(_:for:where:)`), ``loadingCellIdentifier`` for the loading row, or `"Cell"` for
-    /// an item no registration covers.
+    /// (`register(_:for:where:)`), or ``loadingCellIdentifier`` for the loading row.
     ///
     /// - Parameter path: A row on screen.
+    /// - Precondition: A registration covers the row's item. A row none covers is a programmer
+    ///   error: it traps here, at the row's first layout, with a message that names the source,
+    ///   the item's type and `register(_:for:where:)`, before UIKit's own exception for an
+    ///   identifier with no cell.
     public func cellIdentifier(at path: ElementPath) -> String {
         guard !isLoadingRow(path) else { return loadingCellIdentifier }
-        return cellIdentifier(of: element(at: path))
+        let item = element(at: path)
+        guard let identifier = registeredCellIdentifier(of: item) else {
+            let itemType = Swift.type(of: item as Any)
+            let remedy =
+                itemType == Item.self
+                ? "register a cell whose item type is \(String(reflecting: itemType)) with register(_:where:)"
+                : "register one with register(_:for:where:) for \(String(reflecting: itemType)), or with "
+                    + "register(_:where:) for every \(String(reflecting: Item.self))"
+            preconditionFailure(
+                "\(renderer.sourceName).cellIdentifier(at:): no cell is registered for the row at item \(path.item) of "
+                    + "section \(path.section), whose item is of type \(String(reflecting: itemType)): \(remedy)")
+        }
+        return identifier
     }
 
     /// The reuse identifier of the cell for `item`: the first registration for its dynamic type
-    /// whose condition it meets, else the first for the source's `Item` type, else `"Cell"`.
-    /// Once cells are registered, an item none covers is reported (once per type), since the
-    /// view has no cell for `"Cell"` unless the app registered one itself.
-    func cellIdentifier(of item: Item) -> String {
+    /// whose condition it meets, else the first for the source's `Item` type, else `nil`.
+    func registeredCellIdentifier(of item: Item) -> String? {
         func registered(for type: Any.Type) -> String? {
             cellRoutes[ObjectIdentifier(type)]?.first { $0.condition?(item) ?? true }?.identifier
         }
-        if let identifier = registered(for: Swift.type(of: item as Any)) ?? registered(for: Item.self) {
-            return identifier
-        }
-        if !cellRoutes.isEmpty {
-            let itemType = String(reflecting: Swift.type(of: item as Any))
-            if reportedCellMismatches.insert("unregistered \(itemType)").inserted {
-                Diagnostics.report(
-                    Diagnostic(
-                        kind: .cellTypeMismatch, source: renderer.sourceName,
-                        message:
-                            "no cell is registered for items of type \(itemType) (nor for every \(Item.self)), so its rows dequeue the identifier \"Cell\"; register one with register(_:for:where:)"
-                    ))
-            }
-        }
-        return "Cell"
+        return registered(for: Swift.type(of: item as Any)) ?? registered(for: Item.self)
     }
 
     /// Hands the row's item to a dequeued cell, or none for the loading row.

@@ -111,43 +111,88 @@ extension NSCollectionView: ListView {
 }
 
 extension ListSourceBase {
-    /// Registers `itemClass` with the collection view this source drives, and shows in it the
-    /// rows whose item is of type `itemType` and meets `condition`: the one way to map rows to
-    /// cells, as on UIKit.
+    /// Registers `itemClass` with the collection view this source drives, and shows in it every
+    /// row (that meets `condition`): the one way to map rows to cells, as on UIKit. The item
+    /// class's item type is the list's element type, which the compiler checks; name another
+    /// type with `register(_:for:where:)`.
     ///
     /// - Parameters:
     ///   - itemClass: The collection view item class; its identifier is its type name.
-    ///   - itemType: The type of the items it shows: the cell's own item type by default, or a
-    ///     subclass of it.
-    ///   - condition: Which of those items it shows; `nil` (the default) for all. Conditional
-    ///     registrations are tried in the order made, before the one without a condition.
+    ///   - condition: Which rows it shows; `nil` (the default) for all. Conditional registrations
+    ///     are tried in the order made, before the one without a condition.
     public func register<ViewItem: NSCollectionViewItem & PresentingCell>(
-        _ itemClass: ViewItem.Type, for itemType: ViewItem.Item.Type = ViewItem.Item.self,
-        where condition: ((ViewItem.Item) -> Bool)? = nil
+        _ itemClass: ViewItem.Type, where condition: ((Item) -> Bool)? = nil
+    ) where ViewItem.Item == Item {
+        register(itemClass, routing: Item.self, where: condition.map(CellRoute.erase))
+    }
+
+    /// Registers `itemClass` with the collection view this source drives, and shows in it the
+    /// rows whose item is of type `itemType` and meets `condition`, as on UIKit.
+    ///
+    /// - Parameters:
+    ///   - itemClass: The collection view item class; its identifier is its type name.
+    ///   - itemType: The type of the items it shows: the cell's own item type, or a subclass of it.
+    ///   - condition: Which of those items it shows; `nil` (the default) for all.
+    /// - Precondition: A row's item can have the type `itemType`; otherwise it traps, naming
+    ///   both types.
+    public func register<ViewItem: NSCollectionViewItem & PresentingCell>(
+        _ itemClass: ViewItem.Type, for itemType: ViewItem.Item.Type, where condition: ((ViewItem.Item) -> Bool)? = nil
+    ) {
+        checkRegistration(of: itemClass, for: itemType, in: "register(_:for:where:)")
+        register(itemClass, routing: itemType, where: condition.map(CellRoute.erase))
+    }
+
+    /// Routes the rows of `itemType` to `itemClass` and registers it with the collection view.
+    private func register(
+        _ itemClass: NSCollectionViewItem.Type, routing itemType: Any.Type, where condition: ((Any) -> Bool)?
     ) {
         let identifier = String(reflecting: itemClass)
-        route(itemsOf: itemType, where: condition.map(CellRoute.erase), toCellsWith: identifier)
-        (listView as? NSCollectionView)?.register(
-            itemClass, forItemWithIdentifier: NSUserInterfaceItemIdentifier(identifier))
+        route(itemsOf: itemType, where: condition, toCellsWith: identifier)
+        (listView as? NSCollectionView)?.register(itemClass, forItemWithIdentifier: NSUserInterfaceItemIdentifier(identifier))
     }
 
     /// Registers `nib`, whose top-level view is a `cellViewClass`, with the table view this
-    /// source drives, and shows in it the rows whose item is of type `itemType` and meets
-    /// `condition`. (`NSTableView` makes its cell views from nibs only.)
+    /// source drives, and shows in it every row (that meets `condition`). (`NSTableView` makes its
+    /// cell views from nibs only.)
     ///
     /// - Parameters:
     ///   - cellViewClass: The cell view class; its identifier is its type name.
     ///   - nib: The nib that holds one. `nil` when the table's own cell views in Interface Builder
     ///     carry the identifier already: `String(reflecting: cellViewClass)`, such as
     ///     `"MyApp.BookCellView"`.
-    ///   - itemType: The type of the items it shows: the cell's own item type by default.
-    ///   - condition: Which of those items it shows; `nil` (the default) for all.
+    ///   - condition: Which rows it shows; `nil` (the default) for all.
     public func register<CellView: NSTableCellView & PresentingCell>(
-        _ cellViewClass: CellView.Type, nib: NSNib?, for itemType: CellView.Item.Type = CellView.Item.self,
+        _ cellViewClass: CellView.Type, nib: NSNib?, where condition: ((Item) -> Bool)? = nil
+    ) where CellView.Item == Item {
+        register(cellViewClass, nib: nib, routing: Item.self, where: condition.map(CellRoute.erase))
+    }
+
+    /// Registers `nib`, whose top-level view is a `cellViewClass`, with the table view this
+    /// source drives, and shows in it the rows whose item is of type `itemType` and meets
+    /// `condition`.
+    ///
+    /// - Parameters:
+    ///   - cellViewClass: The cell view class; its identifier is its type name.
+    ///   - nib: The nib that holds one, or `nil` (see the form without `for:`).
+    ///   - itemType: The type of the items it shows: the cell's own item type, or a subclass of it.
+    ///   - condition: Which of those items it shows; `nil` (the default) for all.
+    /// - Precondition: A row's item can have the type `itemType`; otherwise it traps, naming
+    ///   both types.
+    public func register<CellView: NSTableCellView & PresentingCell>(
+        _ cellViewClass: CellView.Type, nib: NSNib?, for itemType: CellView.Item.Type,
         where condition: ((CellView.Item) -> Bool)? = nil
     ) {
+        checkRegistration(of: cellViewClass, for: itemType, in: "register(_:nib:for:where:)")
+        register(cellViewClass, nib: nib, routing: itemType, where: condition.map(CellRoute.erase))
+    }
+
+    /// Routes the rows of `itemType` to `cellViewClass` and registers `nib` with the table view.
+    private func register(
+        _ cellViewClass: NSTableCellView.Type, nib: NSNib?, routing itemType: Any.Type,
+        where condition: ((Any) -> Bool)?
+    ) {
         let identifier = String(reflecting: cellViewClass)
-        route(itemsOf: itemType, where: condition.map(CellRoute.erase), toCellsWith: identifier)
+        route(itemsOf: itemType, where: condition, toCellsWith: identifier)
         if let nib, let table = (listView as? SequentialListView)?.rowView as? NSTableView {
             table.register(nib, forIdentifier: NSUserInterfaceItemIdentifier(identifier))
         }

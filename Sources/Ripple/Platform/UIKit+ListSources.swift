@@ -50,44 +50,95 @@ extension ListSourceBase {
 #endif
 
 extension ListSourceBase {
-    /// Registers `cellClass` with the table view this source drives, and shows in it the rows
-    /// whose item is of type `itemType` and meets `condition`: the one way to map rows to cells
-    /// (GenericCellPresenters' `registerCell(on:)`).
-    ///
-    /// The cell's item type and `itemType` are the same type, so a cell that cannot show the
-    /// items does not compile. In a heterogeneous list (items of type `any Row`), a cell typed on
-    /// one presenter shows that presenter's rows; `condition` tells apart rows of one type that
-    /// need different cells:
+    /// Registers `cellClass` with the table view this source drives, and shows in it every row
+    /// (that meets `condition`): the one way to map rows to cells (GenericCellPresenters'
+    /// `registerCell(on:)`). The cell's item type is the list's element type, which the compiler
+    /// checks; in a heterogeneous list, or for a subclass of the element type, name the type with
+    /// `register(_:for:where:)`.
     ///
     /// <!-- swift
     /// import UIKit
     ///
-    /// protocol CountryCellView: Viewable {}
-    /// final class CountryCellPresenter: Presenter<any CountryCellView> {
-    ///     var isFeatured: Bool { false }
+    /// protocol BookCellView: Viewable {}
+    /// final class BookCellPresenter: Presenter<any BookCellView> {
+    ///     var isNew: Bool { false }
     /// }
-    /// let source = TableViewSource(view: UITableView(), collection: ObservableCollection<CountryCellPresenter>())
+    /// let source = TableViewSource(view: UITableView(), collection: ObservableCollection<BookCellPresenter>())
     /// -->
     /// ```swift uikit
-    /// final class CountryCell: TableViewCell<CountryCellPresenter> {}
-    /// final class FeaturedCountryCell: TableViewCell<CountryCellPresenter> {}
-    /// source.register(CountryCell.self)
-    /// source.register(FeaturedCountryCell.self, where: { $0.isFeatured })
+    /// final class BookCell: TableViewCell<BookCellPresenter>, BookCellView {}
+    /// final class NewBookCell: TableViewCell<BookCellPresenter>, BookCellView {}
+    /// source.register(BookCell.self)
+    /// source.register(NewBookCell.self, where: { $0.isNew })
+    /// ```
+    ///
+    /// A row that no registration covers traps at its first layout, naming the source and the
+    /// row's item type, before UIKit's own exception.
+    ///
+    /// - Parameters:
+    ///   - cellClass: The cell class; its reuse identifier is its type name.
+    ///   - condition: Which rows it shows; `nil` (the default) for all. Conditional registrations
+    ///     are tried in the order made, before the one without a condition.
+    public func register<Cell: UITableViewCell & PresentingCell>(
+        _ cellClass: Cell.Type, where condition: ((Item) -> Bool)? = nil
+    ) where Cell.Item == Item {
+        register(cellClass, routing: Item.self, where: condition.map(CellRoute.erase))
+    }
+
+    /// Registers `cellClass` with the table view this source drives, and shows in it the rows
+    /// whose item is of type `itemType` and meets `condition`: in a heterogeneous list (items of
+    /// type `any Row`), a cell typed on one presenter shows that presenter's rows.
+    ///
+    /// <!-- swift
+    /// import UIKit
+    ///
+    /// protocol CountryRow: AnyObject, Sendable {}
+    /// protocol CountryCellView: Viewable {}
+    /// final class CountryCellPresenter: Presenter<any CountryCellView>, CountryRow {
+    ///     var isFeatured: Bool { false }
+    /// }
+    /// let source = TableViewSource(view: UITableView(), collection: ObservableCollection<any CountryRow>())
+    /// -->
+    /// ```swift uikit
+    /// final class CountryCell: TableViewCell<CountryCellPresenter>, CountryCellView {}
+    /// final class FeaturedCountryCell: TableViewCell<CountryCellPresenter>, CountryCellView {}
+    /// source.register(CountryCell.self, for: CountryCellPresenter.self)
+    /// source.register(FeaturedCountryCell.self, for: CountryCellPresenter.self, where: { $0.isFeatured })
     /// ```
     ///
     /// - Parameters:
     ///   - cellClass: The cell class; its reuse identifier is its type name.
-    ///   - itemType: The type of the items it shows: the cell's own item type by default, or a
-    ///     subclass of it. An item's exact dynamic type is looked up, then the source's `Item`.
+    ///   - itemType: The type of the items it shows: the cell's own item type, or a subclass of
+    ///     it. An item's exact dynamic type is looked up, then the source's `Item`.
     ///   - condition: Which of those items it shows; `nil` (the default) for all. Conditional
     ///     registrations are tried in the order made, before the one without a condition.
+    /// - Precondition: A row's item can have the type `itemType`: the list's element type, a
+    ///   subclass of a class element type, or a concrete type behind an existential one. Otherwise
+    ///   the registration would never be used, and it traps, naming both types.
     public func register<Cell: UITableViewCell & PresentingCell>(
-        _ cellClass: Cell.Type, for itemType: Cell.Item.Type = Cell.Item.self,
-        where condition: ((Cell.Item) -> Bool)? = nil
+        _ cellClass: Cell.Type, for itemType: Cell.Item.Type, where condition: ((Cell.Item) -> Bool)? = nil
     ) {
+        checkRegistration(of: cellClass, for: itemType, in: "register(_:for:where:)")
+        register(cellClass, routing: itemType, where: condition.map(CellRoute.erase))
+    }
+
+    /// Routes the rows of `itemType` to `cellClass` and registers it with the table view.
+    private func register(_ cellClass: UITableViewCell.Type, routing itemType: Any.Type, where condition: ((Any) -> Bool)?) {
         let identifier = String(reflecting: cellClass)
-        route(itemsOf: itemType, where: condition.map(CellRoute.erase), toCellsWith: identifier)
+        route(itemsOf: itemType, where: condition, toCellsWith: identifier)
         (listView as? UITableView)?.register(cellClass, forCellReuseIdentifier: identifier)
+    }
+
+    /// Registers `cellClass` with the collection view this source drives, and shows in it every
+    /// row (that meets `condition`), as the table form does.
+    ///
+    /// - Parameters:
+    ///   - cellClass: The cell class; its reuse identifier is its type name.
+    ///   - condition: Which rows it shows; `nil` (the default) for all.
+    public func register<Cell: UICollectionViewCell & PresentingCell>(
+        _ cellClass: Cell.Type, where condition: ((Item) -> Bool)? = nil
+    ) where Cell.Item == Item {
+        register(cellClass, routing: Item.self, where: condition.map(CellRoute.erase))
     }
 
     /// Registers `cellClass` with the collection view this source drives, and shows in it the
@@ -95,14 +146,22 @@ extension ListSourceBase {
     ///
     /// - Parameters:
     ///   - cellClass: The cell class; its reuse identifier is its type name.
-    ///   - itemType: The type of the items it shows: the cell's own item type by default.
+    ///   - itemType: The type of the items it shows: the cell's own item type, or a subclass of it.
     ///   - condition: Which of those items it shows; `nil` (the default) for all.
+    /// - Precondition: A row's item can have the type `itemType` (see the table form).
     public func register<Cell: UICollectionViewCell & PresentingCell>(
-        _ cellClass: Cell.Type, for itemType: Cell.Item.Type = Cell.Item.self,
-        where condition: ((Cell.Item) -> Bool)? = nil
+        _ cellClass: Cell.Type, for itemType: Cell.Item.Type, where condition: ((Cell.Item) -> Bool)? = nil
+    ) {
+        checkRegistration(of: cellClass, for: itemType, in: "register(_:for:where:)")
+        register(cellClass, routing: itemType, where: condition.map(CellRoute.erase))
+    }
+
+    /// Routes the rows of `itemType` to `cellClass` and registers it with the collection view.
+    private func register(
+        _ cellClass: UICollectionViewCell.Type, routing itemType: Any.Type, where condition: ((Any) -> Bool)?
     ) {
         let identifier = String(reflecting: cellClass)
-        route(itemsOf: itemType, where: condition.map(CellRoute.erase), toCellsWith: identifier)
+        route(itemsOf: itemType, where: condition, toCellsWith: identifier)
         (listView as? UICollectionView)?.register(cellClass, forCellWithReuseIdentifier: identifier)
     }
 }

@@ -39,6 +39,8 @@ public class HeadlessListScreen<Source: ListDataSource> {
     private var tracked: [_TrackedCommand] = []
     /// Routes a type of item, and a condition, to a reuse identifier in the source.
     private let route: (Any.Type, ((Any) -> Bool)?, String) -> Void
+    /// Traps when no row of the source can have an item type (the source's `checkRegistration`).
+    private let check: (_ cell: Any.Type, _ itemType: Any.Type, _ method: String) -> Void
 
     /// Makes the screen around a source that drives `view`, which reads its rows through `link`.
     init<Item, Rendered>(
@@ -48,6 +50,9 @@ public class HeadlessListScreen<Source: ListDataSource> {
         self.source = source
         route = { [weak source] type, condition, identifier in
             source?.route(itemsOf: type, where: condition, toCellsWith: identifier)
+        }
+        check = { [weak source] cell, itemType, method in
+            source?.checkRegistration(of: cell, for: itemType, in: method)
         }
         link.read = { [weak source] in source.map(_shownRows(of:)) ?? [] }
         let probe = _ScreenProbe(source: source, collectionVersion: collectionVersion)
@@ -60,11 +65,39 @@ public class HeadlessListScreen<Source: ListDataSource> {
 
     // MARK: - Cells
 
+    /// Registers `cellClass` with the screen's cells, and shows in it every row (that meets
+    /// `condition`): the headless form of the UIKit glue's `source.register(_:where:)`, with the
+    /// same shape and the same check. The cell's item type is the list's element type, which the
+    /// compiler checks; in a heterogeneous list, name the type with `register(_:for:where:)`.
+    ///
+    /// <!-- swift
+    /// struct Book: Sendable { var isNew: Bool }
+    /// let screen = HeadlessTableScreen(collection: ObservableCollection<Book>())
+    /// -->
+    /// ```swift
+    /// final class BookCell: HeadlessCell<Book> {}
+    /// final class NewBookCell: HeadlessCell<Book> {}
+    /// screen.register(BookCell.self)
+    /// screen.register(NewBookCell.self, where: { $0.isNew })
+    /// ```
+    ///
+    /// The screen lays out the rows on screen whenever it settles, as UIKit does: a row that no
+    /// registration covers traps there, as it would on a device.
+    ///
+    /// - Parameters:
+    ///   - cellClass: The cell class; its reuse identifier is its type name.
+    ///   - condition: Which rows it shows; `nil` (the default) for all. Conditional registrations
+    ///     are tried in the order made, before the one without a condition.
+    public func register<Cell: HeadlessReusableView & PresentingCell>(
+        _ cellClass: Cell.Type, where condition: ((Source.Item) -> Bool)? = nil
+    ) where Cell.Item == Source.Item {
+        register(cellClass, routing: Source.Item.self, where: condition.map(CellRoute.erase))
+    }
+
     /// Registers `cellClass` with the screen's cells, and shows in it the rows whose item is of
     /// type `itemType` and meets `condition`: the headless form of the UIKit glue's
-    /// `source.register(_:for:where:)`, with the same shape and the same check. The cell's item
-    /// type and `itemType` are the same type, so a cell that cannot show the items does not
-    /// compile; in a heterogeneous list, a cell typed on one presenter shows that presenter's rows.
+    /// `source.register(_:for:where:)`, with the same check. In a heterogeneous list, a cell typed
+    /// on one presenter shows that presenter's rows.
     ///
     /// <!-- swift
     /// protocol CountryRow: Sendable {}
@@ -77,22 +110,29 @@ public class HeadlessListScreen<Source: ListDataSource> {
     /// ```swift
     /// final class CountryCell: HeadlessCell<CountryCellPresenter>, CountryCellView {}
     /// final class FeaturedCountryCell: HeadlessCell<CountryCellPresenter>, CountryCellView {}
-    /// screen.register(CountryCell.self)   // rows are `any CountryRow`
-    /// screen.register(FeaturedCountryCell.self, where: { $0.isFeatured })
+    /// screen.register(CountryCell.self, for: CountryCellPresenter.self)   // rows are `any CountryRow`
+    /// screen.register(FeaturedCountryCell.self, for: CountryCellPresenter.self, where: { $0.isFeatured })
     /// ```
     ///
     /// - Parameters:
     ///   - cellClass: The cell class; its reuse identifier is its type name.
-    ///   - itemType: The type of the items it shows: the cell's own item type by default, or a
-    ///     subclass of it. An item's exact dynamic type is looked up, then the source's `Item`.
-    ///   - condition: Which of those items it shows; `nil` (the default) for all. Conditional
-    ///     registrations are tried in the order made, before the one without a condition.
+    ///   - itemType: The type of the items it shows: the cell's own item type, or a subclass of
+    ///     it. An item's exact dynamic type is looked up, then the source's `Item`.
+    ///   - condition: Which of those items it shows; `nil` (the default) for all.
+    /// - Precondition: A row's item can have the type `itemType`: the list's element type, a
+    ///   subclass of a class element type, or a concrete type behind an existential one. Otherwise
+    ///   the registration would never be used, and it traps, naming both types.
     public func register<Cell: HeadlessReusableView & PresentingCell>(
-        _ cellClass: Cell.Type, for itemType: Cell.Item.Type = Cell.Item.self,
-        where condition: ((Cell.Item) -> Bool)? = nil
+        _ cellClass: Cell.Type, for itemType: Cell.Item.Type, where condition: ((Cell.Item) -> Bool)? = nil
     ) {
+        check(cellClass, itemType, "register(_:for:where:)")
+        register(cellClass, routing: itemType, where: condition.map(CellRoute.erase))
+    }
+
+    /// Routes the rows of `itemType` to `cellClass` and registers it with the cells.
+    private func register(_ cellClass: HeadlessReusableView.Type, routing itemType: Any.Type, where condition: ((Any) -> Bool)?) {
         let identifier = String(reflecting: cellClass)
-        route(itemType, condition.map(CellRoute.erase), identifier)
+        route(itemType, condition, identifier)
         cells.register(cellClass, forCellReuseIdentifier: identifier)
     }
 
@@ -220,8 +260,10 @@ public class HeadlessListScreen<Source: ListDataSource> {
         }
     }
 
+    /// Lays out the rows on screen, as UIKit does after a reload or a batch, registrations or not:
+    /// a row no registration covers traps here, as on a device.
     private func layOut() {
-        if cells.hasRegisteredCells { cells.layout() }
+        cells.layout()
     }
 
     private func reportUnsettled(

@@ -194,8 +194,9 @@ final class Pagination {
     /// `canExecute` may have changed: retries a wanted load when it turned true.
     private func canExecuteChanged() {
         let can = command.canExecute(parameter: ())
-        defer { couldExecute = can }
-        guard can, !couldExecute else { return }
+        let could = couldExecute
+        couldExecute = can
+        guard can, !could else { return }
         resumeIfShrunk()
         loadIfDue()
     }

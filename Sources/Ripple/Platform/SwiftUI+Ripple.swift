@@ -72,15 +72,22 @@ extension View {
 /// and a progress view shows while it runs (iOS 14 and macOS 11 on; iOS 13 shows the label
 /// alone). Its state follows the command through ``ObservedCommandObject`` on every version; read
 /// the last error from an ``ObservedCommand`` (or the object) of your own.
+///
+/// From iOS 14 and macOS 11 the button keeps one ``ObservedCommandObject`` for as long as it shows
+/// the same command (`@StateObject`): a parent that renders again makes no new object and no new
+/// subscription. iOS 13 and macOS 10.15 have no `@StateObject`: there the button makes its object
+/// when SwiftUI asks for its body, and the object, with its three subscriptions, lives as long as
+/// that body; a parent that renders again makes a new one.
 @available(iOS 13.0, macOS 10.15, tvOS 13.0, watchOS 6.0, *)
 @MainActor
 public struct CommandButton<Parameter: Sendable, Output: Sendable, Label: View>: View {
-    @ObservedObject private var state: ObservedCommandObject<Parameter, Output>
+    private let command: CommandWithResult<Parameter, Output>
     private let parameter: () -> Parameter
     private let showsProgress: Bool
     private let label: Label
 
-    /// Creates a button for `command`.
+    /// Creates a button for `command`. Creating it subscribes to nothing: the state is made
+    /// and kept as the type's documentation says.
     ///
     /// - Parameters:
     ///   - command: The command a tap executes.
@@ -91,7 +98,7 @@ public struct CommandButton<Parameter: Sendable, Output: Sendable, Label: View>:
         _ command: CommandWithResult<Parameter, Output>, parameter: @escaping () -> Parameter,
         showsProgress: Bool = true, @ViewBuilder label: () -> Label
     ) {
-        state = ObservedCommandObject(command)
+        self.command = command
         self.parameter = parameter
         self.showsProgress = showsProgress
         self.label = label()
@@ -99,6 +106,54 @@ public struct CommandButton<Parameter: Sendable, Output: Sendable, Label: View>:
 
     /// The button.
     public var body: some View {
+        if #available(iOS 14.0, macOS 11.0, tvOS 14.0, watchOS 7.0, *) {
+            CommandButtonKeepingState(
+                command: command, parameter: parameter, showsProgress: showsProgress, label: label
+            )
+            .id(ObjectIdentifier(command))
+        } else {
+            CommandButtonFace(
+                state: ObservedCommandObject(command), parameter: parameter, showsProgress: showsProgress,
+                label: label)
+        }
+    }
+}
+
+/// A ``CommandButton`` that keeps its command's state across renders of its parent.
+@available(iOS 14.0, macOS 11.0, tvOS 14.0, watchOS 7.0, *)
+@MainActor
+private struct CommandButtonKeepingState<Parameter: Sendable, Output: Sendable, Label: View>: View {
+    @StateObject private var state: ObservedCommandObject<Parameter, Output>
+    let parameter: () -> Parameter
+    let showsProgress: Bool
+    let label: Label
+
+    init(
+        command: CommandWithResult<Parameter, Output>, parameter: @escaping () -> Parameter, showsProgress: Bool,
+        label: Label
+    ) {
+        // Evaluated once per button identity: SwiftUI keeps the first object.
+        _state = StateObject(wrappedValue: ObservedCommandObject(command))
+        self.parameter = parameter
+        self.showsProgress = showsProgress
+        self.label = label
+    }
+
+    var body: some View {
+        CommandButtonFace(state: state, parameter: parameter, showsProgress: showsProgress, label: label)
+    }
+}
+
+/// What a ``CommandButton`` shows for a command's state.
+@available(iOS 13.0, macOS 10.15, tvOS 13.0, watchOS 6.0, *)
+@MainActor
+private struct CommandButtonFace<Parameter: Sendable, Output: Sendable, Label: View>: View {
+    @ObservedObject var state: ObservedCommandObject<Parameter, Output>
+    let parameter: () -> Parameter
+    let showsProgress: Bool
+    let label: Label
+
+    var body: some View {
         Button(action: { _ = state.command.execute(parameter: parameter()) }) {
             HStack {
                 label

@@ -366,7 +366,7 @@ final class SectionedCellLifecyclePropertyTests: XCTestCase {
     ) -> String? {
         screen.source.headerIdentifier = { _ in "Header" }
         screen.source.footerIdentifier = { $0.title % 2 == 0 ? "Footer" : nil }
-        screen.cells.register(HeadlessCell<LifeRow>.self, forCellReuseIdentifier: "Cell")
+        screen.register(HeadlessCell<LifeRow>.self)
         screen.cells.register(HeadlessCell<LifeShelf>.self, forSupplementaryViewWithReuseIdentifier: "Header")
         screen.cells.register(HeadlessCell<LifeShelf>.self, forSupplementaryViewWithReuseIdentifier: "Footer")
         if random.chance(1, in: 4) { screen.source.updateStyle = .reload }

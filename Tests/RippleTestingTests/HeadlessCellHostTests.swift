@@ -57,7 +57,7 @@ final class HeadlessCellHostTests: XCTestCase {
         let collection = SectionedCollection<ShelfPresenter, BookPresenter>(
             layout.map { SectionData(ShelfPresenter($0.0), items: $0.1.map(BookPresenter.init)) })
         let screen = HeadlessTableScreenWithSection(collection: collection, visibleRowCount: visibleRowCount)
-        screen.cells.register(HeadlessCell<BookPresenter>.self, forCellReuseIdentifier: "Cell")
+        screen.register(HeadlessCell<BookPresenter>.self)
         screen.cells.register(ShelfHeader.self, forSupplementaryViewWithReuseIdentifier: "Shelf")
         screen.source.headerIdentifier = { _ in "Shelf" }
         return (collection, screen)
@@ -67,7 +67,7 @@ final class HeadlessCellHostTests: XCTestCase {
     private func bookScreen(_ count: Int) -> (ObservableCollection<BookPresenter>, HeadlessTableScreen<BookPresenter>) {
         let books = ObservableCollection((0..<count).map(BookPresenter.init))
         let screen = HeadlessTableScreen(collection: books, visibleRowCount: 5)
-        screen.cells.register(HeadlessCell<BookPresenter>.self, forCellReuseIdentifier: "Cell")
+        screen.register(HeadlessCell<BookPresenter>.self)
         return (books, screen)
     }
 
@@ -152,7 +152,7 @@ final class HeadlessCellHostTests: XCTestCase {
         let screen = HeadlessCollectionScreen(collection: books)
         let (view, host) = (screen.collectionView, screen.cells)
         view.allowsMultipleSelection = true
-        host.register(HeadlessCell<BookPresenter>.self, forCellReuseIdentifier: "Cell")
+        screen.register(HeadlessCell<BookPresenter>.self)
         await screen.settle()
         host.tap(path(0))
         host.tap(path(2))
@@ -190,7 +190,10 @@ final class HeadlessCellHostTests: XCTestCase {
         let (books, screen) = bookScreen(2)
         await screen.settle()
         let host = HeadlessCellHost(source: screen.source, visibleRowCount: 2)
-        host.register(HeadlessCell<BookPresenter>.self, forCellReuseIdentifier: "Cell")
+        // The identifier the screen's registration routes the rows to: the cell's type name.
+        host.register(
+            HeadlessCell<BookPresenter>.self,
+            forCellReuseIdentifier: String(reflecting: HeadlessCell<BookPresenter>.self))
         host.layout()
         host.tap(path(0))
         host.tap(path(1))
@@ -206,7 +209,7 @@ final class HeadlessCellHostTests: XCTestCase {
     func test_valueRows_insertAboveAndMove_keepEveryOtherRowsCell() async {
         let rows = ObservableCollection(Array(0..<30))
         let screen = HeadlessTableScreen(collection: rows, visibleRowCount: 10)
-        screen.cells.register(HeadlessCell<Int>.self, forCellReuseIdentifier: "Cell")
+        screen.register(HeadlessCell<Int>.self)
         await screen.settle()
         let before = screen.cells.visibleCells.map(\.cell)
         XCTAssertEqual(before.map(\.configureCount), Array(repeating: 1, count: 10))
@@ -244,7 +247,7 @@ final class HeadlessCellHostTests: XCTestCase {
         let rows = ObservableCollection([0, 1, 2].map { Row(id: $0) })
         let screen = HeadlessTableScreen(collection: rows, visibleRowCount: 10)
         screen.source.updateStyle = .reload
-        screen.cells.register(HeadlessCell<Row>.self, forCellReuseIdentifier: "Cell")
+        screen.register(HeadlessCell<Row>.self)
         await screen.settle()
         let old = screen.cells.visibleCells[1].cell
 
@@ -272,6 +275,7 @@ final class HeadlessCellHostTests: XCTestCase {
             box.read = { MainActor.assumeIsolated { Array(source.renderedItems) } }
             let host = HeadlessCellHost(source: source, view: list, visibleRowCount: 4)
             host.register(HeadlessCell<Int>.self, forCellReuseIdentifier: "Cell")
+            source.route(itemsOf: Int.self, where: nil, toCellsWith: "Cell")  // every row to that cell
             waitForMainQueue()
             host.layout()
             let before = host.visibleCells.map(\.cell)

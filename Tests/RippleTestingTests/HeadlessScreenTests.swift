@@ -61,7 +61,7 @@ final class HeadlessScreenTests: XCTestCase {
     func test_tableScreen_showsTheCollection_withValidBatches_andCells() async {
         let collection = ObservableCollection([TestItem](ids: [1, 2, 3]))
         let screen = HeadlessTableScreen(collection: collection, visibleRowCount: 2)
-        screen.cells.register(Row.self, forCellReuseIdentifier: "Cell")
+        screen.register(Row.self)
         await screen.settle()
         collection.append(TestItem(id: 4))
         collection.replace(with: [TestItem](ids: [4, 2, 1]))
@@ -85,7 +85,7 @@ final class HeadlessScreenTests: XCTestCase {
                 done(.success(.lastPage))
             })
         let screen = HeadlessTableScreen(collection: collection)
-        screen.cells.register(Row.self, forCellReuseIdentifier: "Cell")
+        screen.register(Row.self)
         screen.source.paginate(with: loadMore)
         await screen.settle(awaitingRuns: false)
         XCTAssertEqual(screen.tableView.rows, [[nil]])
@@ -105,7 +105,7 @@ final class HeadlessScreenTests: XCTestCase {
         final class Spinner: HeadlessCell<TestItem> {}
         let scheduler = TestScheduler()
         let screen = HeadlessCollectionScreen(collection: ObservableCollection<TestItem>())
-        screen.cells.register(Row.self, forCellReuseIdentifier: "Cell")
+        screen.register(Row.self)
         screen.cells.register(Spinner.self, forCellReuseIdentifier: "Spinner")
         screen.source.loadingCellIdentifier = "Spinner"
         screen.source.paginate(
@@ -124,6 +124,7 @@ final class HeadlessScreenTests: XCTestCase {
             SectionSnapshot(section: "B", items: [TestItem](ids: [3])),
         ])
         let screen = HeadlessCollectionScreenWithSection(collection: collection)
+        screen.register(Row.self)
         await screen.settle()
         collection.moveItem(from: path(0), to: path(1, 1))
         collection.moveSection(from: 1, to: 0)
@@ -163,7 +164,7 @@ final class HeadlessScreenTests: XCTestCase {
                 items.append(contentsOf: [TestItem](ids: $0))
             }
             let screen = HeadlessTableScreen(collection: items, visibleRowCount: 6)
-            screen.cells.register(Row.self, forCellReuseIdentifier: "Cell")
+            screen.register(Row.self)
             screen.source.paginate(with: load, threshold: 2)
             await check(
                 "table", settle: { await screen.settle() }, scrollToEnd: screen.cells.scrollToEnd,
@@ -176,7 +177,7 @@ final class HeadlessScreenTests: XCTestCase {
                 items.append(contentsOf: [TestItem](ids: $0))
             }
             let screen = HeadlessCollectionScreen(collection: items, visibleRowCount: 6)
-            screen.cells.register(Row.self, forCellReuseIdentifier: "Cell")
+            screen.register(Row.self)
             screen.source.paginate(with: load, threshold: 2)
             await check(
                 "collection", settle: { await screen.settle() }, scrollToEnd: screen.cells.scrollToEnd,
@@ -191,7 +192,7 @@ final class HeadlessScreenTests: XCTestCase {
                 days.appendSection(SectionData("Page \($0[0] / pageSize)", items: [TestItem](ids: $0)))
             }
             let screen = HeadlessTableScreenWithSection(collection: days, visibleRowCount: 6)
-            screen.cells.register(Row.self, forCellReuseIdentifier: "Cell")
+            screen.register(Row.self)
             screen.source.paginate(with: load, threshold: 2)
             await check(
                 "sectioned table", settle: { await screen.settle() }, scrollToEnd: screen.cells.scrollToEnd,
@@ -205,7 +206,7 @@ final class HeadlessScreenTests: XCTestCase {
                 days.sections[0].items.append(contentsOf: [TestItem](ids: $0))
             }
             let screen = HeadlessCollectionScreenWithSection(collection: days, visibleRowCount: 6)
-            screen.cells.register(Row.self, forCellReuseIdentifier: "Cell")
+            screen.register(Row.self)
             screen.source.paginate(with: load, threshold: 2)
             await check(
                 "sectioned collection", settle: { await screen.settle() }, scrollToEnd: screen.cells.scrollToEnd,
@@ -226,7 +227,7 @@ final class HeadlessScreenTests: XCTestCase {
                 opened.append(item.id)
             })
         let screen = HeadlessTableScreen(collection: ObservableCollection([TestItem](ids: [1, 2])), selectItem: open)
-        screen.cells.register(Row.self, forCellReuseIdentifier: "Cell")
+        screen.register(Row.self)
         await screen.settle()
         screen.cells.tap(path(1))
         XCTAssertTrue(open.isExecuting)
@@ -249,6 +250,7 @@ final class HeadlessScreenTests: XCTestCase {
                 }
             })
         let screen = HeadlessTableScreen(collection: items)
+        screen.register(Row.self)
         await screen.settle()
 
         XCTAssertNil(refresh.execute().refusal)
@@ -276,6 +278,7 @@ final class HeadlessScreenTests: XCTestCase {
         let loadMore = CommandWithResult<Void, PageLoad>(
             delegate: commandAnchor, queue: DispatchQueue.global(), work: { _, _, done in pages.append(done) })
         let screen = HeadlessTableScreen(collection: items)
+        screen.register(Row.self)
         screen.track(save, as: "save")
         screen.source.paginate(with: loadMore)
         XCTAssertNil(save.execute().refusal)
@@ -298,6 +301,7 @@ final class HeadlessScreenTests: XCTestCase {
     func test_unsettledWork_namesEventsNotRenderedYet() async {
         let items = ObservableCollection([TestItem](ids: [1]))
         let screen = HeadlessTableScreen(collection: items)
+        screen.register(Row.self)
         XCTAssertEqual(screen.unsettledWork, ["the source has not rendered its collection yet (version 0)"])
         await screen.settle()
         items.append(TestItem(id: 2))
@@ -316,7 +320,7 @@ final class HeadlessScreenTests: XCTestCase {
             items.append(contentsOf: [TestItem](ids: $0))
         }
         let screen = HeadlessTableScreen(collection: items)
-        screen.cells.register(Row.self, forCellReuseIdentifier: "Cell")
+        screen.register(Row.self)
         screen.source.paginate(with: load)
         screen.settle()
         XCTAssertEqual(screen.shownItems.ids, [0, 1, 2])
@@ -331,7 +335,7 @@ final class HeadlessScreenTests: XCTestCase {
         let screen = HeadlessCollectionScreenWithSection(
             collection: SectionedCollection([SectionSnapshot(section: "A", items: [TestItem](ids: [7]))]),
             selectItem: open)
-        screen.cells.register(Row.self, forCellReuseIdentifier: "Cell")
+        screen.register(Row.self)
         screen.settle()
         screen.cells.tap(path(0))
         screen.settle(timeout: 0.05)
@@ -357,7 +361,7 @@ final class HeadlessScreenTests: XCTestCase {
         do {
             let screen = HeadlessTableScreenWithSection(
                 collection: SectionedCollection([SectionData("A", sharing: items)]), visibleRowCount: 2)
-            screen.cells.register(Row.self, forCellReuseIdentifier: "Cell")
+            screen.register(Row.self)
             await screen.settle()
             (weakScreen, weakSource, weakView, weakCell) = (
                 screen, screen.source, screen.tableView, screen.cells.visibleCells.first?.cell

@@ -169,6 +169,7 @@ struct SwiftTestingReportingTests {
         let pending = ObservableCollection<CommandRun>()
         let save = Command(delegate: owner, queue: DispatchQueue.global(), work: { _, _, done in pending.append(done) })
         let screen = HeadlessTableScreen(collection: ObservableCollection(["a"]))
+        screen.register(HeadlessCell<String>.self)
         screen.track(save, as: "save")
         #expect(save.execute().refusal == nil)
         let xcTest = await xcTestFailures {
@@ -193,6 +194,7 @@ struct SwiftTestingReportingTests {
     @MainActor
     @Test func synchronousWaits_onTheMainActor_recordAnIssue() {
         let screen = HeadlessTableScreen(collection: ObservableCollection(["a"]))
+        screen.register(HeadlessCell<String>.self)
         let xcTest = xcTestFailures {
             let waitLine = #line + 2
             withKnownIssue {
@@ -227,6 +229,7 @@ struct SwiftTestingReportingTests {
     @Test func settle_passes_onceTheScreenIsSettled() async {
         let items = ObservableCollection(["a", "b"])
         let screen = HeadlessCollectionScreen(collection: items)
+        screen.register(HeadlessCell<String>.self)
         let xcTest = await xcTestFailures {
             await screen.settle()
             items.append("c")

@@ -98,6 +98,7 @@ final class XCTestReportingTests: XCTestCase {
             let save = Command(
                 delegate: owner, queue: DispatchQueue.global(), work: { _, _, done in pending.append(done) })
             let screen = HeadlessTableScreen(collection: ObservableCollection(["a"]))
+            screen.register(HeadlessCell<String>.self)
             screen.track(save, as: "save")
             XCTAssertNil(save.execute().refusal)
             var line: UInt = 0
@@ -168,6 +169,7 @@ final class XCTestAsyncReportingTests: XCTestCase {
         let pending = ObservableCollection<CommandRun>()
         let save = Command(delegate: owner, queue: DispatchQueue.global(), work: { _, _, done in pending.append(done) })
         let screen = HeadlessCollectionScreen(collection: ObservableCollection(["a"]))
+        screen.register(HeadlessCell<String>.self)
         screen.track(save, as: "save")
         XCTAssertNil(save.execute().refusal)
         var line: UInt = 0
@@ -200,6 +202,7 @@ final class XCTestAsyncReportingTests: XCTestCase {
     /// synchronous wait inside a main-queue job), at the caller's line.
     func test_settleNotAwaitingRuns_failsPastItsTimeout() async {
         let screen = HeadlessTableScreen(collection: ObservableCollection(["a"]))
+        screen.register(HeadlessCell<String>.self)
         var line: UInt = 0
         let failures = xcTestFailures {
             line = #line + 1

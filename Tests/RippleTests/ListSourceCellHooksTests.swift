@@ -82,7 +82,8 @@ final class ListSourceCellHooksTests: XCTestCase {
         let view = HeadlessTableView<Int> { [[]] }
         let source = TableViewSource(view: view, collection: rows)
         source.paginate(
-            with: CommandWithResult<Void, PageLoad>(delegate: commandAnchor, queue: TestScheduler(), work: { _, _, _ in }), threshold: 10)
+            with: CommandWithResult<Void, PageLoad>(
+                delegate: commandAnchor, queue: TestScheduler(), work: { _, _, _ in }), threshold: 10)
         await settle()
         source.handle(.willDisplay, at: path(0))  // starts a load that never ends: the loading row
         await settle()
@@ -160,7 +161,8 @@ final class ListSourceCellHooksTests: XCTestCase {
         source.route(itemsOf: SelectableRow.self, where: nil, toCellsWith: "Selectable")
         source.route(itemsOf: Row.self, where: nil, toCellsWith: "Plain")
         source.paginate(
-            with: CommandWithResult<Void, PageLoad>(delegate: commandAnchor, queue: TestScheduler(), work: { _, _, _ in }), threshold: 10)
+            with: CommandWithResult<Void, PageLoad>(
+                delegate: commandAnchor, queue: TestScheduler(), work: { _, _, _ in }), threshold: 10)
         await settle()
         source.handle(.willDisplay, at: path(0))
         await settle()
@@ -187,9 +189,10 @@ final class ListSourceCellHooksTests: XCTestCase {
         let view = HeadlessCollectionView<Int> { [] }
         let source = CollectionViewSourceWithSection(view: view, collection: sections)
         source.route(itemsOf: SizedRow.self, where: nil, toCellsWith: "Sized")
+        source.route(itemsOf: Row.self, where: nil, toCellsWith: "Plain")
         await settle()
         XCTAssertEqual(
-            [path(0, 0), path(1, 0), path(0, 1)].map { source.cellIdentifier(at: $0) }, ["Cell", "Sized", "Sized"])
+            [path(0, 0), path(1, 0), path(0, 1)].map { source.cellIdentifier(at: $0) }, ["Plain", "Sized", "Sized"])
     }
 
     func test_sectioned_sizesSelectionAndSwipeActions() async {

@@ -29,9 +29,14 @@ private final class IslandCell: HeadlessCell<CountryCellPresenter> {}
 /// A cell for any row: the one for rows whose type has no cell of its own.
 private final class AnyRowCell: HeadlessCell<any CountryRow> {}
 
+/// A type that no row of a list of `TestItem`s can have, and a cell for it.
+private struct Caption: Sendable {}
+private final class CaptionCell: HeadlessCell<Caption> {}
+
 /// Cells registered for presenter types with `register(_:for:)`, whose types the compiler links
-/// (see `Tests/CompileFailures/CellRegisteredForAnotherPresenter.swift`), and the report of a cell
-/// that cannot show its row's item.
+/// (see `Tests/CompileFailures/CellRegisteredForAnotherPresenter.swift`), the traps of a row that no
+/// registration covers and of a registration that no row can use, and the report of a cell that
+/// cannot show its row's item.
 ///
 /// The diagnostics handler is global; this class installs its own for each test.
 @MainActor
@@ -82,8 +87,12 @@ final class ListSourceCellRegistrationTests: XCTestCase {
             let screen = HeadlessTableScreen(collection: rows)
             screen.register(RegionCell.self, for: RegionCellPresenter.self)
             screen.register(RegionCell.self, for: RegionCellPresenter.self)  // again: still one unconditional cell
-            screen.register(CapitalCell.self, for: CountryCellPresenter.self, where: { $0.name == "Paris" || $0.name == "Pitcairn" })
-            screen.register(IslandCell.self, for: CountryCellPresenter.self, where: { $0.name == "Corsica" || $0.name == "Pitcairn" })
+            screen.register(
+                CapitalCell.self, for: CountryCellPresenter.self,
+                where: { $0.name == "Paris" || $0.name == "Pitcairn" })
+            screen.register(
+                IslandCell.self, for: CountryCellPresenter.self,
+                where: { $0.name == "Corsica" || $0.name == "Pitcairn" })
             screen.register(CapitalCell.self, for: CountryCellPresenter.self)  // replaced below
             screen.register(CountryCell.self, for: CountryCellPresenter.self)
             screen.register(AnyRowCell.self)
@@ -97,24 +106,72 @@ final class ListSourceCellRegistrationTests: XCTestCase {
         }
     }
 
-    /// A row that no registration covers dequeues the `"Cell"` identifier, and is reported once
-    /// per type: on a device, the view has no such cell unless the app registered one itself.
-    func test_aRowNoRegistrationCovers_usesTheCellIdentifier_andIsReported() async {
-        await recordingDiagnostics {
-            let rows = ObservableCollection<any CountryRow>([
-                CityCellPresenter(), CountryCellPresenter("Spain"), CityCellPresenter(),
-            ])
-            let screen = HeadlessTableScreen(collection: rows)
+    // MARK: - Misuses that trap (in child processes)
+
+    /// The entry point of the child processes; skipped in a normal run.
+    func test_childProcessEntry() async throws {
+        let name = try childProcessCase()
+        switch name {
+        case "uncoveredRowOnATable":
+            let screen = HeadlessTableScreen(collection: Self.countryAndCity())
             screen.register(CountryCell.self, for: CountryCellPresenter.self)
-            screen.cells.register(HeadlessCell<CityCellPresenter>.self, forCellReuseIdentifier: "Cell")
             await screen.settle()
-            XCTAssertEqual(screen.source.cellIdentifier(at: ElementPath(item: 0, section: 0)), "Cell")
-            XCTAssertEqual(
-                screen.source.cellIdentifier(at: ElementPath(item: 1, section: 0)), String(reflecting: CountryCell.self)
-            )
-            let reports = diagnostics.events.filter { $0.kind == .cellTypeMismatch }
-            XCTAssertEqual(reports.count, 1, "\(diagnostics.events)")
-            XCTAssertTrue(reports.first?.message.contains("CityCellPresenter") == true, "\(reports)")
+        case "uncoveredRowOnACollection":
+            let screen = HeadlessCollectionScreen(collection: Self.countryAndCity())
+            screen.register(CountryCell.self, for: CountryCellPresenter.self)
+            await screen.settle()
+        case "noRegistration":
+            let screen = HeadlessTableScreen(collection: ObservableCollection([TestItem](ids: [1, 2])))
+            await screen.settle()
+        case "registeredForATypeNoRowCanHave":
+            let screen = HeadlessTableScreen(collection: ObservableCollection([TestItem](ids: [1, 2])))
+            screen.register(CaptionCell.self, for: Caption.self)
+        default: return
+        }
+        print("the case did not trap")
+    }
+
+    /// A country row, then a city row, which no cell of the cases above covers.
+    private static func countryAndCity() -> ObservableCollection<any CountryRow> {
+        ObservableCollection<any CountryRow>([CountryCellPresenter("Spain"), CityCellPresenter()])
+    }
+
+    /// A row that no registration covers traps at the first layout, on a table and on a collection
+    /// view, naming the source, the row, its item's type and the registration to make; so does a
+    /// screen with no registration at all. (Before, such a row dequeued the identifier `"Cell"`,
+    /// which a device has no cell for, and was reported through `Diagnostics`.) A registration for
+    /// a type that no row can have traps at once, naming both types.
+    func test_aRowNoRegistrationCovers_trapsAtTheFirstLayout_asDoesARegistrationNoRowCanUse() throws {
+        let uncovered = [
+            "no cell is registered for the row at item 1 of section 0", "CityCellPresenter",
+            "register(_:for:where:)",
+        ]
+        let expected: [String: [String]] = [
+            "uncoveredRowOnATable": ["TableViewSource<CountryRow>.cellIdentifier(at:)"] + uncovered,
+            "uncoveredRowOnACollection": ["CollectionViewSource<CountryRow>.cellIdentifier(at:)"] + uncovered,
+            "noRegistration": [
+                "TableViewSource<TestItem>.cellIdentifier(at:)",
+                "no cell is registered for the row at item 0 of section 0", "TestItem", "register(_:where:)",
+            ],
+            "registeredForATypeNoRowCanHave": [
+                "TableViewSource<TestItem>.register(_:for:where:)", "CaptionCell shows items of type",
+                ".Caption, which no row of this source can have", "its rows are of type RippleTestSupport.TestItem",
+            ],
+        ]
+        try XCTSkipUnless(isDebugBuild, "precondition messages are printed only in debug builds")
+        let outcomes = try runChildTests(
+            "RippleTests.ListSourceCellRegistrationTests/test_childProcessEntry", cases: Array(expected.keys))
+        for (name, parts) in expected.sorted(by: { $0.key < $1.key }) {
+            guard let outcome = outcomes[name] else {
+                XCTFail("\(name): no outcome")
+                continue
+            }
+            XCTAssertTrue(outcome.terminatedBySignal, "\(name): expected a trap, got exit status \(outcome.status)")
+            for part in parts {
+                XCTAssertTrue(
+                    outcome.standardError.contains(part),
+                    "\(name): expected \"\(part)\" in:\n\(outcome.standardError.prefix(800))")
+            }
         }
     }
 
@@ -127,7 +184,7 @@ final class ListSourceCellRegistrationTests: XCTestCase {
                 RegionCellPresenter("Brittany"), RegionCellPresenter("Alsace"),
             ])
             let screen = HeadlessTableScreen(collection: rows)
-            screen.cells.register(CountryCell.self, forCellReuseIdentifier: "Cell")
+            screen.cells.register(CountryCell.self, forEveryRowOf: screen.source)
             await screen.settle()
 
             XCTAssertNil((screen.cells.visibleCells[0].cell as? CountryCell)?.item)

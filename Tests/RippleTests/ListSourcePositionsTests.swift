@@ -50,6 +50,7 @@ final class ListSourcePositionsTests: XCTestCase {
             }
             let list = ObservableCollection((0..<random.int(below: 12)).map { _ in fresh() })
             let screen = HeadlessTableScreen(collection: list, visibleRowCount: 4)
+            screen.register(HeadlessCell<Track>.self)
             screen.source.reloadThreshold = random.chance(1, in: 3) ? 6 : nil
             await screen.settle()
             for step in 0..<30 {
@@ -108,6 +109,7 @@ final class ListSourcePositionsTests: XCTestCase {
             }
             let sections = SectionedCollection<String, Track>((0..<random.int(in: 1...3)).map { _ in section() })
             let screen = HeadlessTableScreenWithSection(collection: sections, visibleRowCount: 5)
+            screen.register(HeadlessCell<Track>.self)
             await screen.settle()
             for step in 0..<30 {
                 let count = sections.numberOfSections
@@ -116,7 +118,8 @@ final class ListSourcePositionsTests: XCTestCase {
                     let filled = (0..<count).filter { sections.numberOfItems(inSection: $0) > 0 }
                     guard !filled.isEmpty else { return nil }
                     let section = filled[random.int(below: filled.count)]
-                    return ElementPath(item: random.int(below: sections.numberOfItems(inSection: section)), section: section)
+                    return ElementPath(
+                        item: random.int(below: sections.numberOfItems(inSection: section)), section: section)
                 }
                 switch random.int(below: 9) {
                 case 0: sections.insertSection(section(), at: random.int(in: 0...count))
@@ -149,7 +152,9 @@ final class ListSourcePositionsTests: XCTestCase {
                             section: snapshot.section,
                             items: snapshot.items.map { random.chance(1, in: 3) ? twin(of: $0) : $0 })
                     }
-                    sections.replace(with: next, sectionIdentity: .value, itemIdentity: .key({ $0.id }, contentEquals: { _, _ in false }))
+                    sections.replace(
+                        with: next, sectionIdentity: .value,
+                        itemIdentity: .key({ $0.id }, contentEquals: { _, _ in false }))
                 default:
                     let next = sections.snapshot.map { snapshot in
                         SectionSnapshot(
@@ -171,6 +176,7 @@ final class ListSourcePositionsTests: XCTestCase {
     func test_theFirstRender_placesEveryRow_onScreenOrNot() async {
         let tracks = (0..<30).map(Track.init)
         let screen = HeadlessTableScreen(collection: ObservableCollection(tracks), visibleRowCount: 3)
+        screen.register(HeadlessCell<Track>.self)
         await screen.settle()
         XCTAssertEqual(tracks.map(\.path?.item), Array(0..<30))
     }

@@ -192,7 +192,7 @@ final class ListSourceRebindingTests: XCTestCase {
     func test_aSectionedRefreshWithFreshPresenters_rebindsTheKeptRows() async {
         let shelves = SectionedCollection([SectionData("Shelf", items: books.map(BookRowPresenter.init(book:)))])
         let screen = HeadlessTableScreenWithSection(collection: shelves)
-        screen.cells.register(BookRowCell.self, forCellReuseIdentifier: "Cell")
+        screen.register(BookRowCell.self)
         await screen.settle()
         let cells = screen.cells.visibleCells.map(\.cell)
 
@@ -216,7 +216,7 @@ final class ListSourceRebindingTests: XCTestCase {
     func test_optionalObjectRows_areRebound_likeObjectRows() async {
         let list = ObservableCollection<OptionalRow?>([OptionalRow(1), OptionalRow(2)])
         let screen = HeadlessTableScreen(collection: list)
-        screen.cells.register(HeadlessCell<OptionalRow?>.self, forCellReuseIdentifier: "Cell")
+        screen.register(HeadlessCell<OptionalRow?>.self)
         await screen.settle()
 
         // Rows 1 and 2 are kept with fresh objects; row 3 is new, so that the replace is an event.
@@ -240,7 +240,7 @@ final class ListSourceRebindingTests: XCTestCase {
     func test_aSectionsRefreshWithAFreshHeaderPresenter_rebindsItsHeader() async {
         let shelves = SectionedCollection([SectionData(ShelfHeaderPresenter("A"), items: [1, 2])])
         let screen = HeadlessTableScreenWithSection(collection: shelves)
-        screen.cells.register(HeadlessCell<Int>.self, forCellReuseIdentifier: "Cell")
+        screen.register(HeadlessCell<Int>.self)
         screen.source.headerIdentifier = { _ in "Header" }
         screen.cells.register(ShelfHeaderView.self, forSupplementaryViewWithReuseIdentifier: "Header")
         await screen.settle()
@@ -265,7 +265,7 @@ final class ListSourceRebindingTests: XCTestCase {
     func test_valueRows_needNoRebinding() async {
         let list = ObservableCollection([1, 2, 3])
         let screen = HeadlessTableScreen(collection: list)
-        screen.cells.register(HeadlessCell<Int>.self, forCellReuseIdentifier: "Cell")
+        screen.register(HeadlessCell<Int>.self)
         await screen.settle()
 
         list.insert(0, at: 0)

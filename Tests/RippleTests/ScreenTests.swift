@@ -95,7 +95,7 @@ private final class BookListScreen {
         box.source = source
         if pageCount > 0 { source.paginate(with: presenter.loadMore, threshold: 3) }
         host = HeadlessCellHost(source: source, view: tableView, visibleRowCount: visibleRows)
-        host.register(BookCell.self, forCellReuseIdentifier: "Cell")
+        host.register(BookCell.self, forEveryRowOf: source)
         host.register(HeadlessCell<BookCellPresenter>.self, forCellReuseIdentifier: "Loading")
     }
 
@@ -208,7 +208,7 @@ final class ScreenTests: XCTestCase {
             let source = TableViewSource(view: view, collection: books)
             source.paginate(with: loadMore, threshold: 2, showsLoadingRow: false)
             let host = HeadlessCellHost(source: source, visibleRowCount: 5)
-            host.register(BookCell.self, forCellReuseIdentifier: "Cell")
+            host.register(BookCell.self, forEveryRowOf: source)
             flushMainQueue()
             host.scrollToEnd()
             XCTAssertEqual(scheduler.runAll(), 1, "the first load, which fails")
@@ -241,7 +241,7 @@ final class ScreenTests: XCTestCase {
             let books = ObservableCollection<BookCellPresenter>((0..<6).map(BookCellPresenter.init(id:)))
             let screen = HeadlessTableScreen(collection: books, visibleRowCount: 4)
             let (source, host) = (screen.source, screen.cells)
-            host.register(BookCell.self, forCellReuseIdentifier: "Cell")
+            screen.register(BookCell.self)
             flushMainQueue()
             host.layout()
             var random = SplitMix64(seed: 7)

@@ -321,7 +321,7 @@ final class SeedParitySTTTests: XCTestCase {
         presenter.injectView(view)
         let screen = HeadlessTableScreen(
             collection: presenter.books, selectItem: presenter.openBook, visibleRowCount: 4)
-        screen.cells.register(BookCell.self, forCellReuseIdentifier: "Cell")
+        screen.register(BookCell.self)
 
         presenter.receive(.created)  // viewDidLoad: the load starts
         XCTAssertTrue(presenter.load.isExecuting)
@@ -392,7 +392,7 @@ final class SeedParitySTTTests: XCTestCase {
         let presenter = ShelvesPresenter()
         let screen = HeadlessTableScreenWithSection(collection: presenter.shelves, visibleRowCount: 8)
         screen.source.headerIdentifier = { _ in "Genre" }
-        screen.cells.register(BookCell.self, forCellReuseIdentifier: "Cell")
+        screen.register(BookCell.self)
         screen.cells.register(GenreHeader.self, forSupplementaryViewWithReuseIdentifier: "Genre")
         await screen.settle()
 
@@ -424,7 +424,7 @@ final class SeedParitySTTTests: XCTestCase {
         let bus = EventBus()
         let list = ObservingBookListPresenter(titles: ["Dune", "Emma"], bus: bus)
         let screen = HeadlessTableScreen(collection: list.books)
-        screen.cells.register(BookCell.self, forCellReuseIdentifier: "Cell")
+        screen.register(BookCell.self)
         list.receive(.created)
         await screen.settle()
 

@@ -163,7 +163,7 @@ private final class ItemListViewController: ItemListView {
 
     func viewDidLoad() {
         let screen = HeadlessTableScreen(collection: presenter.items, visibleRowCount: 8)
-        screen.cells.register(ItemCell.self, forCellReuseIdentifier: "Cell")
+        screen.register(ItemCell.self)
         screen.track(presenter.refresh, as: "refresh")
         refreshBinding = presenter.refresh.bind(to: refreshControl) { () }
         self.screen = screen

@@ -14,10 +14,10 @@ import RippleDiff
 /// final class BookCell: HeadlessCell<String> {}
 /// let books = ObservableCollection((1...50).map { "Book \($0)" })
 /// let screen = HeadlessTableScreen(collection: books, visibleRowCount: 10)
-/// screen.settle()
 /// -->
 /// ```swift
 /// screen.register(BookCell.self)  // the screen's host is `screen.cells`
+/// screen.settle()                 // renders the list and lays out the rows on screen
 /// let host = screen.cells
 /// host.layout()
 /// host.scroll(toRow: 40)          // drives pagination through willDisplay
@@ -117,8 +117,8 @@ public final class HeadlessCellHost<Source: ListDataSource> {
     /// Registers a cell class for a reuse identifier, as `register(_:forCellReuseIdentifier:)`.
     ///
     /// Any ``HeadlessCell`` class goes, whatever its item type, as with UIKit; the source reports a
-    /// cell that cannot show its row's item through `Diagnostics`. Prefer the screens'
-    /// `register(_:for:)`, which the compiler checks.
+    /// cell that cannot show its row's item through `Diagnostics`. The screens' `register(_:where:)`
+    /// and `register(_:for:where:)` are the checked ways, and route the rows too.
     ///
     /// - Parameters:
     ///   - cellClass: The class to make cells of.

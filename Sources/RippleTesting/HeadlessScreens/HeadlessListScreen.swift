@@ -105,13 +105,13 @@ public class HeadlessListScreen<Source: ListDataSource> {
     /// final class CountryCellPresenter: Presenter<any CountryCellView>, CountryRow {
     ///     var isFeatured: Bool { false }
     /// }
-    /// let screen = HeadlessTableScreen(collection: ObservableCollection<any CountryRow>())
+    /// let countries = HeadlessTableScreen(collection: ObservableCollection<any CountryRow>())
     /// -->
     /// ```swift
     /// final class CountryCell: HeadlessCell<CountryCellPresenter>, CountryCellView {}
     /// final class FeaturedCountryCell: HeadlessCell<CountryCellPresenter>, CountryCellView {}
-    /// screen.register(CountryCell.self, for: CountryCellPresenter.self)   // rows are `any CountryRow`
-    /// screen.register(FeaturedCountryCell.self, for: CountryCellPresenter.self, where: { $0.isFeatured })
+    /// countries.register(CountryCell.self, for: CountryCellPresenter.self)   // rows are `any CountryRow`
+    /// countries.register(FeaturedCountryCell.self, for: CountryCellPresenter.self, where: { $0.isFeatured })
     /// ```
     ///
     /// - Parameters:
@@ -179,8 +179,9 @@ public class HeadlessListScreen<Source: ListDataSource> {
 
     /// Waits until the screen is settled (see ``HeadlessListScreen``): the main queue drained, the
     /// collection rendered, and no run of the source's `selectItem` command, of its pagination, of
-    /// a tracked command or of `commands` going on; the cells are laid out as it goes, if any cell
-    /// class is registered.
+    /// a tracked command or of `commands` going on; the rows on screen are laid out after each turn
+    /// of the main queue, registrations or not, as UIKit lays them out (a row no registration
+    /// covers traps there).
     ///
     /// Call it on the main thread, from a synchronous test (an XCTest test, or a `@MainActor`
     /// Swift Testing `@Test`); an `async` test calls the `async` variant, which lets the main

@@ -84,3 +84,22 @@ private final class SourceBox<Source: AnyObject> {
 func sections(_ layout: [(String, [Int])]) -> [SectionSnapshot<String, TestItem>] {
     layout.map { SectionSnapshot(section: $0.0, items: [TestItem](ids: $0.1)) }
 }
+
+extension HeadlessCellHost {
+    /// Registers `cellClass` for `identifier` and routes every row of `source` to it: what
+    /// `register(_:where:)` does on a screen, for a host made by hand (a row that no registration
+    /// covers traps at its first layout). `cellClass` may be one that cannot show the rows, to
+    /// test that report.
+    ///
+    /// - Parameters:
+    ///   - cellClass: The class to make the rows' cells of.
+    ///   - source: The source whose rows it shows: the host's own, or the one behind it.
+    ///   - identifier: The reuse identifier; `"Cell"` by default.
+    func register<Item, Rendered>(
+        _ cellClass: HeadlessReusableView.Type, forEveryRowOf source: ListSourceBase<Item, Rendered>,
+        identifier: String = "Cell"
+    ) {
+        register(cellClass, forCellReuseIdentifier: identifier)
+        source.route(itemsOf: Item.self, where: nil, toCellsWith: identifier)
+    }
+}

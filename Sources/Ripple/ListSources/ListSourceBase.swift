@@ -216,9 +216,9 @@ public class ListSourceBase<Item: Sendable, Rendered> {
     package func checkRegistration(of cellClass: Any.Type, for itemType: Any.Type, in method: String) {
         guard !Self.rowsCanHave(itemType) else { return }
         preconditionFailure(
-            "\(renderer.sourceName).\(method): \(String(reflecting: cellClass)) shows items of type "
-                + "\(String(reflecting: itemType)), which no row of this source can have: its rows are of type "
-                + "\(String(reflecting: Item.self)). Register it for \(String(reflecting: Item.self))"
+            "\(renderer.sourceName).\(method): \(String(describing: cellClass)) shows items of type "
+                + "\(String(describing: itemType)), which no row of this source can have: its rows are of type "
+                + "\(String(describing: Item.self)). Register it for \(String(describing: Item.self))"
                 + (Item.self is AnyClass ? " or a subclass" : _isExistentialType(Item.self) ? " or a concrete type behind it" : "")
                 + ", with a cell whose item type that is")
     }
@@ -249,12 +249,12 @@ public class ListSourceBase<Item: Sendable, Rendered> {
             let itemType = Swift.type(of: item as Any)
             let remedy =
                 itemType == Item.self
-                ? "register a cell whose item type is \(String(reflecting: itemType)) with register(_:where:)"
-                : "register one with register(_:for:where:) for \(String(reflecting: itemType)), or with "
-                    + "register(_:where:) for every \(String(reflecting: Item.self))"
+                ? "register a cell whose item type is \(String(describing: itemType)) with register(_:where:)"
+                : "register one with register(_:for:where:) for \(String(describing: itemType)), or with "
+                    + "register(_:where:) for every \(String(describing: Item.self))"
             preconditionFailure(
                 "\(renderer.sourceName).cellIdentifier(at:): no cell is registered for the row at item \(path.item) of "
-                    + "section \(path.section), whose item is of type \(String(reflecting: itemType)): \(remedy)")
+                    + "section \(path.section), whose item is of type \(String(describing: itemType)): \(remedy)")
         }
         return identifier
     }

@@ -97,13 +97,13 @@ extension ListSourceBase {
     /// final class CountryCellPresenter: Presenter<any CountryCellView>, CountryRow {
     ///     var isFeatured: Bool { false }
     /// }
-    /// let source = TableViewSource(view: UITableView(), collection: ObservableCollection<any CountryRow>())
+    /// let countries = TableViewSource(view: UITableView(), collection: ObservableCollection<any CountryRow>())
     /// -->
     /// ```swift uikit
     /// final class CountryCell: TableViewCell<CountryCellPresenter>, CountryCellView {}
     /// final class FeaturedCountryCell: TableViewCell<CountryCellPresenter>, CountryCellView {}
-    /// source.register(CountryCell.self, for: CountryCellPresenter.self)
-    /// source.register(FeaturedCountryCell.self, for: CountryCellPresenter.self, where: { $0.isFeatured })
+    /// countries.register(CountryCell.self, for: CountryCellPresenter.self)
+    /// countries.register(FeaturedCountryCell.self, for: CountryCellPresenter.self, where: { $0.isFeatured })
     /// ```
     ///
     /// - Parameters:

@@ -104,7 +104,8 @@ final class ListSourceReorderingTests: XCTestCase {
             XCTAssertTrue(table.source.canMoveItem(at: path(0)))
 
             table.source.paginate(
-                with: CommandWithResult<Void, PageLoad>(delegate: commandAnchor, queue: TestScheduler(), work: { _, _, _ in }), threshold: 5)
+                with: CommandWithResult<Void, PageLoad>(
+                    delegate: commandAnchor, queue: TestScheduler(), work: { _, _, _ in }), threshold: 5)
             table.source.handle(.willDisplay, at: path(0))
             flushMainQueue()
             XCTAssertEqual(table.shownIDs, [1, 2, nil])
@@ -169,7 +170,8 @@ final class ListSourceReorderingTests: XCTestCase {
             let grid = SectionedGridScreen(collection)
             grid.source.allowsReordering = true
             grid.source.paginate(
-                with: CommandWithResult<Void, PageLoad>(delegate: commandAnchor, queue: TestScheduler(), work: { _, _, _ in }), threshold: 5)
+                with: CommandWithResult<Void, PageLoad>(
+                    delegate: commandAnchor, queue: TestScheduler(), work: { _, _, _ in }), threshold: 5)
             flushMainQueue()
             grid.source.handle(.willDisplay, at: path(0, 1))
             flushMainQueue()

@@ -222,10 +222,13 @@ final class SwiftUIScreenTests: XCTestCase {
         let list = ObservedSectionedList(shelves)
         list.paginate(with: loadMore, threshold: 1)
         let view = HeadlessSwiftUIView { list.sections.map(\.section) }
-        XCTAssertEqual((0..<7).map { list.path(ofRow: $0) }, [
-            ElementPath(item: 0, section: 0), ElementPath(item: 1, section: 0), ElementPath(item: 2, section: 0),
-            ElementPath(item: 0, section: 1), ElementPath(item: 1, section: 1), ElementPath(item: 2, section: 1), nil,
-        ])
+        XCTAssertEqual(
+            (0..<7).map { list.path(ofRow: $0) },
+            [
+                ElementPath(item: 0, section: 0), ElementPath(item: 1, section: 0), ElementPath(item: 2, section: 0),
+                ElementPath(item: 0, section: 1), ElementPath(item: 1, section: 1), ElementPath(item: 2, section: 1),
+                nil,
+            ])
         XCTAssertNil(list.path(ofRow: -1))
         view.showRows(0..<4, of: list)
         XCTAssertFalse(loadMore.isExecuting, "row 3 of 6 is not within 1 of the end")

@@ -219,7 +219,8 @@ public class ListSourceBase<Item: Sendable, Rendered> {
             "\(renderer.sourceName).\(method): \(String(describing: cellClass)) shows items of type "
                 + "\(String(describing: itemType)), which no row of this source can have: its rows are of type "
                 + "\(String(describing: Item.self)). Register it for \(String(describing: Item.self))"
-                + (Item.self is AnyClass ? " or a subclass" : _isExistentialType(Item.self) ? " or a concrete type behind it" : "")
+                + (Item.self is AnyClass
+                    ? " or a subclass" : _isExistentialType(Item.self) ? " or a concrete type behind it" : "")
                 + ", with a cell whose item type that is")
     }
 

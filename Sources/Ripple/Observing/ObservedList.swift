@@ -105,7 +105,6 @@ public final class ObservedList<Element: Sendable>: Observable {
         interactions.paginate(with: command, threshold: threshold, showsLoadingRow: showsLoadingRow)
     }
 
-
     /// Whether a page is loading and the loading row shows; a body that reads it follows it.
     public var isLoadingPage: Bool {
         registrar.access(self, keyPath: \.isLoadingPage)
@@ -229,7 +228,6 @@ public final class ObservedSectionedList<Section: Sendable, Item: Sendable>: Obs
     ) {
         interactions.paginate(with: command, threshold: threshold, showsLoadingRow: showsLoadingRow)
     }
-
 
     /// Whether a page is loading and the loading row shows; a body that reads it follows it.
     public var isLoadingPage: Bool {

@@ -63,7 +63,6 @@ public final class ObservedListObject<Element: Sendable>: ObservableObject {
         interactions.paginate(with: command, threshold: threshold, showsLoadingRow: showsLoadingRow)
     }
 
-
     /// Whether a page is loading and the loading row shows; `objectWillChange` fires before it
     /// changes.
     public var isLoadingPage: Bool { interactions.isLoadingPage }
@@ -151,7 +150,6 @@ public final class ObservedSectionedListObject<Section: Sendable, Item: Sendable
     ) {
         interactions.paginate(with: command, threshold: threshold, showsLoadingRow: showsLoadingRow)
     }
-
 
     /// Whether a page is loading and the loading row shows; `objectWillChange` fires before it
     /// changes.

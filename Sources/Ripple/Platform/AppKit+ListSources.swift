@@ -148,7 +148,8 @@ extension ListSourceBase {
     ) {
         let identifier = String(reflecting: itemClass)
         route(itemsOf: itemType, where: condition, toCellsWith: identifier)
-        (listView as? NSCollectionView)?.register(itemClass, forItemWithIdentifier: NSUserInterfaceItemIdentifier(identifier))
+        (listView as? NSCollectionView)?.register(
+            itemClass, forItemWithIdentifier: NSUserInterfaceItemIdentifier(identifier))
     }
 
     /// Registers `nib`, whose top-level view is a `cellViewClass`, with the table view this

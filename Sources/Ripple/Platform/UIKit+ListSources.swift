@@ -123,7 +123,9 @@ extension ListSourceBase {
     }
 
     /// Routes the rows of `itemType` to `cellClass` and registers it with the table view.
-    private func register(_ cellClass: UITableViewCell.Type, routing itemType: Any.Type, where condition: ((Any) -> Bool)?) {
+    private func register(
+        _ cellClass: UITableViewCell.Type, routing itemType: Any.Type, where condition: ((Any) -> Bool)?
+    ) {
         let identifier = String(reflecting: cellClass)
         route(itemsOf: itemType, where: condition, toCellsWith: identifier)
         (listView as? UITableView)?.register(cellClass, forCellReuseIdentifier: identifier)

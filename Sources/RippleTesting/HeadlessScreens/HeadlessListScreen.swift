@@ -130,7 +130,9 @@ public class HeadlessListScreen<Source: ListDataSource> {
     }
 
     /// Routes the rows of `itemType` to `cellClass` and registers it with the cells.
-    private func register(_ cellClass: HeadlessReusableView.Type, routing itemType: Any.Type, where condition: ((Any) -> Bool)?) {
+    private func register(
+        _ cellClass: HeadlessReusableView.Type, routing itemType: Any.Type, where condition: ((Any) -> Bool)?
+    ) {
         let identifier = String(reflecting: cellClass)
         route(itemType, condition, identifier)
         cells.register(cellClass, forCellReuseIdentifier: identifier)

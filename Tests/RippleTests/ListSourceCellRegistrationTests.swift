@@ -155,7 +155,7 @@ final class ListSourceCellRegistrationTests: XCTestCase {
             ],
             "registeredForATypeNoRowCanHave": [
                 "TableViewSource<TestItem>.register(_:for:where:)", "CaptionCell shows items of type",
-                ".Caption, which no row of this source can have", "its rows are of type RippleTestSupport.TestItem",
+                "shows items of type Caption, which no row of this source can have", "its rows are of type TestItem",
             ],
         ]
         try XCTSkipUnless(isDebugBuild, "precondition messages are printed only in debug builds")

@@ -68,6 +68,10 @@ extension ListSourceBase {
     /// RippleTesting's screens wait until it is `false` when they settle.
     public var isLoadingPage: Bool { pagination?.isLoading ?? false }
 
+    /// The pagination's command, or `nil` without a pagination: what RippleTesting's screens
+    /// follow while they settle.
+    package var paginationCommand: (any CommandType)? { pagination?.command }
+
     /// The number of rendered items, loading row excluded.
     private var renderedItemCount: Int { renderer.renderedCounts.reduce(0, +) }
 

@@ -20,7 +20,8 @@ import Dispatch
 final class Pagination {
     let threshold: Int
     let showsLoadingRow: Bool
-    private let command: CommandWithResult<Void, PageLoad>
+    /// The command that loads a page.
+    let command: CommandWithResult<Void, PageLoad>
     /// The number of items the user's list has now, loading row excluded.
     private let itemCount: () -> Int
     /// Whether an empty list may load its first page now (a source whose view has gone may not).

@@ -164,6 +164,12 @@ public class HeadlessListScreen<Source: ListDataSource> {
         var work: [String] = []
         if let unrendered = probe.unrendered() { work.append(unrendered) }
         guard runs else { return work }
+        return work + runsGoingOn(awaiting: awaited)
+    }
+
+    /// The command runs that keep the screen from being settled, one phrase each.
+    private func runsGoingOn(awaiting awaited: [_TrackedCommand]) -> [String] {
+        var work: [String] = []
         if probe.isLoadingPage() {
             work.append(
                 "the pagination is loading a page (its command executes, or its run's end is not delivered yet)")
@@ -210,12 +216,17 @@ public class HeadlessListScreen<Source: ListDataSource> {
     ) {
         let awaited = commands.map { _TrackedCommand($0, name: "the awaited \(Swift.type(of: $0))") }
         let deadline = _Deadline(seconds: timeout)
+        let signal = awaitingRuns ? _SettleSignal(following: commandsToFollow(awaited)) : nil
         var work = unsettledWork(awaiting: awaited, runs: awaitingRuns)
         var quietRounds = 0
         // Settled after two rounds in a row find nothing going on: what the first round's
-        // deliveries queued has run by the end of the second.
+        // deliveries queued has run by the end of the second. Ripple's own deliveries are on the
+        // main queue already; a run the screen waits for wakes it when its state changes.
         while quietRounds < 2 {
-            guard _runMainQueue(timeout: max(deadline.remainingSeconds, 1), pausing: !work.isEmpty) else {
+            if let signal, !runsGoingOn(awaiting: awaited).isEmpty {
+                signal.waitRunningTheMainQueue(upTo: deadline.remainingSeconds)
+            }
+            guard _runMainQueue(timeout: max(deadline.remainingSeconds, 1)) else {
                 return reportUnsettled(
                     ["the main queue did not drain"] + work, timeout: timeout, fileID: fileID, file: file, line: line,
                     column: column)
@@ -249,10 +260,13 @@ public class HeadlessListScreen<Source: ListDataSource> {
     ) async {
         let awaited = commands.map { _TrackedCommand($0, name: "the awaited \(Swift.type(of: $0))") }
         let deadline = _Deadline(seconds: timeout)
+        let signal = awaitingRuns ? _SettleSignal(following: commandsToFollow(awaited)) : nil
         var work = unsettledWork(awaiting: awaited, runs: awaitingRuns)
         var quietRounds = 0
         while quietRounds < 2 {
-            if !work.isEmpty { try? await Task.sleep(nanoseconds: 1_000_000) }
+            if let signal, !runsGoingOn(awaiting: awaited).isEmpty {
+                await signal.wait(upTo: deadline.remainingSeconds)
+            }
             await waitForMainQueue()
             layOut()
             work = unsettledWork(awaiting: awaited, runs: awaitingRuns)
@@ -261,6 +275,12 @@ public class HeadlessListScreen<Source: ListDataSource> {
                 return reportUnsettled(work, timeout: timeout, fileID: fileID, file: file, line: line, column: column)
             }
         }
+    }
+
+    /// The commands whose runs a settle waits for: the source's pagination and `selectItem`, the
+    /// tracked commands and `awaited`.
+    private func commandsToFollow(_ awaited: [_TrackedCommand]) -> [any CommandType] {
+        ([probe.paginationCommand(), probe.selectItem()] + (tracked + awaited).map { $0.command() }).compactMap { $0 }
     }
 
     /// Lays out the rows on screen, as UIKit does after a reload or a batch, registrations or not:
@@ -286,6 +306,7 @@ struct _ScreenProbe {
     /// Why the source has not rendered the collection's latest version, or `nil` when it has.
     var unrendered: () -> String?
     var isLoadingPage: () -> Bool
+    var paginationCommand: () -> (any CommandType)?
     var selectItem: () -> (any CommandType)?
     var loadingCellIdentifier: () -> String
 
@@ -301,6 +322,7 @@ struct _ScreenProbe {
             return nil
         }
         isLoadingPage = { [weak source] in source?.isLoadingPage ?? false }
+        paginationCommand = { [weak source] in source?.paginationCommand }
         selectItem = { [weak source] in source?.selectItem }
         loadingCellIdentifier = { [weak source] in source?.loadingCellIdentifier ?? "Loading" }
     }
@@ -310,12 +332,15 @@ struct _ScreenProbe {
 @MainActor
 struct _TrackedCommand {
     let name: String
-    let isExecuting: () -> Bool
+    let command: () -> (any CommandType)?
 
     init(_ command: some CommandType, name: String) {
         self.name = name
-        isExecuting = { [weak command] in command?.isExecuting ?? false }
+        self.command = { [weak command] in command }
     }
+
+    /// Whether the command runs; `false` once it is gone.
+    func isExecuting() -> Bool { command()?.isExecuting ?? false }
 }
 
 /// A point in time, `seconds` from its creation.
@@ -334,17 +359,13 @@ struct _Deadline {
     }
 }
 
-/// Runs the main run loop until the main queue has run a block queued now (with `pausing`, a
-/// millisecond from now), or `timeout` seconds pass. Call it on the main thread.
+/// Runs the main run loop until the main queue has run a block queued now, or `timeout` seconds
+/// pass. Call it on the main thread.
 ///
 /// - Returns: Whether the block ran.
-func _runMainQueue(timeout: Double, pausing: Bool) -> Bool {
+func _runMainQueue(timeout: Double) -> Bool {
     let flushed = XCTestExpectation(description: "main queue flushed")
-    if pausing {
-        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(1)) { flushed.fulfill() }
-    } else {
-        DispatchQueue.main.async { flushed.fulfill() }
-    }
+    DispatchQueue.main.async { flushed.fulfill() }
     return XCTWaiter().wait(for: [flushed], timeout: timeout) == .completed
 }
 

@@ -20,7 +20,7 @@ public func waitForMainQueue(
     timeout: Double = 30, fileID: String = #fileID, file: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
 ) {
-    if !_runMainQueue(timeout: timeout, pausing: false) {
+    if !_runMainQueue(timeout: timeout) {
         TestFailure(
             "the main queue did not drain within \(timeout) s", fileID: fileID, filePath: file, line: line,
             column: column

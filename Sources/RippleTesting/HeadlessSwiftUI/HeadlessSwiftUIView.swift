@@ -75,10 +75,11 @@ public final class HeadlessSwiftUIView<Output> {
         file: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
         let deadline = _Deadline(seconds: timeout)
+        let signal = commands.isEmpty ? nil : _SettleSignal(following: commands)
         var quietTurns = 0
         while quietTurns < 2 {
             let running = commands.filter(\.isExecuting)
-            if !running.isEmpty {
+            if let signal, !running.isEmpty {
                 if deadline.hasPassed {
                     let names = running.map { "\(Swift.type(of: $0))" }.joined(separator: ", ")
                     return TestFailure(
@@ -86,7 +87,8 @@ public final class HeadlessSwiftUIView<Output> {
                         fileID: fileID, filePath: file, line: line, column: column
                     ).record()
                 }
-                try? await Task.sleep(nanoseconds: 1_000_000)
+                // Woken when one of them changes its executing state, not on a timer.
+                await signal.wait(upTo: deadline.remainingSeconds)
             }
             await waitForMainQueue()
             if invalidated.isSet {

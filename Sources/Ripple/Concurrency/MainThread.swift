@@ -37,7 +37,7 @@ enum MainThread {
             // anything else can run there.
             MainActor.assumeIsolated(body)
         } else {
-            DispatchQueue.main.async { body() }
+            MainQueueDeliveries.post(body)
         }
     }
 }

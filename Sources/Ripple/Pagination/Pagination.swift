@@ -87,7 +87,7 @@ final class Pagination {
             command.executingChanges.subscribe(on: .synchronous) { [weak self] executing in
                 // The first is the replay of the state at subscription: no news.
                 guard let index = mail.countExecutingEvent() else { return }
-                DispatchQueue.main.async { self?.executingChanged(executing, index: index) }
+                MainQueueDeliveries.post { self?.executingChanged(executing, index: index) }
             },
             command.canExecuteChanges.subscribe { [weak self] in self?.canExecuteChanged() },
         ]
@@ -151,7 +151,7 @@ final class Pagination {
             wanted = nil
             // The row shows from the next turn of the main queue, not inside the display callback
             // that fired the load; a run whose end is handled first never shows it.
-            DispatchQueue.main.async { [weak self] in self?.updateLoadingRow() }
+            MainQueueDeliveries.post { [weak self] in self?.updateLoadingRow() }
         case .refused(let refusal):
             // Tried again at the next display, or when `canExecute` turns true.
             couldExecute = false
@@ -241,7 +241,7 @@ final class PaginationMail: Sendable {
     /// added); in transit until then.
     func post(_ body: @escaping @MainActor () -> Void) {
         state.withLock { $0.resultsInTransit += 1 }
-        DispatchQueue.main.async {
+        MainQueueDeliveries.post {
             self.state.withLock { $0.resultsInTransit -= 1 }
             body()
         }

@@ -50,8 +50,7 @@ package enum EventHandler<Value: Sendable>: Sendable {
                 if state.isActive { handler(value) }
             }
         case .mainActor(let handler):
-            // A closure given to `DispatchQueue.main.async` runs on the main actor.
-            DispatchQueue.main.async {
+            MainQueueDeliveries.post {
                 if state.isActive { handler(value) }
             }
         }

@@ -218,11 +218,10 @@ public class HeadlessListScreen<Source: ListDataSource> {
         let deadline = _Deadline(seconds: timeout)
         let signal = awaitingRuns ? _SettleSignal(following: commandsToFollow(awaited)) : nil
         var work = unsettledWork(awaiting: awaited, runs: awaitingRuns)
-        var quietRounds = 0
-        // Settled after two rounds in a row find nothing going on: what the first round's
-        // deliveries queued has run by the end of the second. Ripple's own deliveries are on the
-        // main queue already; a run the screen waits for wakes it when its state changes.
-        while quietRounds < 2 {
+        // Settled after a turn of the main queue that leaves nothing going on and none of Ripple's
+        // deliveries on its way (what a turn's deliveries queue in turn is counted in transit); a
+        // run the screen waits for wakes it when its state changes.
+        repeat {
             if let signal, !runsGoingOn(awaiting: awaited).isEmpty {
                 signal.waitRunningTheMainQueue(upTo: deadline.remainingSeconds)
             }
@@ -233,11 +232,10 @@ public class HeadlessListScreen<Source: ListDataSource> {
             }
             layOut()
             work = unsettledWork(awaiting: awaited, runs: awaitingRuns)
-            quietRounds = work.isEmpty ? quietRounds + 1 : 0
             if !work.isEmpty && deadline.hasPassed {
                 return reportUnsettled(work, timeout: timeout, fileID: fileID, file: file, line: line, column: column)
             }
-        }
+        } while !work.isEmpty || MainQueueDeliveries.inTransit > 0
     }
 
     /// Suspends until the screen is settled (see ``HeadlessListScreen``): the `async` form of
@@ -261,20 +259,18 @@ public class HeadlessListScreen<Source: ListDataSource> {
         let awaited = commands.map { _TrackedCommand($0, name: "the awaited \(Swift.type(of: $0))") }
         let deadline = _Deadline(seconds: timeout)
         let signal = awaitingRuns ? _SettleSignal(following: commandsToFollow(awaited)) : nil
-        var work = unsettledWork(awaiting: awaited, runs: awaitingRuns)
-        var quietRounds = 0
-        while quietRounds < 2 {
+        var work: [String]
+        repeat {
             if let signal, !runsGoingOn(awaiting: awaited).isEmpty {
                 await signal.wait(upTo: deadline.remainingSeconds)
             }
             await waitForMainQueue()
             layOut()
             work = unsettledWork(awaiting: awaited, runs: awaitingRuns)
-            quietRounds = work.isEmpty ? quietRounds + 1 : 0
             if !work.isEmpty && deadline.hasPassed {
                 return reportUnsettled(work, timeout: timeout, fileID: fileID, file: file, line: line, column: column)
             }
-        }
+        } while !work.isEmpty || MainQueueDeliveries.inTransit > 0
     }
 
     /// The commands whose runs a settle waits for: the source's pagination and `selectItem`, the

@@ -60,8 +60,10 @@ public final class HeadlessSwiftUIView<Output> {
     }
 
     /// Lets the main queue deliver what is queued (collections' events, commands' state), and
-    /// renders again after each invalidation, until a turn of the main queue changes nothing and
-    /// none of `commands` executes.
+    /// renders again after each invalidation, until a turn of the main queue leaves the body
+    /// valid, none of `commands` executing and none of Ripple's deliveries on its way. While one of
+    /// `commands` runs, it sleeps until that command's executing state changes; without
+    /// `commands`, it waits for no run: what a run the view does not name is doing, it cannot see.
     ///
     /// - Parameters:
     ///   - commands: Commands to wait for: a presenter's refresh, or a list's pagination command.
@@ -76,9 +78,11 @@ public final class HeadlessSwiftUIView<Output> {
     ) async {
         let deadline = _Deadline(seconds: timeout)
         let signal = commands.isEmpty ? nil : _SettleSignal(following: commands)
-        var quietTurns = 0
-        while quietTurns < 2 {
-            let running = commands.filter(\.isExecuting)
+        var running: [any CommandType]
+        // Settled after a turn of the main queue that leaves the body valid, none of `commands`
+        // running and none of Ripple's deliveries on its way.
+        repeat {
+            running = commands.filter(\.isExecuting)
             if let signal, !running.isEmpty {
                 if deadline.hasPassed {
                     let names = running.map { "\(Swift.type(of: $0))" }.joined(separator: ", ")
@@ -91,13 +95,9 @@ public final class HeadlessSwiftUIView<Output> {
                 await signal.wait(upTo: deadline.remainingSeconds)
             }
             await waitForMainQueue()
-            if invalidated.isSet {
-                render()
-                quietTurns = 0
-            } else {
-                quietTurns = running.isEmpty ? quietTurns + 1 : 0
-            }
-        }
+            if invalidated.isSet { render() }
+            running = commands.filter(\.isExecuting)
+        } while !running.isEmpty || invalidated.isSet || MainQueueDeliveries.inTransit > 0
     }
 
     /// Forwards `onAppear` to `presenter` (`Presenter.receiveOnAppear()`).

@@ -61,8 +61,8 @@ extension ObservableCollection {
         // The new storage is built once, outside the lock: O(n), and the same whatever the diff.
         // It is built after the first diff, whose copy of the old elements is freed by then, so
         // that the new leaves can take its memory: built before, with the copy alive, every
-        // replace at 100,000 elements made the heap grow by a list's worth of fresh pages (on
-        // glibc, 1.2 to 1.5 ms of page faults, as much as the diff).
+        // replace made the heap grow by a list's worth of fresh pages, whose page faults cost as
+        // much as the diff.
         var replacement: ListSnapshot<Element>?
         for attempt in 0...Self._optimisticReplaceAttempts {
             let underLock = attempt == Self._optimisticReplaceAttempts

@@ -75,60 +75,20 @@ public final class ObservedList<Element: Sendable>: Observable {
     /// The rows' pagination and selection.
     private var interactions: RowInteractions<Element>!
 
+    /// The rows' pagination and selection (``ObservedRows/rowInteractions``).
+    public var rowInteractions: RowInteractions<Element> { interactions }
+
     /// The elements, each with its path, for `ForEach(list.rows) { row in … }` and the SwiftUI
     /// modifier `row(_:of:)`.
     ///
     /// - Complexity: O(1).
     public var rows: ListRows<Element> { ListRows(elements: elements, section: 0) }
 
-    /// Executed with the element of each row the user selects (``select(at:)``), when it can
-    /// execute: a list source's `selectItem`.
-    public var selectItem: CommandWithParameter<Element>? {
-        get { interactions.selectItem }
-        set { interactions.selectItem = newValue }
-    }
-
-    /// Loads pages as rows appear, until a run returns ``PageLoad/lastPage``, with the same model
-    /// and rules as a list source's `paginate(with:threshold:showsLoadingRow:)`: a row that
-    /// appears (``rowAppeared(at:)``) within `threshold` of the end executes `command`, once per
-    /// page; an empty list loads its first page at once; a list that shrinks below its size at the
-    /// last page (a refresh) resumes. While a page loads, ``isLoadingPage`` is `true` for the
-    /// loading row.
-    ///
-    /// - Parameters:
-    ///   - command: Loads the next page, adds it to the collection, and says whether more follow.
-    ///   - threshold: How close to the end, in rows, an appearing row triggers the load.
-    ///   - showsLoadingRow: Whether ``isLoadingPage`` turns `true` while a page loads.
-    public func paginate(
-        with command: CommandWithResult<Void, PageLoad>, threshold: Int = 5, showsLoadingRow: Bool = true
-    ) {
-        interactions.paginate(with: command, threshold: threshold, showsLoadingRow: showsLoadingRow)
-    }
-
     /// Whether a page is loading and the loading row shows; a body that reads it follows it.
     public var isLoadingPage: Bool {
         registrar.access(self, keyPath: \.isLoadingPage)
         return interactions.isLoadingPage
     }
-
-    /// Whether a page run the pagination started has not ended yet, as the main queue has heard:
-    /// what RippleTesting waits for.
-    package var isPaginating: Bool { interactions.isLoadingPageRun }
-
-    /// Tells the list that the row at `path` appeared: a row near the end loads the next page.
-    ///
-    /// - Parameter path: The row's path (section 0).
-    public func rowAppeared(at path: ElementPath) { interactions.rowAppeared(at: path) }
-
-    /// The path of the row at `offset` counted across sections (``ObservedRows/path(ofRow:)``).
-    ///
-    /// - Parameter offset: The row's offset across sections.
-    public func path(ofRow offset: Int) -> ElementPath? { interactions.path(offset) }
-
-    /// Selects the row at `path`, as a tap does (``ObservedRows/select(at:)``).
-    ///
-    /// - Parameter path: The row's path (section 0).
-    public func select(at path: ElementPath) { interactions.select(at: path) }
 
     /// The elements as of the last event applied, for `List` and `ForEach`.
     ///
@@ -210,48 +170,14 @@ public final class ObservedSectionedList<Section: Sendable, Item: Sendable>: Obs
     /// The rows' pagination and selection.
     private var interactions: RowInteractions<Item>!
 
-    /// Executed with the item of each row the user selects (``select(at:)``), when it can execute.
-    public var selectItem: CommandWithParameter<Item>? {
-        get { interactions.selectItem }
-        set { interactions.selectItem = newValue }
-    }
-
-    /// Loads pages as rows appear, as `ObservedList.paginate(with:threshold:showsLoadingRow:)`
-    /// does; "within `threshold` of the end" counts rows across sections.
-    ///
-    /// - Parameters:
-    ///   - command: Loads the next page, adds it to the collection, and says whether more follow.
-    ///   - threshold: How close to the end, in rows, an appearing row triggers the load.
-    ///   - showsLoadingRow: Whether ``isLoadingPage`` turns `true` while a page loads.
-    public func paginate(
-        with command: CommandWithResult<Void, PageLoad>, threshold: Int = 5, showsLoadingRow: Bool = true
-    ) {
-        interactions.paginate(with: command, threshold: threshold, showsLoadingRow: showsLoadingRow)
-    }
+    /// The rows' pagination and selection (``ObservedRows/rowInteractions``).
+    public var rowInteractions: RowInteractions<Item> { interactions }
 
     /// Whether a page is loading and the loading row shows; a body that reads it follows it.
     public var isLoadingPage: Bool {
         registrar.access(self, keyPath: \.isLoadingPage)
         return interactions.isLoadingPage
     }
-
-    /// Whether a page run the pagination started has not ended yet, as the main queue has heard.
-    package var isPaginating: Bool { interactions.isLoadingPageRun }
-
-    /// Tells the list that the row at `path` appeared: a row near the end loads the next page.
-    ///
-    /// - Parameter path: The row's path.
-    public func rowAppeared(at path: ElementPath) { interactions.rowAppeared(at: path) }
-
-    /// The path of the row at `offset` counted across sections (``ObservedRows/path(ofRow:)``).
-    ///
-    /// - Parameter offset: The row's offset across sections.
-    public func path(ofRow offset: Int) -> ElementPath? { interactions.path(offset) }
-
-    /// Selects the row at `path`, as a tap does (``ObservedRows/select(at:)``).
-    ///
-    /// - Parameter path: The row's path.
-    public func select(at path: ElementPath) { interactions.select(at: path) }
 
     /// The sections and their items as of the last event applied.
     ///

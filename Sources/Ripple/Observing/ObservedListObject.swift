@@ -39,48 +39,18 @@ public final class ObservedListObject<Element: Sendable>: ObservableObject {
     /// The rows' pagination and selection.
     private var interactions: RowInteractions<Element>!
 
+    /// The rows' pagination and selection (``ObservedRows/rowInteractions``).
+    public var rowInteractions: RowInteractions<Element> { interactions }
+
     /// The elements as of the last event applied, for `List` and `ForEach`.
     public var elements: ListSnapshot<Element> { mirror.elements }
 
     /// The elements, each with its path, for `ForEach(list.rows) { row in … }`.
     public var rows: ListRows<Element> { ListRows(elements: elements, section: 0) }
 
-    /// Executed with the element of each row the user selects, when it can execute.
-    public var selectItem: CommandWithParameter<Element>? {
-        get { interactions.selectItem }
-        set { interactions.selectItem = newValue }
-    }
-
-    /// Loads pages as rows appear, as `ObservedList.paginate(with:threshold:showsLoadingRow:)`.
-    ///
-    /// - Parameters:
-    ///   - command: Loads the next page, adds it to the collection, and says whether more follow.
-    ///   - threshold: How close to the end, in rows, an appearing row triggers the load.
-    ///   - showsLoadingRow: Whether ``isLoadingPage`` turns `true` while a page loads.
-    public func paginate(
-        with command: CommandWithResult<Void, PageLoad>, threshold: Int = 5, showsLoadingRow: Bool = true
-    ) {
-        interactions.paginate(with: command, threshold: threshold, showsLoadingRow: showsLoadingRow)
-    }
-
     /// Whether a page is loading and the loading row shows; `objectWillChange` fires before it
     /// changes.
     public var isLoadingPage: Bool { interactions.isLoadingPage }
-
-    /// Tells the list that the row at `path` appeared: a row near the end loads the next page.
-    ///
-    /// - Parameter path: The row's path (section 0).
-    public func rowAppeared(at path: ElementPath) { interactions.rowAppeared(at: path) }
-
-    /// The path of the row at `offset` counted across sections (``ObservedRows/path(ofRow:)``).
-    ///
-    /// - Parameter offset: The row's offset across sections.
-    public func path(ofRow offset: Int) -> ElementPath? { interactions.path(offset) }
-
-    /// Selects the row at `path`, as a tap does.
-    ///
-    /// - Parameter path: The row's path (section 0).
-    public func select(at path: ElementPath) { interactions.select(at: path) }
 
     /// The version of the last event applied.
     public var version: Int { mirror.version }
@@ -130,45 +100,15 @@ public final class ObservedSectionedListObject<Section: Sendable, Item: Sendable
     /// The rows' pagination and selection.
     private var interactions: RowInteractions<Item>!
 
+    /// The rows' pagination and selection (``ObservedRows/rowInteractions``).
+    public var rowInteractions: RowInteractions<Item> { interactions }
+
     /// The sections and their items as of the last event applied.
     public var sections: [SectionSnapshot<Section, Item>] { mirror.sections }
-
-    /// Executed with the item of each row the user selects, when it can execute.
-    public var selectItem: CommandWithParameter<Item>? {
-        get { interactions.selectItem }
-        set { interactions.selectItem = newValue }
-    }
-
-    /// Loads pages as rows appear, as `ObservedSectionedList.paginate(with:threshold:showsLoadingRow:)`.
-    ///
-    /// - Parameters:
-    ///   - command: Loads the next page, adds it to the collection, and says whether more follow.
-    ///   - threshold: How close to the end, in rows, an appearing row triggers the load.
-    ///   - showsLoadingRow: Whether ``isLoadingPage`` turns `true` while a page loads.
-    public func paginate(
-        with command: CommandWithResult<Void, PageLoad>, threshold: Int = 5, showsLoadingRow: Bool = true
-    ) {
-        interactions.paginate(with: command, threshold: threshold, showsLoadingRow: showsLoadingRow)
-    }
 
     /// Whether a page is loading and the loading row shows; `objectWillChange` fires before it
     /// changes.
     public var isLoadingPage: Bool { interactions.isLoadingPage }
-
-    /// Tells the list that the row at `path` appeared: a row near the end loads the next page.
-    ///
-    /// - Parameter path: The row's path.
-    public func rowAppeared(at path: ElementPath) { interactions.rowAppeared(at: path) }
-
-    /// The path of the row at `offset` counted across sections (``ObservedRows/path(ofRow:)``).
-    ///
-    /// - Parameter offset: The row's offset across sections.
-    public func path(ofRow offset: Int) -> ElementPath? { interactions.path(offset) }
-
-    /// Selects the row at `path`, as a tap does.
-    ///
-    /// - Parameter path: The row's path.
-    public func select(at path: ElementPath) { interactions.select(at: path) }
 
     /// The version of the last event applied.
     public var version: Int { mirror.version }

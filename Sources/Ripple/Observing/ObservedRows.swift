@@ -6,41 +6,81 @@ import RippleDiff
 // the four observed lists.
 
 /// A SwiftUI list's rows, as ``ObservedList``, ``ObservedSectionedList`` and their
-/// `ObservableObject` twins offer them to a view: what a row's `onAppear` and a tap report, and
-/// whether the loading row shows.
+/// `ObservableObject` twins offer them to a view: what a row's `onAppear` and a tap report, the
+/// list's pagination and selection command, and whether the loading row shows.
 ///
-/// RippleTesting's `HeadlessSwiftUIView` and the SwiftUI modifier `row(_:of:)` call it.
+/// RippleTesting's `HeadlessSwiftUIView` and the SwiftUI modifier `row(_:of:)` call it. The four
+/// lists share one implementation of everything but ``isLoadingPage`` (which each makes
+/// observable its own way), through ``rowInteractions``.
 @MainActor
 public protocol ObservedRows: AnyObject {
+    /// The type of the list's items.
+    associatedtype Item: Sendable
+
     /// Whether the loading row shows: a page is loading, and the pagination shows a loading row.
     /// A body that reads it follows it.
     var isLoadingPage: Bool { get }
+
+    /// The rows' pagination and selection, which this protocol's methods use.
+    var rowInteractions: RowInteractions<Item> { get }
+}
+
+extension ObservedRows {
+    /// Executed with the item of each row the user selects (``select(at:)``), when it can
+    /// execute: a list source's `selectItem`.
+    public var selectItem: CommandWithParameter<Item>? {
+        get { rowInteractions.selectItem }
+        set { rowInteractions.selectItem = newValue }
+    }
+
+    /// Loads pages as rows appear, until a run returns ``PageLoad/lastPage``, with the model and
+    /// rules of a list source's `paginate(with:threshold:showsLoadingRow:)` (docs/sources.md,
+    /// "Pagination"): a row that appears (``rowAppeared(at:)``) within `threshold` of the end,
+    /// counted across sections, asks for the next page; an empty list loads its first page at
+    /// once; a list that shrinks below its size at the last page (a refresh) resumes. While a load
+    /// the pagination started runs, ``isLoadingPage`` is `true` for the loading row. Calling it
+    /// again replaces the earlier pagination.
+    ///
+    /// - Parameters:
+    ///   - command: Loads the next page, adds it to the collection, and says whether more follow.
+    ///   - threshold: How close to the end, in rows, an appearing row triggers the load.
+    ///   - showsLoadingRow: Whether ``isLoadingPage`` turns `true` while a page loads.
+    public func paginate(
+        with command: CommandWithResult<Void, PageLoad>, threshold: Int = 5, showsLoadingRow: Bool = true
+    ) {
+        rowInteractions.paginate(with: command, threshold: threshold, showsLoadingRow: showsLoadingRow)
+    }
 
     /// Tells the list that the row at `path` appeared (SwiftUI's `onAppear`): a row within the
     /// pagination's threshold of the end loads the next page.
     ///
     /// - Parameter path: The row's path; section 0 in a flat list.
-    func rowAppeared(at path: ElementPath)
+    public func rowAppeared(at path: ElementPath) { rowInteractions.rowAppeared(at: path) }
 
     /// The path of the row at `offset`, counting the rows of every section in order (a flat
     /// list's offsets are its items'), or `nil` past the last row. The loading row is not counted.
     ///
     /// - Parameter offset: The row's offset across sections.
     /// - Complexity: O(*s*) in the sections.
-    func path(ofRow offset: Int) -> ElementPath?
+    public func path(ofRow offset: Int) -> ElementPath? { rowInteractions.path(offset) }
 
     /// Selects the row at `path`, as a tap does: its presenter hears `didSelectCell()` when it is a
     /// ``SelectableCellPresenter``, then the list's `selectItem` command executes with it when it
     /// can. A path that names no row does nothing.
     ///
     /// - Parameter path: The row's path; section 0 in a flat list.
-    func select(at path: ElementPath)
+    public func select(at path: ElementPath) { rowInteractions.select(at: path) }
+
+    /// Whether a page run the pagination started has not ended yet, as the main queue has heard:
+    /// what RippleTesting waits for.
+    package var isPaginating: Bool { rowInteractions.isLoadingPageRun }
 }
 
-/// The pagination and selection of an observed list, for the four of them. Its owner tells it
-/// about changes of the elements (``rendered()``) and hears when the loading row shows or hides.
+/// The pagination and selection of an observed list's rows, shared by the four observed lists
+/// (``ObservedRows/rowInteractions``): use them through ``ObservedRows``' methods. Its owner tells
+/// it about changes of the elements and hears when the loading row shows or hides.
 @MainActor
-final class RowInteractions<Item: Sendable> {
+public final class RowInteractions<Item: Sendable> {
     /// Executed with the item of each selected row, when it can execute.
     var selectItem: CommandWithParameter<Item>?
     private var pagination: Pagination?

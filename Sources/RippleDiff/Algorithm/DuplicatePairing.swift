@@ -25,10 +25,9 @@
 // take and the pairing is the in-order one.
 //
 // The window is a compromise. Wider, an inserted element takes a neighbour's occurrence more often
-// (then both move); narrower, a burst of edits outruns it more often. On the benchmark's `dups`
-// shape (10% deleted and inserted at random), 4 keeps 99.9% of the longest common subsequence in
-// place; 2 and 3 lose track, 8 keeps as much but takes neighbours' occurrences in lists whose
-// identifiers repeat every 10 elements or so.
+// (then both move); narrower, a burst of edits outruns it more often. 4 is the narrowest window
+// that keeps the benchmark's `dups` shape (deletes and inserts at random) nearly all in place;
+// docs/performance.md has the measurement of each width.
 
 /// Pairs the occurrences left unmatched by the pairing by place: an identifier with exactly one
 /// unmatched occurrence on each side pairs them.

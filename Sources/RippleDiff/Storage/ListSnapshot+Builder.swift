@@ -96,8 +96,7 @@ extension ListSnapshot {
             }
             if current == nil {
                 // Whole leaves straight from the chunk, each made full: the loop below would make
-                // the same leaves, with a check of `current` and of the room per leaf (about 8% of
-                // a build's instructions).
+                // the same leaves, with a check of `current` and of the room per element.
                 while chunk.count - start >= ListSnapshot._leafCapacity {
                     let leaf = _Leaf._create(
                         copying: UnsafeBufferPointer(start: base + start, count: ListSnapshot._leafCapacity))

@@ -32,7 +32,7 @@
 //
 // Exclusivity: the fields live in the allocation's tail, read and written through pointers, so
 // they are not checked at run time (a class's stored property would be: a runtime call per
-// access, which made reading one element cost 0.2 to 1.2 µs). The static rules still hold, and no
+// access, on the hottest path of every read). The static rules still hold, and no
 // access can overlap another: a node is mutated only by the one mutating method of the one list
 // value that holds its whole path uniquely (so no other code can be reading it), no method here
 // calls out to user code while it mutates a node, and the visitors that call user code

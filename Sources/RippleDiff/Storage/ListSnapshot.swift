@@ -27,26 +27,21 @@
 /// - Copying and ``isIdentical(to:)``: O(1).
 /// - `count`: O(1).
 /// - Reading or writing one element by index: O(log *n*): a binary search of each inner node's
-///   running counts, then the leaf. Measured at 1,000,000 `Int` elements (`ripple-bench --suite
-///   storage`, 2-core AMD EPYC): a random read takes 105–140 ns against 6–7 ns for `Array`, most
-///   of it cache misses down the path.
+///   running counts, then the leaf; most of a random read's time is cache misses down the path.
 /// - Insertion, removal and ``move(fromOffset:toOffset:)``: O(log *n*), copying at most one
-///   path of nodes (120–150 ns to insert in the middle of 1,000,000 elements). `append(_:)`
-///   writes into the tail, in place while no other copy shares it, and touches the tree's right
-///   edge once per tailful. While another copy holds the list (as a subscriber holds each
-///   snapshot), an append copies the tail, not one node per level of the tree: about twice an
-///   append to an unshared list, against six times with no tail (`ripple-bench --suite publish`,
-///   `ripple-held`).
+///   path of nodes. `append(_:)` writes into the tail, in place while no other copy shares it,
+///   and touches the tree's right edge once per tailful. While another copy holds the list (as a
+///   subscriber holds each snapshot), an append copies the tail, not one node per level of the
+///   tree.
 /// - Iteration (`for … in`, `forEach(_:)`, ``forEachChunk(_:)``): O(*n*), leaf by leaf, not
 ///   O(log *n*) per element. The compiler vectorizes a loop over each leaf as it does a loop over
-///   an array. At 1,000,000 elements, a `for … in` sum of `Int`s runs within 1.15–1.3× of
-///   `Array`'s, and a sum of a struct with a `String` field within 1.1×; `forEach(_:)` runs as
-///   fast. ``forEachChunk(_:)`` hands out each leaf's contiguous storage, so a bulk copy runs at
-///   memory-copy speed.
+///   an array. ``forEachChunk(_:)`` hands out each leaf's contiguous storage, so a bulk copy runs
+///   at memory-copy speed.
 /// - Building from a sequence (`ListSnapshot(elements)`) and `Array(snapshot)`: O(*n*). A build
-///   allocates one node per leaf of about 4 KiB (with its release later, about 1.5 ns per 16-byte
-///   element, against 0.5 to 0.8 ns to copy an array); `Array(snapshot)` copies leaf by leaf, at
-///   about the speed of an array's copy.
+///   allocates one node per leaf of about 4 KiB; `Array(snapshot)` copies leaf by leaf.
+///
+/// docs/performance.md keeps the measured figures of each (`ripple-bench --suite storage`, `--suite
+/// publish`), with their dates.
 ///
 /// The storage is not contiguous: `withContiguousStorageIfAvailable(_:)` answers only while the
 /// list is one leaf (a tree of one leaf and no tail, or a tail alone). Code that needs one buffer
@@ -131,11 +126,10 @@ extension ListSnapshot {
     /// or more) to 256 (for elements of 16 bytes or less). A leaf other than the last one holds at
     /// least half as many.
     ///
-    /// A leaf of about 4 KiB spreads the cost of its allocation and release (about 100 ns) over
-    /// enough elements that building a list costs little more than copying an array, and a change
-    /// that copies a shared leaf copies about 4 KiB, whatever the element. Leaves of 64 16-byte
-    /// elements made a build cost 3 ns per element, four times an array's copy. The bounds keep a
-    /// leaf of small elements quick to shift within, and a leaf of big ones worth its allocation.
+    /// A leaf of about 4 KiB spreads the cost of its allocation and release over enough elements
+    /// that building a list costs little more than copying an array, and a change that copies a
+    /// shared leaf copies about 4 KiB, whatever the element. The bounds keep a leaf of small
+    /// elements quick to shift within, and a leaf of big ones worth its allocation.
     @inlinable
     internal static var _leafCapacity: Int {
         Swift.min(256, Swift.max(16, 4096 / MemoryLayout<Element>.stride))

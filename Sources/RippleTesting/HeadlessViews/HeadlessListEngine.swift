@@ -1,10 +1,8 @@
 import RippleDiff
 
-// Why this file is long: it is one state machine, shared by both headless views. Reloads, drags,
-// selection, reconfigures and batches all read and write the same private(set) state (what is on
-// screen, the batch's depth and operations, the selection, the diagnostics); split across files,
-// that state would have to become writable module-wide. What its views see of its screen changes is
-// in HeadlessLayoutChange.swift.
+// Why this file is long: it is one state machine, shared by both headless views: reloads, drags,
+// selection, reconfigures and batches all write the same private(set) state, which split files
+// would have to make writable module-wide. Its screen changes are in HeadlessLayoutChange.swift.
 
 /// The state machine shared by ``HeadlessTableView`` and ``HeadlessCollectionView``: the displayed
 /// values, the cached before-state, batch nesting, validation and recovery.

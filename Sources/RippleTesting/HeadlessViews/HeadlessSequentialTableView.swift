@@ -1,9 +1,8 @@
 import RippleDiff
 
-// Why this file is long: it is one state machine. The row calls (remove, insert, move, reload) and
-// the commit at the end of a batch all read and write the same private state (the batch's working
-// slots, the depth, the batch's violation); split across files, that state would have to become
-// internal. Its violation type is in SequentialUpdateViolation.swift.
+// Why this file is long: it is one state machine: the row calls and the commit at the end of a batch
+// all write the same private state, which split files would have to make internal. Its violation
+// type is in SequentialUpdateViolation.swift.
 
 /// A table view without AppKit: it shows values from a data source and takes `NSTableView`'s row
 /// updates, which apply one after another, so a test on Linux proves that the calls a list source

@@ -110,15 +110,22 @@ final class CommandPolicyTests: XCTestCase {
         XCTAssertEqual(log.current.filter { $0.hasPrefix("end") }, ["end 2"], "the cancelled run never reached its end")
     }
 
-    /// Issue 43, bug 5: "latest wins". A replaced run whose body ignores the cancellation and
-    /// returns a value anyway, after the newer run, publishes nothing and ends cancelled; its
-    /// awaiting call returns `.cancelled`. (Before the fix, `results` gave `[2, 1]`.)
-    func test_cancelRunning_aReplacedRunThatIgnoresTheCancellation_publishesNothing() async {
+    /// A `.cancelRunning` command whose Dispatch body keeps each run for the test to end.
+    private func keptRunsCommand() -> (TestScheduler, CommandLock<[CommandResultRun<Int>]>, CommandWithResult<Int, Int>)
+    {
         let scheduler = TestScheduler()
         let runs = CommandLock<[CommandResultRun<Int>]>([])
         let command = CommandWithResult<Int, Int>(
             queue: scheduler, policy: .cancelRunning,
             nonisolatedWork: { _, done in runs.withLock { $0.append(done) } })
+        return (scheduler, runs, command)
+    }
+
+    /// Issue 43, bug 5: "latest wins". A replaced run whose body ignores the cancellation and
+    /// returns a value anyway, after the newer run, publishes nothing and ends cancelled; its
+    /// awaiting call returns `.cancelled`. (Before the fix, `results` gave `[2, 1]`.)
+    func test_cancelRunning_aReplacedRunThatIgnoresTheCancellation_publishesNothing() async {
+        let (scheduler, runs, command) = keptRunsCommand()
         let results = EventRecorder<Int>()
         let outcomes = EventRecorder<String>()
         let tokens = [
@@ -143,11 +150,7 @@ final class CommandPolicyTests: XCTestCase {
 
     /// The same when the old run returns first: it was replaced, so its value is dropped too.
     func test_cancelRunning_aReplacedRunReturningFirst_publishesNothing() {
-        let scheduler = TestScheduler()
-        let runs = CommandLock<[CommandResultRun<Int>]>([])
-        let command = CommandWithResult<Int, Int>(
-            queue: scheduler, policy: .cancelRunning,
-            nonisolatedWork: { _, done in runs.withLock { $0.append(done) } })
+        let (scheduler, runs, command) = keptRunsCommand()
         let results = EventRecorder<Int>()
         let token = command.results.subscribe(on: .synchronous) { results.record($0) }
         command.execute(parameter: 1)

@@ -16,13 +16,14 @@ public enum CommandPolicy: Sendable, Hashable {
 /// How one run of a command ended, as ``CommandWithResult/outcomes`` publishes it (without the
 /// run's value; ``CommandWithResult/run(parameter:)`` returns a ``CommandRunOutcome`` with it).
 public enum CommandOutcome: Sendable {
-    /// The body finished without error.
+    /// The body finished without error, and the run was not cancelled.
     case succeeded
 
     /// The body threw or reported an error. The error also went to the command's `errors`.
     case failed(any Error)
 
-    /// The run was cancelled and ended without producing a result.
+    /// The run was cancelled (by `cancel()`, its awaiting task, or a newer run under
+    /// ``CommandPolicy/cancelRunning``) and published no value, whatever its body returned.
     case cancelled
 
     /// Whether the run succeeded.

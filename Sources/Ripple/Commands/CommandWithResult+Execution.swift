@@ -70,10 +70,11 @@ extension CommandWithResult {
     /// there if needed); a nonisolated command checks and starts on the calling task, whose thread
     /// also runs a nonisolated sync body.
     ///
-    /// Cancelling the task that awaits `run` cancels the run (a queued one is dropped), and so
-    /// does ``cancel()``: the call then returns ``CommandRunOutcome/cancelled`` once the body has
-    /// ended, unless the body finished anyway. A task cancelled before the call starts no run and
-    /// returns `.cancelled`.
+    /// Cancelling the task that awaits `run` cancels the run (a queued one is dropped), and so do
+    /// ``cancel()`` and, under `.cancelRunning`, a newer run: the call then returns
+    /// ``CommandRunOutcome/cancelled`` once the body has ended, even when the body returned a
+    /// value anyway (a cancelled run publishes none). A task cancelled before the call starts no
+    /// run and returns `.cancelled`.
     ///
     /// - Parameter parameter: The value the run gets.
     /// - Returns: `.succeeded(value)`, `.failed(error)`, `.cancelled`, or `.refused(reason)` when

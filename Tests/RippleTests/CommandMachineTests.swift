@@ -41,32 +41,30 @@ final class CommandMachineTests: XCTestCase {
     @discardableResult
     private func admit(
         _ machine: inout CommandMachine, thread: UInt? = nil, waiter: AnyObject? = nil
-    ) -> (admission: CommandMachine.Admission, cancel: [any CommandRunHandle]) {
-        let (admission, cancel, drains) = machine.admit(thread: thread, entry: { entry(waiter) }) {
-            FakeRun(id: $0, waiter: waiter)
-        }
+    ) -> (admission: CommandMachine.AdmitAction, cancel: [any CommandRunHandle]) {
+        let action = machine.admit(thread: thread, entry: { entry(waiter) }) { FakeRun(id: $0, waiter: waiter) }
+        guard case .start(_, let cancel, let drains) = action else { return (action, []) }
         machine._deliver(drains)
-        return (admission, cancel)
+        return (action, cancel)
     }
 
     private func end(
         _ machine: inout CommandMachine, _ ending: CommandMachine.Ending, value: Int? = nil,
         failure: (any Error)? = nil,
         isCancellation: Bool = false
-    ) -> CommandMachine.EndEffects {
+    ) -> CommandMachine.EndAction {
         var outcomes = false
         if let value, case .deliver(let results, let pending) = machine.publish(ending, value: value) {
             if results { machine._deliver(.results) }
             outcomes = pending
         }
-        var effects = machine.end(ending, failure: failure, isCancellation: isCancellation) { id, _ in FakeRun(id: id) }
-        if outcomes { effects.drains.insert(.outcomes) }
-        machine._deliver(effects.drains)
-        return effects
+        let action = machine.end(ending, failure: failure, isCancellation: isCancellation) { id, _ in FakeRun(id: id) }
+        machine._deliver(outcomes ? action.drains.union(.outcomes) : action.drains)
+        return action
     }
 
-    private func runID(_ admission: CommandMachine.Admission) -> Int? {
-        if case .started(.run(let id, _)) = admission { return id }
+    private func runID(_ admission: CommandMachine.AdmitAction) -> Int? {
+        if case .start(.run(let id, _), _, _) = admission { return id }
         return nil
     }
 
@@ -78,7 +76,7 @@ final class CommandMachineTests: XCTestCase {
         XCTAssertNotNil(runID(first.admission))
         XCTAssertTrue(machine.isExecuting)
         XCTAssertFalse(machine.admitsAnotherRun)
-        guard case .refused(.busy) = admit(&machine).admission else { return XCTFail("not refused") }
+        guard case .refuse(.busy) = admit(&machine).admission else { return XCTFail("not refused") }
         events.assertEvents(["executing true", "canExecute"])
     }
 
@@ -87,7 +85,7 @@ final class CommandMachineTests: XCTestCase {
         let a = runID(admit(&machine).admission)
         XCTAssertNotNil(a)
         XCTAssertNotNil(runID(admit(&machine).admission))
-        guard case .refused(.busy) = admit(&machine).admission else { return XCTFail("not refused") }
+        guard case .refuse(.busy) = admit(&machine).admission else { return XCTFail("not refused") }
         XCTAssertEqual(machine.activeRuns, 2)
         events.assertEvents(["executing true", "canExecute", "canExecute"])
         _ = end(&machine, .run(id: a!), value: 1)
@@ -107,11 +105,11 @@ final class CommandMachineTests: XCTestCase {
         var machine = machine(.cancelRunning, sync: true)
         XCTAssertTrue(machine.nestsPerThread)
         for _ in 0..<syncRunLimit {
-            guard case .started(.sync) = admit(&machine, thread: 1).admission else { return XCTFail("not started") }
+            guard case .start(.sync, _, _) = admit(&machine, thread: 1).admission else { return XCTFail("not started") }
         }
-        guard case .tooDeep(let depth) = admit(&machine, thread: 1).admission else { return XCTFail("no trap") }
+        guard case .trapTooDeep(let depth) = admit(&machine, thread: 1).admission else { return XCTFail("no trap") }
         XCTAssertEqual(depth, syncRunLimit + 1)
-        guard case .started(.sync) = admit(&machine, thread: 2).admission else {
+        guard case .start(.sync, _, _) = admit(&machine, thread: 2).admission else {
             return XCTFail("another thread nests nothing")
         }
         XCTAssertEqual(machine.syncDepths, [1: syncRunLimit, 2: 1])
@@ -124,8 +122,8 @@ final class CommandMachineTests: XCTestCase {
         var machine = machine(.enqueue)
         let id = runID(admit(&machine).admission)!
         let waiter = Waiter()
-        guard case .queued = admit(&machine, waiter: waiter).admission else { return XCTFail("not queued") }
-        guard case .queued = admit(&machine).admission else { return XCTFail("not queued") }
+        guard case .queue = admit(&machine, waiter: waiter).admission else { return XCTFail("not queued") }
+        guard case .queue = admit(&machine).admission else { return XCTFail("not queued") }
         XCTAssertEqual(machine.queued.count, 2)
         events.assertEvents(["executing true", "canExecute"])
 
@@ -140,7 +138,7 @@ final class CommandMachineTests: XCTestCase {
 
     func test_success_valueThenOutcome_afterTheRunEnds_andTheEndShows() {
         var machine = machine(.ignoreWhileRunning, sync: true)
-        guard case .started(.sync) = admit(&machine).admission else { return XCTFail("not started") }
+        guard case .start(.sync, _, _) = admit(&machine).admission else { return XCTFail("not started") }
         let effects = end(&machine, .sync(thread: nil), value: 3)
         XCTAssertFalse(effects.cancelled)
         XCTAssertNil(effects.unobserved)
@@ -193,9 +191,8 @@ final class CommandMachineTests: XCTestCase {
             FakeRun(id: id)
         }
         XCTAssertFalse(failed.drains.contains(.outcomes), "A's thread drains the outcomes")
-        var ended = machine.end(.run(id: a), failure: nil, isCancellation: false) { id, _ in FakeRun(id: id) }
-        ended.drains.insert(.outcomes)
-        machine._deliver(CommandDrains.results.union(failed.drains).union(ended.drains))
+        let ended = machine.end(.run(id: a), failure: nil, isCancellation: false) { id, _ in FakeRun(id: id) }
+        machine._deliver(CommandDrains.results.union(failed.drains).union(ended.drains).union(.outcomes))
         XCTAssertEqual(
             events.events.filter { $0.hasPrefix("outcome") },
             ["outcome succeeded", "outcome failed(CommandTestError(2))"])
@@ -241,7 +238,7 @@ final class CommandMachineTests: XCTestCase {
         var machine = machine(.enqueue)
         let id = runID(admit(&machine).admission)!
         admit(&machine)
-        let (cancel, dropped, drains) = machine.cancelAll()
+        let (cancel, dropped, drains) = machine.cancelAll().parts
         machine._deliver(drains)
         XCTAssertEqual(cancel.map { ($0 as? FakeRun)?.id }, [id])
         XCTAssertEqual(dropped.count, 1)
@@ -249,7 +246,7 @@ final class CommandMachineTests: XCTestCase {
         XCTAssertTrue(machine.queued.isEmpty)
 
         var idle = self.machine(.ignoreWhileRunning, observed: false)
-        let nothing = idle.cancelAll()
+        let nothing = idle.cancelAll().parts
         XCTAssertTrue(nothing.cancel.isEmpty && nothing.dropped.isEmpty && nothing.drains.isEmpty)
     }
 
@@ -272,11 +269,11 @@ final class CommandMachineTests: XCTestCase {
 
     func test_bindWork_registersARunOutsideThePolicy() {
         var machine = machine(.ignoreWhileRunning, sync: true)
-        let (handle, drains) = machine.bindWork { FakeRun(id: $0) }
+        guard case .bind(let handle, let drains) = machine.bindWork(makeRun: { FakeRun(id: $0) }) else { return }
         machine._deliver(drains)
         XCTAssertEqual(machine.running.count, 1)
         XCTAssertEqual(machine.syncRunning, 0, "bound work is a run, not a sync body")
-        guard case .refused(.busy) = admit(&machine).admission else { return XCTFail("not refused") }
+        guard case .refuse(.busy) = admit(&machine).admission else { return XCTFail("not refused") }
         _ = end(&machine, .run(id: (handle as! FakeRun).id), value: 9)
         XCTAssertFalse(machine.isExecuting)
         events.assertEvents([
@@ -287,8 +284,44 @@ final class CommandMachineTests: XCTestCase {
     /// With nobody subscribed to the executing and canExecute streams, a start queues nothing.
     func test_unobservedStateChanges_queueNothing() {
         var machine = machine(.ignoreWhileRunning, observed: false)
-        let (admission, _, drains) = machine.admit(thread: nil, entry: { entry() }) { FakeRun(id: $0) }
-        XCTAssertNotNil(runID(admission))
-        XCTAssertTrue(drains.isEmpty)
+        let action = machine.admit(thread: nil, entry: { entry() }) { FakeRun(id: $0) }
+        XCTAssertNotNil(runID(action))
+        guard case .start(_, let cancelling, let drains) = action else { return XCTFail("not started") }
+        XCTAssertTrue(drains.isEmpty && cancelling.isEmpty)
+    }
+}
+
+// MARK: - Each action's parts, by name
+
+extension CommandMachine.EndAction {
+    fileprivate var cancelled: Bool { ending == .cancelled }
+    fileprivate var drains: CommandDrains {
+        switch self {
+        case .finish(_, let drains, _), .finishAndTakeOver(_, let drains, _, _, _): drains
+        }
+    }
+    fileprivate var unobserved: (any Error)? {
+        switch self {
+        case .finish(_, _, let unobserved), .finishAndTakeOver(_, _, let unobserved, _, _): unobserved
+        }
+    }
+}
+
+extension CommandMachine.CancelAllAction {
+    fileprivate var parts: (cancel: [any CommandRunHandle], dropped: [QueuedEntry], drains: CommandDrains) {
+        switch self {
+        case .cancel(let runs, let dropped, let drains): (runs, dropped, drains)
+        }
+    }
+}
+
+extension CommandMachine.CancelRunAction {
+    fileprivate var cancel: (any CommandRunHandle)? {
+        if case .cancel(let run) = self { return run }
+        return nil
+    }
+    fileprivate var dropped: QueuedEntry? {
+        if case .drop(let entry, _) = self { return entry }
+        return nil
     }
 }

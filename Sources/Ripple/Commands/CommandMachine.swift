@@ -122,16 +122,16 @@ package struct CommandMachine {
         case run(id: Int, handle: any CommandRunHandle)
     }
 
-    /// What `execute` must do once unlocked.
-    package enum Admission {
+    /// What `execute` must do once unlocked (``admit(thread:entry:makeRun:)``).
+    package enum AdmitAction {
         /// Start nothing; `execute` returns the refusal.
-        case refused(CommandRefusal)
+        case refuse(CommandRefusal)
         /// Trap: a sync `.cancelRunning` body nested `depth` runs deep on this thread.
-        case tooDeep(depth: Int)
-        /// The parameter waits under `.enqueue`.
-        case queued
-        /// Start the run.
-        case started(Start)
+        case trapTooDeep(depth: Int)
+        /// The parameter waits under `.enqueue`; nothing shows.
+        case queue
+        /// Deliver `drains`, cancel the runs `.cancelRunning` replaces, then start the run.
+        case start(Start, cancelling: [any CommandRunHandle], drains: CommandDrains)
     }
 
     /// The atomic check-and-start of `execute`: applies the policy, registers the run (or queues
@@ -141,21 +141,20 @@ package struct CommandMachine {
     ///   - thread: The calling thread, when ``nestsPerThread``.
     ///   - entry: The queued form of the call, made only if the policy queues it.
     ///   - makeRun: The handle of a new Dispatch or async run with the given id.
-    /// - Returns: What to do, the runs `.cancelRunning` replaces (cancel them), and the events to
-    ///   deliver.
+    /// - Returns: What to do once unlocked.
     package mutating func admit(
         thread: UInt?, entry: () -> QueuedEntry, makeRun: (Int) -> any CommandRunHandle
-    ) -> (admission: Admission, cancel: [any CommandRunHandle], drains: CommandDrains) {
+    ) -> AdmitAction {
         var cancel: [any CommandRunHandle] = []
         switch policy {
         case .ignoreWhileRunning, .concurrent:
-            guard admitsAnotherRun else { return (.refused(.busy), [], []) }
+            guard admitsAnotherRun else { return .refuse(.busy) }
         case .cancelRunning:
             // A sync body cannot be cancelled, so `execute` from inside it nests one run deeper
             // each time, without bound: stop before the stack overflows without a message.
             // Counted per thread: runs of plain calls on other threads nest nothing.
             let depth = thread.map { syncDepths[$0, default: 0] } ?? 0
-            if bodyIsSync && depth >= syncRunLimit { return (.tooDeep(depth: depth + 1), [], []) }
+            if bodyIsSync && depth >= syncRunLimit { return .trapTooDeep(depth: depth + 1) }
             if !running.isEmpty {
                 cancel = Array(running.values)
                 cancelledRuns.formUnion(running.keys)
@@ -164,14 +163,14 @@ package struct CommandMachine {
             if activeRuns > 0 {
                 // Already executing, and `.enqueue` admits any number: nothing shows.
                 queued.append(entry())
-                return (.queued, [], [])
+                return .queue
             }
         }
         var drains: CommandDrains = []
         let before = visible
         let start = register(thread: thread, makeRun: makeRun)
         publishChanges(since: before, into: &drains)
-        return (.started(start), cancel, drains)
+        return .start(start, cancelling: cancel, drains: drains)
     }
 
     /// Registers a new run: a sync one counted (on `thread` when given), another kept by id.
@@ -196,15 +195,19 @@ package struct CommandMachine {
 
     /// Registers work started elsewhere (`useWork`): a run outside the predicate and the policy.
     ///
-    /// - Returns: Its handle, and the events to deliver.
-    package mutating func bindWork(makeRun: (Int) -> any CommandRunHandle) -> (
-        handle: any CommandRunHandle, drains: CommandDrains
-    ) {
+    /// What `useWork` must do once unlocked (``bindWork(makeRun:)``).
+    package enum BindWorkAction {
+        /// Deliver `drains`, then hand `handle` to the work.
+        case bind(any CommandRunHandle, drains: CommandDrains)
+    }
+
+    /// - Returns: What to do once unlocked.
+    package mutating func bindWork(makeRun: (Int) -> any CommandRunHandle) -> BindWorkAction {
         var drains: CommandDrains = []
         let before = visible
         let handle = addRun(makeRun).handle
         publishChanges(since: before, into: &drains)
-        return (handle, drains)
+        return .bind(handle, drains: drains)
     }
 
     /// What the first half of a successful run's end leaves to do once unlocked.
@@ -254,16 +257,36 @@ package struct CommandMachine {
         case run(id: Int)
     }
 
-    /// What the end of a run leaves to do once unlocked.
-    package struct EndEffects {
-        /// The events to deliver.
-        package var drains: CommandDrains = []
-        /// A failure nobody observes on `errors`: report it to `Diagnostics`.
-        package var unobserved: (any Error)?
-        /// Whether the run counts as cancelled (its `run(parameter:)` returns `.cancelled`).
-        package var cancelled = false
-        /// Under `.enqueue`, the oldest queued parameter, which takes over as a new run: start it.
-        package var takeOver: (entry: QueuedEntry, start: Start)?
+    /// How a run ended, as its `run(parameter:)` call sees it.
+    package enum RunEnding: Equatable {
+        case succeeded
+        case failed
+        case cancelled
+    }
+
+    /// What the end of a run leaves to do once unlocked
+    /// (``end(_:failure:isCancellation:makeRun:)``).
+    package enum EndAction {
+        /// Deliver `drains`, report `unobserved` (a failure nobody observes on `errors`) to
+        /// `Diagnostics`, and resume the run's `run(parameter:)` call as `ending` says.
+        case finish(ending: RunEnding, drains: CommandDrains, unobserved: (any Error)?)
+        /// The same, then start `entry`, the oldest queued parameter under `.enqueue`, which takes
+        /// over as a new run (already registered as `start`).
+        case finishAndTakeOver(
+            ending: RunEnding, drains: CommandDrains, unobserved: (any Error)?, entry: QueuedEntry, start: Start)
+
+        /// How the run ended.
+        package var ending: RunEnding {
+            switch self {
+            case .finish(let ending, _, _), .finishAndTakeOver(let ending, _, _, _, _): ending
+            }
+        }
+
+        /// The queued run that takes over, or `nil`.
+        package var takeOver: (entry: QueuedEntry, start: Start)? {
+            guard case .finishAndTakeOver(_, _, _, let entry, let start) = self else { return nil }
+            return (entry, start)
+        }
     }
 
     /// Records the end of a run: unregisters it, queues its error and outcome (a success's were
@@ -280,8 +303,8 @@ package struct CommandMachine {
     package mutating func end(
         _ ending: Ending, failure: (any Error)?, isCancellation: Bool,
         makeRun: (Int, QueuedEntry) -> any CommandRunHandle
-    ) -> EndEffects {
-        var effects = EndEffects()
+    ) -> EndAction {
+        var drains: CommandDrains = []
         let before = visible
         let wasCancelled: Bool
         switch ending {
@@ -293,55 +316,77 @@ package struct CommandMachine {
             let handle = running.removeValue(forKey: id)
             wasCancelled = cancelledRuns.remove(id) != nil || handle?.isCancelled == true
         }
+        var result = RunEnding.succeeded
+        var unobserved: (any Error)?
         if let failure {
             if wasCancelled || isCancellation {
-                effects.cancelled = true
-                if outcomeEvents.enqueue(.cancelled) { effects.drains.insert(.outcomes) }
+                result = .cancelled
+                if outcomeEvents.enqueue(.cancelled) { drains.insert(.outcomes) }
             } else {
-                if errorEvents.subscribers.isEmpty { effects.unobserved = failure }
-                if errorEvents.enqueue(failure) { effects.drains.insert(.errors) }
-                if outcomeEvents.enqueue(.failed(failure)) { effects.drains.insert(.outcomes) }
+                result = .failed
+                if errorEvents.subscribers.isEmpty { unobserved = failure }
+                if errorEvents.enqueue(failure) { drains.insert(.errors) }
+                if outcomeEvents.enqueue(.failed(failure)) { drains.insert(.outcomes) }
             }
         }
+        var takeOver: (entry: QueuedEntry, start: Start)?
         if !queued.isEmpty, activeRuns == 0 {
             // The next queued run takes over: the command stays executing, with no flicker.
             let entry = queued.removeFirst()
-            effects.takeOver = (entry, register(thread: nil) { makeRun($0, entry) })
+            takeOver = (entry, register(thread: nil) { makeRun($0, entry) })
         }
-        publishChanges(since: before, runEnded: true, into: &effects.drains)
-        return effects
+        publishChanges(since: before, runEnded: true, into: &drains)
+        guard let takeOver else { return .finish(ending: result, drains: drains, unobserved: unobserved) }
+        return .finishAndTakeOver(
+            ending: result, drains: drains, unobserved: unobserved, entry: takeOver.entry, start: takeOver.start)
     }
 
-    /// Cancels every run: drops the queued parameters.
+    /// What `cancel()` must do once unlocked (``cancelAll()``).
+    package enum CancelAllAction {
+        /// Deliver `drains`, resume each dropped parameter's `run(parameter:)` call as cancelled,
+        /// then cancel `runs`.
+        case cancel(runs: [any CommandRunHandle], dropped: [QueuedEntry], drains: CommandDrains)
+    }
+
+    /// Cancels every run: drops the queued parameters, and marks the running runs cancelled (they
+    /// publish no value).
     ///
-    /// - Returns: The runs to cancel, the dropped parameters (their `run(parameter:)` calls return
-    ///   `.cancelled`), and the events to deliver.
-    package mutating func cancelAll() -> (cancel: [any CommandRunHandle], dropped: [QueuedEntry], drains: CommandDrains)
-    {
+    /// - Returns: What to do once unlocked.
+    package mutating func cancelAll() -> CancelAllAction {
         var drains: CommandDrains = []
         let before = visible
         let dropped = queued
         queued = []
         cancelledRuns.formUnion(running.keys)
         publishChanges(since: before, into: &drains)
-        return (running.isEmpty ? [] : Array(running.values), dropped, drains)
+        return .cancel(runs: running.isEmpty ? [] : Array(running.values), dropped: dropped, drains: drains)
+    }
+
+    /// What cancelling one awaited run must do once unlocked (``cancel(awaitedBy:)``).
+    package enum CancelRunAction {
+        /// The run was queued and is dropped: deliver `drains`, then resume its call as cancelled.
+        case drop(QueuedEntry, drains: CommandDrains)
+        /// The run goes on: cancel it (it publishes no value).
+        case cancel(any CommandRunHandle)
+        /// No run of that call is queued or running: nothing.
+        case none
     }
 
     /// Cancels the one run the `run(parameter:)` call `waiter` awaits: drops it from the queue, or
-    /// returns it to cancel.
-    package mutating func cancel(
-        awaitedBy waiter: ObjectIdentifier
-    ) -> (cancel: (any CommandRunHandle)?, dropped: QueuedEntry?, drains: CommandDrains) {
-        var drains: CommandDrains = []
+    /// marks it cancelled.
+    ///
+    /// - Returns: What to do once unlocked.
+    package mutating func cancel(awaitedBy waiter: ObjectIdentifier) -> CancelRunAction {
         if let index = queued.firstIndex(where: { $0.waiterID == waiter }) {
+            var drains: CommandDrains = []
             let before = visible
             let dropped = queued.remove(at: index)
             publishChanges(since: before, into: &drains)
-            return (nil, dropped, drains)
+            return .drop(dropped, drains: drains)
         }
-        guard let (id, run) = running.first(where: { $0.value.waiterID == waiter }) else { return (nil, nil, drains) }
+        guard let (id, run) = running.first(where: { $0.value.waiterID == waiter }) else { return .none }
         cancelledRuns.insert(id)
-        return (run, nil, drains)
+        return .cancel(run)
     }
 }
 

@@ -13,10 +13,12 @@ extension CommandWithResult {
     /// - Complexity: O(*r* + *q*) in the *r* running and *q* queued runs.
     public func cancel() {
         // The dropped parameters are released after unlocking.
-        let (runs, dropped, drains) = state.withLock { $0.cancelAll() }
-        if !drains.isEmpty { drain(drains) }
-        for entry in dropped { Self.queuedRun(entry).waiter?.resume(.cancelled) }
-        for run in runs { run.cancel() }
+        switch state.withLock({ $0.cancelAll() }) {
+        case .cancel(let runs, let dropped, let drains):
+            if !drains.isEmpty { drain(drains) }
+            for entry in dropped { Self.queuedRun(entry).waiter?.resume(.cancelled) }
+            for run in runs { run.cancel() }
+        }
     }
 
     /// Cancels the one run `waiter` awaits, when the task awaiting it is cancelled: drops it from
@@ -24,10 +26,15 @@ extension CommandWithResult {
     /// it is, since the flag is set first.
     func cancel(_ waiter: CommandWaiter<Output>) {
         waiter.requestCancel()
-        let (run, dropped, drains) = state.withLock { $0.cancel(awaitedBy: ObjectIdentifier(waiter)) }
-        if !drains.isEmpty { drain(drains) }
-        if let dropped { Self.queuedRun(dropped).waiter?.resume(.cancelled) }
-        run?.cancel()
+        switch state.withLock({ $0.cancel(awaitedBy: ObjectIdentifier(waiter)) }) {
+        case .drop(let dropped, let drains):
+            if !drains.isEmpty { drain(drains) }
+            Self.queuedRun(dropped).waiter?.resume(.cancelled)
+        case .cancel(let run):
+            run.cancel()
+        case .none:
+            break
+        }
     }
 
     /// Binds work started elsewhere (a completion-based call) to the command's executing state,
@@ -61,9 +68,11 @@ extension CommandWithResult {
     /// - Parameter work: Starts the work, on the calling thread, and calls `done` once when it
     ///   ends, from any thread.
     public func useWork(_ work: (_ done: CommandResultRun<Output>) -> Void) {
-        let (handle, drains) = state.withLock { state in state.bindWork { makeRun($0, nil) } }
-        if !drains.isEmpty { drain(drains) }
-        work(Self.run(handle))
+        switch state.withLock({ state in state.bindWork { makeRun($0, nil) } }) {
+        case .bind(let handle, let drains):
+            if !drains.isEmpty { drain(drains) }
+            work(Self.run(handle))
+        }
     }
 
     /// Re-evaluates `canExecute`: subscribers of ``canExecuteChanges`` hear about it.

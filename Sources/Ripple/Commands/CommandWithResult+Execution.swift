@@ -1,6 +1,6 @@
-// Starting and ending runs: `execute` and `run(parameter:)`, the check-and-start, the sync,
-// Dispatch and async bodies, and the end of each run, every change of state a transition of the
-// command's `CommandMachine`, and every call out made after unlocking.
+// The entry points, `execute` and `run(parameter:)`, and the check-and-start behind both: the
+// main-actor hop, the owner and the predicate, then the policy's admission
+// (`CommandMachine.admit`), after which the run starts in the file of its body's kind.
 
 import Dispatch
 
@@ -119,7 +119,7 @@ extension CommandWithResult {
     /// main actor for a main-actor command.
     func start(_ owner: AnyOwner, _ parameter: Parameter, _ waiter: CommandWaiter<Output>?) -> CommandExecution {
         let thread = nestsPerThread ? CurrentThread.id : nil
-        let (admission, replaced, drains) = state.withLock { state in
+        let action = state.withLock { state in
             state.admit(thread: thread) {
                 QueuedEntry(
                     run: QueuedRun(parameter: parameter, waiter: waiter), waiterID: waiter.map(ObjectIdentifier.init))
@@ -127,17 +127,17 @@ extension CommandWithResult {
                 makeRun(id, waiter)
             }
         }
-        switch admission {
-        case .refused(let reason):
+        switch action {
+        case .refuse(let reason):
             return .refused(reason)
-        case .tooDeep(let depth):
+        case .trapTooDeep(let depth):
             preconditionFailure(
                 "CommandWithResult.execute(parameter:): sync run \(depth) of this .cancelRunning command on this thread "
                     + "is out of range 1...\(syncRunLimit); is execute called from inside its own body? A sync body cannot be "
                     + "cancelled, so each such call nests one level deeper until the stack overflows")
-        case .queued:
+        case .queue:
             break
-        case .started(let run):
+        case .start(let run, let replaced, let drains):
             if !drains.isEmpty { drain(drains) }
             for old in replaced { old.cancel() }
             switch run {
@@ -148,217 +148,7 @@ extension CommandWithResult {
         // A task that was cancelled while its run was being registered: cancel the run now that
         // it can be found (a sync run has already ended).
         if let waiter, waiter.cancelRequested { cancel(waiter) }
-        if case .queued = admission { return .queued }
+        if case .queue = action { return .queued }
         return .started
-    }
-
-    /// The handle of a new Dispatch or async run (or `useWork`), whose end reaches `finish`.
-    func makeRun(_ id: Int, _ waiter: CommandWaiter<Output>?) -> CommandResultRun<Output> {
-        CommandResultRun(waiter: waiter) { [weak self] result in
-            guard let self else {
-                // Only a run nobody awaits can outlive its command: `run(parameter:)` holds the command.
-                waiter?.resume(.cancelled)
-                return
-            }
-            self.finish(id, result, waiter)
-        }
-    }
-
-    /// A handle the machine keeps, as the run this command made.
-    static func run(_ handle: any CommandRunHandle) -> CommandResultRun<Output> {
-        // Safe: the machine keeps only the handles this command's `makeRun` made.
-        unsafeDowncast(handle, to: CommandResultRun<Output>.self)
-    }
-
-    /// A queued entry, as the box this command made.
-    static func queuedRun(_ entry: QueuedEntry) -> QueuedRun<Parameter, Output> {
-        // Safe: the machine queues only the boxes this command's `start` made.
-        unsafeDowncast(entry.run, to: QueuedRun<Parameter, Output>.self)
-    }
-
-    /// Runs a sync body on this thread (the main thread for a main-actor body), with its owner held
-    /// by the caller, then each parameter queued behind it that takes over.
-    ///
-    /// The run goes without a box, a `Result`, an `Optional` of the owner or any other generic
-    /// value, so that a plain `execute` reads no generic metadata and retains its owner once.
-    func runSync(_ owner: AnyOwner, _ parameter: Parameter, _ waiter: CommandWaiter<Output>?, thread: UInt?) {
-        let taken: QueuedEntry?
-        do {
-            taken = endSync(succeeding: try callSync(owner, parameter), waiter, thread: thread)
-        } catch {
-            taken = endSync(failing: error, waiter, thread: thread)
-        }
-        if let taken { runQueued(taken, owner: owner) }
-    }
-
-    /// Runs the queued parameter `first`, already registered as a sync run, then each one that
-    /// takes over after it, on this thread (they nest nothing). A `nil` owner (it has gone) ends
-    /// each as cancelled without running the body.
-    func runQueued(_ first: QueuedEntry, owner: AnyOwner?) {
-        var taken: QueuedEntry? = first
-        while let entry = taken {
-            let run = Self.queuedRun(entry)
-            guard let owner else {
-                taken = endSync(failing: OwnerReleased(), run.waiter, thread: nil)
-                continue
-            }
-            do {
-                taken = endSync(succeeding: try callSync(owner, run.parameter), run.waiter, thread: nil)
-            } catch {
-                taken = endSync(failing: error, run.waiter, thread: nil)
-            }
-        }
-    }
-
-    /// Calls the sync body. A main-actor body is only ever started on the main thread (by
-    /// `startOnMainActor`, or by a run that ends there, see `finish`), which the assumption checks.
-    func callSync(_ owner: AnyOwner, _ parameter: Parameter) throws -> Output {
-        if let work = syncWork { return try work(owner, parameter) }
-        guard let work = mainActorSyncWork else {
-            preconditionFailure("CommandWithResult.runSync: a body that is not sync ran as sync")
-        }
-        // Safe: a main-actor sync body belongs to a main-actor command, whose sync runs start only
-        // in `startOnMainActor` (isolated to the main actor) or, for a run queued under `.enqueue`,
-        // in `finish` through `MainThread.run`, which runs it on the main actor; the runs that take
-        // over in `runSync` stay on that thread. Were it ever called elsewhere, assumeIsolated
-        // would trap rather than let the body race.
-        return try MainActor.assumeIsolated { try work(owner, parameter) }
-    }
-
-    /// Ends a sync run that returned `value`; returns the queued run that takes over, if any.
-    func endSync(succeeding value: Output, _ waiter: CommandWaiter<Output>?, thread: UInt?) -> QueuedEntry? {
-        // A sync run cannot be cancelled: it always publishes.
-        let outcomes = publish(value, endingRun: .sync(thread: thread)) ?? false
-        let takeOver = endRun(.sync(thread: thread), failure: nil, drainingOutcomes: outcomes)
-        if let waiter { waiter.resume(.succeeded(value)) }
-        guard let takeOver else { return nil }
-        return takeOver.entry
-    }
-
-    /// Ends a sync run that threw `error`; returns the queued run that takes over, if any.
-    func endSync(failing error: any Error, _ waiter: CommandWaiter<Output>?, thread: UInt?) -> QueuedEntry? {
-        var cancelled = false
-        let takeOver = endRun(.sync(thread: thread), failure: error, drainingOutcomes: false) { cancelled = $0 }
-        if let waiter { waiter.resume(cancelled ? .cancelled : .failed(error)) }
-        guard let takeOver else { return nil }
-        return takeOver.entry
-    }
-
-    /// The first half of a successful run's end (``CommandMachine/publish(_:value:)``): delivers
-    /// the value now, while the command still executes.
-    ///
-    /// - Returns: Whether `outcomes` must be drained once the run has ended, or `nil` when the run
-    ///   was cancelled and published nothing: end it as cancelled.
-    func publish(_ value: Output, endingRun ending: CommandMachine.Ending) -> Bool? {
-        switch state.withLock({ $0.publish(ending, value: value) }) {
-        case .endCancelled:
-            return nil
-        case .deliver(let results, let outcomes):
-            if results { drain(.results) }
-            return outcomes
-        }
-    }
-
-    /// Records the end of a run (``CommandMachine/end(_:failure:isCancellation:makeRun:)``) and
-    /// does what it returns: delivers the events, reports an unobserved error.
-    ///
-    /// - Returns: The queued run that takes over, already registered, for the caller to start.
-    func endRun(
-        _ ending: CommandMachine.Ending, failure: (any Error)?, drainingOutcomes: Bool,
-        cancelled: (Bool) -> Void = { _ in }
-    ) -> (entry: QueuedEntry, start: CommandMachine.Start)? {
-        let isCancellation = failure.map { $0 is CancellationError || $0 is OwnerReleased } ?? false
-        var effects = state.withLock { state in
-            state.end(ending, failure: failure, isCancellation: isCancellation) { id, entry in
-                makeRun(id, Self.queuedRun(entry).waiter)
-            }
-        }
-        if drainingOutcomes { effects.drains.insert(.outcomes) }
-        cancelled(effects.cancelled)
-        if let unobserved = effects.unobserved {
-            Diagnostics.report(
-                Diagnostic(
-                    kind: .unobservedError, source: "CommandWithResult<\(Parameter.self), \(Output.self)>",
-                    message: "a run failed and nobody observes `errors`: \(unobserved)"))
-        }
-        if !effects.drains.isEmpty { drain(effects.drains) }
-        return effects.takeOver
-    }
-
-    func perform(_ id: Int, _ handle: CommandResultRun<Output>, _ parameter: Parameter) {
-        let resolveOwner = self.resolveOwner
-        switch body {
-        case .sync, .mainActorSync:
-            preconditionFailure("CommandWithResult.perform: run \(id) has a sync body, which never runs as a handle")
-        case .dispatch(let queue, let work):
-            queue.schedule {
-                if handle.isCancelled { return handle.fail(CancellationError()) }
-                guard let owner = resolveOwner() else { return handle.fail(OwnerReleased()) }
-                do {
-                    try work(owner, parameter, handle)
-                } catch {
-                    handle.fail(error)
-                }
-            }
-        case .async(let priority, let work):
-            // Atomic with `cancel()` under the run's lock: a cancel that saw this run either finds
-            // the task or has left the flag that cancels it here.
-            handle.attach(
-                Task(priority: priority) {
-                    guard let owner = resolveOwner() else { return handle.fail(OwnerReleased()) }
-                    do {
-                        handle.succeed(try await work(owner, parameter))
-                    } catch {
-                        handle.fail(error)
-                    }
-                })
-        case .mainActorAsync(let priority, let work):
-            handle.attach(
-                Task(priority: priority) { @MainActor in
-                    guard let owner = resolveOwner() else { return handle.fail(OwnerReleased()) }
-                    do {
-                        handle.succeed(try await work(owner, parameter))
-                    } catch {
-                        handle.fail(error)
-                    }
-                })
-        }
-    }
-
-    /// Ends a Dispatch or async run, or work bound with `useWork`; called once by its
-    /// ``CommandResultRun``. Runs the parameter queued behind it, if one takes over: a main-actor
-    /// sync body on the main actor.
-    func finish(_ id: Int, _ result: Result<Output, any Error>, _ waiter: CommandWaiter<Output>?) {
-        let takeOver: (entry: QueuedEntry, start: CommandMachine.Start)?
-        switch result {
-        case .success(let value):
-            if let outcomes = publish(value, endingRun: .run(id: id)) {
-                takeOver = endRun(.run(id: id), failure: nil, drainingOutcomes: outcomes)
-                waiter?.resume(.succeeded(value))
-            } else {
-                // Cancelled before it returned (replaced under `.cancelRunning`, or `cancel()`):
-                // its value is dropped, and it ends as cancelled.
-                takeOver = endRun(.run(id: id), failure: CancellationError(), drainingOutcomes: false)
-                waiter?.resume(.cancelled)
-            }
-        case .failure(let error):
-            var cancelled = false
-            takeOver = endRun(.run(id: id), failure: error, drainingOutcomes: false) { cancelled = $0 }
-            waiter?.resume(cancelled ? .cancelled : .failed(error))
-        }
-        guard let takeOver else { return }
-        let queued = Self.queuedRun(takeOver.entry)
-        switch takeOver.start {
-        case .sync:
-            let entry = takeOver.entry
-            if mainActorSyncWork != nil {
-                MainThread.run { self.runQueued(entry, owner: self.resolveOwner()) }
-            } else {
-                runQueued(entry, owner: resolveOwner())
-            }
-        case .run(let nextID, let handle):
-            perform(nextID, Self.run(handle), queued.parameter)
-        }
-        if let waiter = queued.waiter, waiter.cancelRequested { cancel(waiter) }
     }
 }

@@ -25,74 +25,115 @@ struct BenchmarkRecord: Equatable {
     /// `"header"`), or, from runners before the header, the array of records alone. Other keys of
     /// a record are ignored.
     static func parse(_ bytes: [UInt8], file: String) throws(BenchmarkFileError) -> (
-        header: JSONNode?, records: [BenchmarkRecord]
+        header: BaselineHeader?, records: [BenchmarkRecord]
     ) {
-        let root: JSONNode
-        do {
-            root = try JSONParser.parse(bytes)
-        } catch {
-            throw BenchmarkFileError(file: file, position: error.position, message: error.message)
+        let baseline = try JSONInput.decode(BaselineFile.self, from: Data(bytes), file: file)
+        return (baseline.header, baseline.records)
+    }
+}
+
+extension BenchmarkRecord: Decodable {
+    private enum CodingKeys: String, CodingKey {
+        case suite, scenario, element, engine
+        case medianNanoseconds = "median_ns"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let result = (decoder.codingPath.last?.intValue ?? 0) + 1
+        guard let fields = try? decoder.container(keyedBy: CodingKeys.self) else {
+            throw JSONInputProblem(
+                message: "result \(result): expected a record object, found \(try JSONValueKind(of: decoder).summary)")
         }
-        let list: [JSONNode]
-        var header: JSONNode?
-        switch root.kind {
-        case .array(let items):
-            list = items
-        case .object:
-            guard let results = root["results"], case .array(let items) = results.kind else {
-                throw BenchmarkFileError(
-                    file: file, position: root["results"]?.position ?? root.position,
-                    message: "expected an object with \"results\": [records …] (ripple-bench --json writes one), found "
-                        + (root["results"].map { "\"results\": \($0.summary)" } ?? "no \"results\""))
+        func value<Value: Decodable>(_ key: CodingKeys, _ type: Value.Type, _ expected: String) throws -> Value {
+            guard fields.contains(key) else {
+                throw JSONInputProblem(message: "result \(result): missing field \"\(key.rawValue)\"")
             }
-            list = items
-            header = root["header"]
-        default:
-            throw BenchmarkFileError(
-                file: file, position: root.position,
-                message:
-                    "expected a ripple-bench JSON file, an object with \"header\" and \"results\", found \(root.summary)"
-            )
+            if let value = try? fields.decode(Value.self, forKey: key) { return value }
+            let found = try JSONValueKind(of: fields.superDecoder(forKey: key)).summary
+            throw JSONInputProblem(
+                message: "result \(result): expected \"\(key.rawValue)\" to be \(expected), found \(found)")
         }
-        var records: [BenchmarkRecord] = []
-        for (index, node) in list.enumerated() {
-            guard case .object = node.kind else {
-                throw BenchmarkFileError(
-                    file: file, position: node.position,
-                    message: "result \(index + 1): expected a record object, found \(node.summary)")
-            }
-            func string(_ key: String) throws(BenchmarkFileError) -> String {
-                guard let value = node[key] else {
-                    throw BenchmarkFileError(
-                        file: file, position: node.position, message: "result \(index + 1): missing field \"\(key)\"")
-                }
-                guard case .string(let text) = value.kind else {
-                    throw BenchmarkFileError(
-                        file: file, position: value.position,
-                        message: "result \(index + 1): expected \"\(key)\" to be a string, found \(value.summary)")
-                }
-                return text
-            }
-            let suite = try string("suite")
-            let scenario = try string("scenario")
-            let element = try string("element")
-            let engine = try string("engine")
-            guard let median = node["median_ns"] else {
-                throw BenchmarkFileError(
-                    file: file, position: node.position, message: "result \(index + 1): missing field \"median_ns\"")
-            }
-            guard case .number(let literal) = median.kind, let nanoseconds = Int64(literal), nanoseconds >= 0 else {
-                throw BenchmarkFileError(
-                    file: file, position: median.position,
-                    message:
-                        "result \(index + 1): expected \"median_ns\" to be a whole number of nanoseconds, found \(median.summary)"
-                )
-            }
-            records.append(
-                BenchmarkRecord(
-                    suite: suite, scenario: scenario, element: element, engine: engine, medianNanoseconds: nanoseconds))
+        suite = try value(.suite, String.self, "a string")
+        scenario = try value(.scenario, String.self, "a string")
+        element = try value(.element, String.self, "a string")
+        engine = try value(.engine, String.self, "a string")
+        let median = try value(.medianNanoseconds, Int64.self, "a whole number of nanoseconds")
+        guard median >= 0 else {
+            throw JSONInputProblem(
+                message: "result \(result): expected \"median_ns\" to be a whole number of nanoseconds, "
+                    + "found the number \(median)")
         }
-        return (header, records)
+        medianNanoseconds = median
+    }
+}
+
+/// Where and how a baseline was measured, as far as its `"header"` says (``BenchmarkHeader``
+/// writes it). Every field is optional: a field missing or of another type is left out.
+struct BaselineHeader: Decodable, Equatable {
+    var processor: String?
+    var cores: Int?
+    var swift: String?
+    var configuration: String?
+    var mode: String?
+    var runs: Int?
+    var date: String?
+    var loadAtStart: Double?
+    var loadAtEnd: Double?
+
+    private enum CodingKeys: String, CodingKey {
+        case processor, cores, swift, configuration, mode, runs, date
+        case loadAtStart = "load_start"
+        case loadAtEnd = "load_end"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: CodingKeys.self)
+        func value<Value: Decodable>(_ key: CodingKeys) -> Value? {
+            (try? fields.decodeIfPresent(Value.self, forKey: key)) ?? nil
+        }
+        processor = value(.processor)
+        cores = value(.cores)
+        swift = value(.swift)
+        configuration = value(.configuration)
+        mode = value(.mode)
+        runs = value(.runs)
+        date = value(.date)
+        loadAtStart = value(.loadAtStart)
+        loadAtEnd = value(.loadAtEnd)
+    }
+}
+
+/// A file written by `--json`, as `JSONDecoder` reads it for `--compare`.
+private struct BaselineFile: Decodable {
+    var header: BaselineHeader?
+    var records: [BenchmarkRecord]
+
+    private enum CodingKeys: String, CodingKey {
+        case header, results
+    }
+
+    init(from decoder: any Decoder) throws {
+        if (try? decoder.unkeyedContainer()) != nil {
+            // The array of records alone, from runners before the header.
+            records = try [BenchmarkRecord](from: decoder)
+            return
+        }
+        guard let object = try? decoder.container(keyedBy: CodingKeys.self) else {
+            throw JSONInputProblem(
+                message: "expected a ripple-bench JSON file, an object with \"header\" and \"results\", found "
+                    + (try JSONValueKind(of: decoder)).summary,
+                isTopLevel: true)
+        }
+        guard (try? object.nestedUnkeyedContainer(forKey: .results)) != nil else {
+            throw JSONInputProblem(
+                message: "expected an object with \"results\": [records …] (ripple-bench --json writes one), found "
+                    + (object.contains(.results)
+                        ? "\"results\": \(try JSONValueKind(of: object.superDecoder(forKey: .results)).summary)"
+                        : "no \"results\""),
+                isTopLevel: true)
+        }
+        records = try object.decode([BenchmarkRecord].self, forKey: .results)
+        header = (try? object.decodeIfPresent(BaselineHeader.self, forKey: .header)) ?? nil
     }
 }
 
@@ -243,24 +284,17 @@ struct BaselineComparison {
     }
 
     /// A one-line summary of a baseline's header: where and how it was measured.
-    static func describe(header: JSONNode?) -> String? {
+    static func describe(header: BaselineHeader?) -> String? {
         guard let header else { return nil }
-        func text(_ key: String) -> String? {
-            guard let node = header[key] else { return nil }
-            switch node.kind {
-            case .string(let value): return value
-            case .number(let value): return value
-            case .bool(let value): return "\(value)"
-            default: return nil
-            }
-        }
         var parts: [String] = []
-        if let processor = text("processor") { parts.append(processor + (text("cores").map { ", \($0) cores" } ?? "")) }
-        if let swift = text("swift") { parts.append("Swift \(swift)") }
-        if let configuration = text("configuration") { parts.append(configuration) }
-        if let mode = text("mode") { parts.append("\(mode) run" + (text("runs").map { ", \($0) runs" } ?? "")) }
-        if let date = text("date") { parts.append(date) }
-        if let start = text("load_start"), let end = text("load_end") { parts.append("load \(start) → \(end)") }
+        if let processor = header.processor { parts.append(processor + (header.cores.map { ", \($0) cores" } ?? "")) }
+        if let swift = header.swift { parts.append("Swift \(swift)") }
+        if let configuration = header.configuration { parts.append(configuration) }
+        if let mode = header.mode { parts.append("\(mode) run" + (header.runs.map { ", \($0) runs" } ?? "")) }
+        if let date = header.date { parts.append(date) }
+        if let start = header.loadAtStart, let end = header.loadAtEnd {
+            parts.append(String(format: "load %.2f → %.2f", start, end))
+        }
         return parts.isEmpty ? nil : "Baseline: " + parts.joined(separator: "; ") + "."
     }
 }

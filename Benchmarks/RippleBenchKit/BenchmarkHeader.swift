@@ -140,17 +140,17 @@ struct BenchmarkHeader: Equatable {
     var json: String {
         func number(_ value: Double?) -> String { value.map { String(format: "%.2f", $0) } ?? "null" }
         let fields = [
-            "\"processor\": \(JSONNode.quoted(processor))",
+            "\"processor\": \(JSONText.quoted(processor))",
             "\"cores\": \(cores)",
-            "\"system\": \(JSONNode.quoted(system))",
-            "\"swift\": \(JSONNode.quoted(swift))",
-            "\"configuration\": \(JSONNode.quoted(configuration))",
+            "\"system\": \(JSONText.quoted(system))",
+            "\"swift\": \(JSONText.quoted(swift))",
+            "\"configuration\": \(JSONText.quoted(configuration))",
             "\"internal_checks\": \(internalChecks)",
             "\"forced\": \(forced)",
-            "\"mode\": \(JSONNode.quoted(mode))",
+            "\"mode\": \(JSONText.quoted(mode))",
             "\"runs\": \(runs)",
-            "\"options\": [\(options.map(JSONNode.quoted).joined(separator: ", "))]",
-            "\"date\": \(JSONNode.quoted(date))",
+            "\"options\": [\(options.map(JSONText.quoted).joined(separator: ", "))]",
+            "\"date\": \(JSONText.quoted(date))",
             "\"load_start\": \(number(loadAtStart))",
             "\"load_end\": \(number(loadAtEnd))",
         ]

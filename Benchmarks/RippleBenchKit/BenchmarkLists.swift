@@ -3,8 +3,8 @@ import Foundation
 /// One row of a user's list (`--lists`): an identifier and the content compared for updates.
 struct ListRow<ID: Hashable & Sendable>: Identifiable, Equatable, Sendable {
     var id: ID
-    /// The row's content as compact JSON text: two rows are equal when their content is written
-    /// the same way, whitespace outside strings aside.
+    /// The row's content as compact JSON text written one way (``CompactJSON``): two rows are
+    /// equal when their content is the same JSON value.
     var content: String
 }
 
@@ -38,12 +38,19 @@ struct BenchmarkListPair: Sendable {
     var new: BenchmarkList
 }
 
-/// What is wrong with an input file (a list of `--lists`, a baseline of `--compare`), and where:
-/// the file, the line and column, and what was expected there. Its description reads like a
-/// compiler's: `feed-old.json:3:5: …`.
+/// What is wrong with an input file (a list of `--lists`, a baseline of `--compare`): the file,
+/// where (the line and column where its text is not JSON, or in the message the row or result of
+/// the wrong shape), and what was expected there. Its description reads like a compiler's:
+/// `feed-old.json:3:5: not valid JSON: …`, `feed-old.json: row 2: …`.
 struct BenchmarkFileError: Error, Equatable, CustomStringConvertible {
+    /// A 1-based line and column (columns count Unicode scalars).
+    struct Position: Equatable {
+        var line: Int
+        var column: Int
+    }
+
     var file: String
-    var position: JSONNode.Position?
+    var position: Position?
     var message: String
 
     var description: String {
@@ -57,8 +64,9 @@ struct BenchmarkFileError: Error, Equatable, CustomStringConvertible {
 /// The format: a JSON array with one entry per row, in order. A row is either a two-element array
 /// `[identifier, content]` or an object `{"id": identifier, "content": content}`. The identifier
 /// is a string or a whole number (in the range of `Int`), the same kind in every row of both
-/// files. The content is any JSON value; two rows have the same content when it is written the
-/// same way, whitespace outside strings aside (`1` and `1.0` differ). Identifiers may repeat.
+/// files. The content is any JSON value; two rows have the same content when it is the same JSON
+/// value (see ``CompactJSON``): whitespace, the order of an object's members and the way a number
+/// is written do not count (`1` and `1.0` are the same). Identifiers may repeat.
 enum BenchmarkListReader {
     /// Reads the pair `old` → `new`, named `name` (by default after the old file).
     static func readPair(old: String, new: String, name: String? = nil) throws(BenchmarkFileError) -> BenchmarkListPair
@@ -119,110 +127,38 @@ enum BenchmarkListReader {
                 file: path, position: nil,
                 message: isFolder.boolValue ? "is a folder, not a file" : "cannot read the file")
         }
-        return try parse(Array(data), file: path)
+        return try parse(data, file: path)
     }
 
     /// Parses the text of one file, named `file` in errors.
-    static func parse(_ bytes: [UInt8], file: String) throws(BenchmarkFileError) -> BenchmarkList {
-        let root: JSONNode
-        do {
-            root = try JSONParser.parse(bytes)
-        } catch {
-            throw BenchmarkFileError(file: file, position: error.position, message: error.message)
-        }
-        guard case .array(let rows) = root.kind else {
-            throw BenchmarkFileError(
-                file: file, position: root.position,
-                message: "expected a JSON array of rows, [[identifier, content], …], found \(root.summary)")
-        }
+    static func parse(_ data: Data, file: String) throws(BenchmarkFileError) -> BenchmarkList {
+        let rows = try JSONInput.decode(ListFile.self, from: data, file: file).rows
         var ints: [ListRow<Int>] = []
         var strings: [ListRow<String>] = []
         var first: (kind: String, row: Int)?
         for (index, row) in rows.enumerated() {
-            let number = index + 1
-            let (identifier, content) = try fields(of: row, number: number, file: file)
-            switch identifier.kind {
+            let kind: String
+            switch row.id {
+            case .int(let id):
+                kind = "number"
+                ints.append(ListRow(id: id, content: row.content))
             case .string(let id):
-                if let first, first.kind != "string" {
-                    throw mixed(identifier, number: number, kind: "a string", first: first, file: file)
-                }
-                first = first ?? ("string", number)
-                strings.append(ListRow(id: id, content: content.compactText))
-            case .number(let literal):
-                guard let id = Int(literal) else {
-                    throw BenchmarkFileError(
-                        file: file, position: identifier.position,
-                        message:
-                            "row \(number): expected an identifier that is a string or a whole number in the range of Int, found \(identifier.summary)"
-                    )
-                }
-                if let first, first.kind != "number" {
-                    throw mixed(identifier, number: number, kind: "a number", first: first, file: file)
-                }
-                first = first ?? ("number", number)
-                ints.append(ListRow(id: id, content: content.compactText))
-            default:
+                kind = "string"
+                strings.append(ListRow(id: id, content: row.content))
+            }
+            guard let first else {
+                first = (kind, index + 1)
+                continue
+            }
+            if kind != first.kind {
                 throw BenchmarkFileError(
-                    file: file, position: identifier.position,
+                    file: file, position: nil,
                     message:
-                        "row \(number): expected an identifier that is a string or a whole number, found \(identifier.summary)"
-                )
+                        "row \(index + 1): the identifier is a \(kind), but row \(first.row)'s is a \(first.kind); "
+                        + "every identifier of a list must be of one kind (all strings or all whole numbers)")
             }
         }
         return first?.kind == "string" ? .string(strings) : .int(ints)
-    }
-
-    /// The identifier and the content of row `number`.
-    private static func fields(of row: JSONNode, number: Int, file: String) throws(BenchmarkFileError) -> (
-        JSONNode, JSONNode
-    ) {
-        switch row.kind {
-        case .array(let items):
-            guard items.count == 2 else {
-                let missing =
-                    items.isEmpty
-                    ? "the identifier and the content are missing"
-                    : items.count == 1 ? "the content is missing" : "it has more than two"
-                throw BenchmarkFileError(
-                    file: file, position: row.position,
-                    message: "row \(number): expected [identifier, content], found \(row.summary) (\(missing))")
-            }
-            return (items[0], items[1])
-        case .object(let members):
-            for member in members where member.key != "id" && member.key != "content" {
-                throw BenchmarkFileError(
-                    file: file, position: member.value.position,
-                    message:
-                        "row \(number): unexpected field \(JSONNode.quoted(member.key)); a row object has only \"id\" and \"content\""
-                )
-            }
-            guard let identifier = row["id"] else {
-                throw BenchmarkFileError(
-                    file: file, position: row.position,
-                    message: "row \(number): missing field \"id\" in {\"id\": identifier, \"content\": content}")
-            }
-            guard let content = row["content"] else {
-                throw BenchmarkFileError(
-                    file: file, position: row.position,
-                    message: "row \(number): missing field \"content\" in {\"id\": identifier, \"content\": content}")
-            }
-            return (identifier, content)
-        default:
-            throw BenchmarkFileError(
-                file: file, position: row.position,
-                message:
-                    "row \(number): expected [identifier, content] or {\"id\": …, \"content\": …}, found \(row.summary)"
-            )
-        }
-    }
-
-    private static func mixed(
-        _ identifier: JSONNode, number: Int, kind: String, first: (kind: String, row: Int), file: String
-    ) -> BenchmarkFileError {
-        BenchmarkFileError(
-            file: file, position: identifier.position,
-            message: "row \(number): the identifier is \(kind), but row \(first.row)'s is a \(first.kind); "
-                + "every identifier of a list must be of one kind (all strings or all whole numbers)")
     }
 
     private static func describe(_ list: BenchmarkList) -> String {
@@ -251,5 +187,97 @@ enum BenchmarkListReader {
 
     private static func join(_ folder: String, _ name: String) -> String {
         folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+}
+
+/// A file of `--lists` as `JSONDecoder` reads it: an array of rows.
+private struct ListFile: Decodable {
+    var rows: [ListFileRow] = []
+
+    init(from decoder: any Decoder) throws {
+        guard var items = try? decoder.unkeyedContainer() else {
+            throw JSONInputProblem(
+                message: "expected a JSON array of rows, [[identifier, content], …], found "
+                    + (try JSONValueKind(of: decoder)).summary,
+                isTopLevel: true)
+        }
+        rows.reserveCapacity(items.count ?? 0)
+        while !items.isAtEnd { rows.append(try items.decode(ListFileRow.self)) }
+    }
+}
+
+/// One row of a lists file: `[identifier, content]` or `{"id": identifier, "content": content}`.
+private struct ListFileRow: Decodable {
+    enum Identifier: Decodable {
+        case int(Int)
+        case string(String)
+
+        init(from decoder: any Decoder) throws {
+            let row = ListFileRow.number(decoder)
+            let container = try decoder.singleValueContainer()
+            if !container.decodeNil() {
+                do {
+                    self = .int(try container.decode(Int.self))
+                    return
+                } catch DecodingError.typeMismatch {
+                    // Not a number: a string, or another kind of value.
+                } catch {
+                    throw JSONInputProblem(
+                        message: "row \(row): expected an identifier that is a string or a whole number in the range "
+                            + "of Int, found \(try JSONValueKind(of: decoder).summary)")
+                }
+                do {
+                    self = .string(try container.decode(String.self))
+                    return
+                } catch DecodingError.typeMismatch {}
+            }
+            throw JSONInputProblem(
+                message: "row \(row): expected an identifier that is a string or a whole number, found "
+                    + (try JSONValueKind(of: decoder)).summary)
+        }
+    }
+
+    var id: Identifier
+    /// The content as ``CompactJSON`` writes it.
+    var content: String
+
+    init(from decoder: any Decoder) throws {
+        let row = ListFileRow.number(decoder)
+        if var items = try? decoder.unkeyedContainer() {
+            guard let count = items.count, count == 2 else {
+                let count = items.count ?? 0
+                let missing =
+                    count == 0
+                    ? "the identifier and the content are missing"
+                    : count == 1 ? "the content is missing" : "it has more than two"
+                throw JSONInputProblem(
+                    message: "row \(row): expected [identifier, content], found "
+                        + "\(JSONValueKind.array(count: count).summary) (\(missing))")
+            }
+            id = try items.decode(Identifier.self)
+            content = try items.decode(CompactJSON.self).text
+        } else if let members = try? decoder.container(keyedBy: JSONKey.self) {
+            let names = Set(members.allKeys.map(\.stringValue))
+            if let extra = names.subtracting(["id", "content"]).sorted().first {
+                throw JSONInputProblem(
+                    message: "row \(row): unexpected field \(JSONText.quoted(extra)); "
+                        + "a row object has only \"id\" and \"content\"")
+            }
+            for field in ["id", "content"] where !names.contains(field) {
+                throw JSONInputProblem(
+                    message: "row \(row): missing field \"\(field)\" in {\"id\": identifier, \"content\": content}")
+            }
+            id = try members.decode(Identifier.self, forKey: JSONKey(stringValue: "id"))
+            content = try members.decode(CompactJSON.self, forKey: JSONKey(stringValue: "content")).text
+        } else {
+            throw JSONInputProblem(
+                message: "row \(row): expected [identifier, content] or {\"id\": …, \"content\": …}, found "
+                    + (try JSONValueKind(of: decoder)).summary)
+        }
+    }
+
+    /// The 1-based number of the row that `decoder` reads, or of the row that holds it.
+    static func number(_ decoder: any Decoder) -> Int {
+        (decoder.codingPath.first?.intValue ?? 0) + 1
     }
 }

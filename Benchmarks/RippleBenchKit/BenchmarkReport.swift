@@ -62,7 +62,7 @@ enum BenchmarkReport {
         return "{\n  \"header\": \(header.json),\n  \"results\": [\n" + records.joined(separator: ",\n") + "\n  ]\n}\n"
     }
 
-    private static func quoted(_ text: String) -> String { JSONNode.quoted(text) }
+    private static func quoted(_ text: String) -> String { JSONText.quoted(text) }
 
     /// Elements per second with three significant figures: `850 k/s`, `12.3 M/s`, `1.20 G/s`.
     static func throughput(_ perSecond: Double) -> String {

@@ -83,7 +83,7 @@ package enum RippleBench {
                 return 2
             }
         }
-        var baseline: (records: [BenchmarkRecord], header: JSONNode?)?
+        var baseline: (records: [BenchmarkRecord], header: BaselineHeader?)?
         if let path = options.comparePath {
             do {
                 guard let data = FileManager.default.contents(atPath: path) else {

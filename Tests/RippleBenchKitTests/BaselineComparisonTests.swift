@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 
 @testable import RippleBenchKit
@@ -134,13 +135,17 @@ final class BaselineComparisonTests: XCTestCase {
         let json = BenchmarkReport.json(results, header: header)
         let parsed = try BenchmarkRecord.parse(Array(json.utf8), file: "out.json")
         XCTAssertEqual(parsed.records, BenchmarkRecord.records(results))
-        let root = try JSONParser.parse(json)
-        XCTAssertEqual(root["header"]?["processor"]?.compactText, #""CPU \"x\"""#)
-        XCTAssertEqual(root["header"]?["load_end"]?.compactText, "null")
-        guard case .array(let records) = root["results"]?.kind else { return XCTFail("no results") }
-        // Throughput: 10 elements in 250 ns.
-        XCTAssertEqual(records[0]["elements_per_s"]?.compactText, "40000000")
-        XCTAssertEqual(records[0]["elements"]?.compactText, "10")
+        let root = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let written = try XCTUnwrap(root["header"] as? [String: Any])
+        XCTAssertEqual(written["processor"] as? String, #"CPU "x""#)
+        XCTAssertTrue(written["load_end"] is NSNull)
+        XCTAssertEqual(parsed.header?.processor, #"CPU "x""#)
+        XCTAssertNil(parsed.header?.loadAtEnd)
+        let records = try XCTUnwrap(root["results"] as? [[String: Any]])
+        // Throughput: 10 elements in 250 ns, written as a whole number.
+        XCTAssertEqual(records[0]["elements_per_s"] as? Int, 40_000_000)
+        XCTAssertTrue(json.contains(#""elements_per_s": 40000000,"#), json)
+        XCTAssertEqual(records[0]["elements"] as? Int, 10)
     }
 
     func testBadBaselines() {
@@ -162,14 +167,23 @@ final class BaselineComparisonTests: XCTestCase {
         )
         XCTAssertEqual(
             message(#"[{"suite": "diff", "scenario": "a", "element": "int", "engine": "ripple"}]"#),
-            #"base.json:1:2: result 1: missing field "median_ns""#)
+            #"base.json: result 1: missing field "median_ns""#)
         XCTAssertEqual(
             message(#"[{"suite": "diff", "scenario": 5, "element": "int", "engine": "ripple", "median_ns": 1}]"#),
-            #"base.json:1:32: result 1: expected "scenario" to be a string, found the number 5"#)
+            #"base.json: result 1: expected "scenario" to be a string, found the number 5"#)
         XCTAssertEqual(
             message(#"[{"suite": "diff", "scenario": "a", "element": "int", "engine": "ripple", "median_ns": 1.5}]"#),
-            #"base.json:1:88: result 1: expected "median_ns" to be a whole number of nanoseconds, found the number 1.5"#
+            #"base.json: result 1: expected "median_ns" to be a whole number of nanoseconds, found the number 1.5"#
         )
+        XCTAssertEqual(
+            message(#"{"results": [7]}"#), "base.json: result 1: expected a record object, found the number 7")
+        XCTAssertEqual(
+            message(#"{"results": [{"suite": "diff",}, ]"#),
+            "base.json:1:35: not valid JSON: expected the rest of the value (a closing ']', '}' or '\"', "
+                + "or the rest of true, false or null), found the end of the file")
+        XCTAssertEqual(
+            message("ripple-bench (quick)\n\n| suite |"),
+            "base.json:1:1: not valid JSON: expected a value, ',', ':', ']', '}' or the end of the file, found 'r'")
     }
 
     func testTolerances() {

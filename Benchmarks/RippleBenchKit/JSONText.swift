@@ -1,0 +1,23 @@
+/// Writing JSON text by hand: the reports (``BenchmarkReport/json(_:header:)``) keep their keys in
+/// a fixed order and their numbers as formatted, which `JSONEncoder` does not promise.
+enum JSONText {
+    /// `text` as a JSON string literal: quotes, backslashes and control characters escaped,
+    /// everything else as it is.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

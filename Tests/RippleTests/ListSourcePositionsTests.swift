@@ -79,7 +79,7 @@ final class ListSourcePositionsTests: XCTestCase {
                     list[offset] = list[offset]
                 case 9:
                     let next = list.snapshot.map { random.chance(1, in: 3) ? twin(of: $0) : $0 }
-                    list.replace(with: next, identity: .key({ $0.id }, contentEquals: { _, _ in false }))
+                    list.replace(with: next, identity: .key({ $0.id }, contentEquals: { $0 === $1 }))
                 default: list.insert(contentsOf: [fresh(), fresh()], at: random.int(in: 0...count))
                 }
                 await screen.settle()
@@ -154,7 +154,7 @@ final class ListSourcePositionsTests: XCTestCase {
                     }
                     sections.replace(
                         with: next, sectionIdentity: .value,
-                        itemIdentity: .key({ $0.id }, contentEquals: { _, _ in false }))
+                        itemIdentity: .key({ $0.id }, contentEquals: { $0 === $1 }))
                 default:
                     let next = sections.snapshot.map { snapshot in
                         SectionSnapshot(

@@ -137,7 +137,7 @@ public final class HeadlessSwiftUIView<Output> {
     /// Shows the rows `rows`, as a SwiftUI `List` does when they scroll on screen: each row's
     /// `onAppear`, which the modifier `row(_:of:)` forwards to the list's pagination.
     ///
-    /// The offsets count the rows of every section in order (``ObservedRows/path(ofRow:)``): on
+    /// The offsets count the rows of every section in order (`ObservedRows.path(ofRow:)`): on
     /// two sections of 3 rows, `showRows(0..<6, of: list)` shows rows 0 to 2 of section 0, then
     /// rows 0 to 2 of section 1. In a flat list they are the items' offsets. Offsets past the last
     /// row are ignored. To show one row by its path, call `list.rowAppeared(at:)`.

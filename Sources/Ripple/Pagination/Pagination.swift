@@ -1,5 +1,3 @@
-import Dispatch
-
 // The one pagination model: when a row near the end is displayed, load the next page, once, until
 // the last page, and resume when the list shrinks. The UIKit and AppKit list sources drive it
 // with their rendered rows and `willDisplay`; SwiftUI's observed lists with their elements and

@@ -6,8 +6,6 @@
 /// A run the state machine keeps: the handle of a Dispatch or async run, or of work bound with
 /// `useWork`. ``CommandResultRun`` is the only conformer.
 package protocol CommandRunHandle: AnyObject, Sendable {
-    /// Whether the run was cancelled while it was going on.
-    var isCancelled: Bool { get }
     /// The `run(parameter:)` call awaiting the run, if any.
     var waiterID: ObjectIdentifier? { get }
     /// Marks the run cancelled and cancels its task; does nothing once it has ended.
@@ -40,9 +38,11 @@ package struct CommandMachine {
     package let bodyIsSync: Bool
     /// Dispatch and async runs, and work bound with `useWork`, by run id.
     package private(set) var running: [Int: any CommandRunHandle] = [:]
-    /// The ids of the runs in ``running`` that were cancelled under the lock (replaced under
-    /// `.cancelRunning`, or by `cancel()`): whatever their body returns, they publish no value and
-    /// end cancelled. The handle's own flag is set only after unlocking.
+    /// The ids of the runs in ``running`` that were cancelled (replaced under `.cancelRunning`, by
+    /// `cancel()`, or by their awaiting task): whatever their body returns, they publish no value
+    /// and end cancelled. Marked here, under the lock, by the transitions that return the handles
+    /// to cancel, which is the only way a handle is cancelled; the handle's own flag, which its
+    /// body reads, is set only after unlocking.
     package private(set) var cancelledRuns: Set<Int> = []
     /// Sync bodies running now.
     package private(set) var syncRunning = 0
@@ -238,7 +238,7 @@ package struct CommandMachine {
     package mutating func publish(
         _ ending: Ending, value: @autoclosure () -> any Sendable
     ) -> PublishAction {
-        if case .run(let id) = ending, cancelledRuns.contains(id) || running[id]?.isCancelled == true {
+        if case .run(let id) = ending, cancelledRuns.contains(id) {
             return .endCancelled
         }
         let results: Bool
@@ -313,8 +313,8 @@ package struct CommandMachine {
             if let thread, let depth = syncDepths[thread] { syncDepths[thread] = depth == 1 ? nil : depth - 1 }
             wasCancelled = false
         case .run(let id):
-            let handle = running.removeValue(forKey: id)
-            wasCancelled = cancelledRuns.remove(id) != nil || handle?.isCancelled == true
+            running.removeValue(forKey: id)
+            wasCancelled = cancelledRuns.remove(id) != nil
         }
         var result = RunEnding.succeeded
         var unobserved: (any Error)?

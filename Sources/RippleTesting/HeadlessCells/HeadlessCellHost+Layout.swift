@@ -45,8 +45,8 @@ extension HeadlessCellHost {
             layOut(
                 carrying: [:], leaving: leaving, supplementary: [:], leavingSupplementary: leavingViews,
                 afterBatch: false)
-        case .carried(let items, let sections):
-            carry(items: items, sections: sections)
+        case .carried(let carry):
+            self.carry(carry)
         case .reconfigured(let paths):
             reconfigure(paths)
         case .reconfiguredSupplementaryViews(let sections):
@@ -58,25 +58,24 @@ extension HeadlessCellHost {
     }
 
     /// Carries the cells through a batch or a drag (C1), then lays out.
-    private func carry(items origins: [[ElementPath?]], sections sectionOrigins: [Int?]) {
-        var cellAt: [ElementPath: HeadlessReusableView] = [:]
-        for entry in visibleCells { cellAt[entry.path] = entry.cell }
+    ///
+    /// - Complexity: O(*c* log *k*) for *c* cells on screen and *k* operations in the batch.
+    private func carry(_ carry: _RowCarry) {
         var carried: [ElementPath: HeadlessReusableView] = [:]
-        for (section, items) in origins.enumerated() {
-            for (item, origin) in items.enumerated() {
-                guard let origin, let cell = cellAt.removeValue(forKey: origin) else { continue }
-                carried[ElementPath(item: item, section: section)] = cell
+        var leaving: [Leaving] = []
+        for entry in visibleCells {
+            if let destination = carry.destination(entry.path) {
+                carried[destination] = entry.cell
+            } else {
+                // Deleted and reloaded rows' cells leave, at their paths before the batch.
+                leaving.append(Leaving(path: entry.path, cell: entry.cell))
             }
         }
-        // Deleted and reloaded rows' cells leave, at their paths before the batch.
-        let leaving = cellAt.map { Leaving(path: $0.key, cell: $0.value) }
         // A section the batch neither deletes nor reloads keeps its header and footer.
-        var targetOfSource: [Int: Int] = [:]
-        for (target, source) in sectionOrigins.enumerated() { if let source { targetOfSource[source] = target } }
         var headers: [SupplementaryKey: HeadlessReusableView] = [:]
         var leavingViews: [HeadlessReusableView] = []
         for entry in visibleSupplementaryViews {
-            if let target = targetOfSource[entry.section] {
+            if let target = carry.target(ofSection: entry.section) {
                 headers[SupplementaryKey(kind: entry.kind, section: target)] = entry.view
             } else {
                 leavingViews.append(entry.view)

@@ -45,7 +45,7 @@ public final class HeadlessCollectionScreen<CellPresenter: Sendable>:
         reloadThreshold: Int? = nil, visibleRowCount: Int = 10
     ) {
         let link = _SourceLink<CellPresenter>()
-        let collectionView = HeadlessCollectionView(sections: link.rows)
+        let collectionView = HeadlessCollectionView(reading: link.rows)
         let source = CollectionViewSource(
             view: collectionView, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold)
         self.collectionView = collectionView
@@ -86,7 +86,7 @@ public final class HeadlessCollectionScreenWithSection<SectionPresenter: Sendabl
         visibleRowCount: Int = 10
     ) {
         let link = _SourceLink<CellPresenter>()
-        let collectionView = HeadlessCollectionView(sections: link.rows)
+        let collectionView = HeadlessCollectionView(reading: link.rows)
         let source = CollectionViewSourceWithSection(
             view: collectionView, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold)
         self.collectionView = collectionView

@@ -54,7 +54,13 @@ public class HeadlessListScreen<Source: ListDataSource> {
         check = { [weak source] cell, itemType, method in
             source?.checkRegistration(of: cell, for: itemType, in: method)
         }
-        link.read = { [weak source] in source.map(_shownRows(of:)) ?? [] }
+        link.counts = { [weak source] in
+            source.map { source in (0..<source.numberOfSections).map(source.numberOfItems(inSection:)) } ?? []
+        }
+        link.row = { [weak source] path in
+            guard let source, !source.isLoadingRow(path) else { return nil }
+            return source.element(at: path)
+        }
         let probe = _ScreenProbe(source: source, collectionVersion: collectionVersion)
         self.probe = probe
         cells = HeadlessCellHost(source: source, view: view, visibleRowCount: visibleRowCount)
@@ -365,31 +371,27 @@ func _runMainQueue(timeout: Double) -> Bool {
     return XCTWaiter().wait(for: [flushed], timeout: timeout) == .completed
 }
 
-/// What a headless view shows for a list source: its rows, section by section, with `nil` for the
-/// loading row, as UIKit reads them from its data source.
-@MainActor
-private func _shownRows<Item, Rendered>(of source: ListSourceBase<Item, Rendered>) -> [[Item?]] {
-    (0..<source.numberOfSections).map { section in
-        (0..<source.numberOfItems(inSection: section)).map { item in
-            let path = ElementPath(item: item, section: section)
-            return source.isLoadingRow(path) ? nil : source.element(at: path)
-        }
-    }
-}
-
 /// How a headless view reads the rows of the source that drives it, which the screen makes after
 /// the view; the source is held weakly, as a view holds its data source.
+///
+/// The view asks as UIKit does: the item counts, and the rows a batch inserts or reloads, each
+/// with `nil` for the loading row. So a batch costs what it changes, whatever the number of rows.
 @MainActor
 final class _SourceLink<Item: Sendable> {
-    var read: () -> [[Item?]] = { [] }
+    /// The number of items in each section of the source.
+    var counts: () -> [Int] = { [] }
+    /// The source's row at a path, or `nil` for the loading row.
+    var row: (ElementPath) -> Item? = { _ in nil }
 
     init() {}
 
-    /// The rows to show, for the view's data-source closure, which is nonisolated.
-    nonisolated func rows() -> [[Item?]] {
-        // Safe: the view calls its data-source closure only from its own reloadData, batches and
-        // layout, which the screen's main-actor source (or the test, on the main actor) calls on
-        // the main thread. A call from another thread traps here instead of racing on `read`.
-        MainActor.assumeIsolated { read() }
+    /// A read of the source, for the view's data-source closure, which is nonisolated.
+    nonisolated func rows() -> _DataSourceRead<Item?> {
+        // Safe: the view reads its data source only from its own reloadData, batches and layout,
+        // which the screen's main-actor source (or the test, on the main actor) calls on the main
+        // thread. A call from another thread traps here instead of racing on the source.
+        _DataSourceRead(counts: MainActor.assumeIsolated { counts() }) { path in
+            MainActor.assumeIsolated { self.row(path) }
+        }
     }
 }

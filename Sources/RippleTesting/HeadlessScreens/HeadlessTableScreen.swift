@@ -54,7 +54,7 @@ public final class HeadlessTableScreen<CellPresenter: Sendable>: HeadlessListScr
         reloadThreshold: Int? = nil, visibleRowCount: Int = 10
     ) {
         let link = _SourceLink<CellPresenter>()
-        let tableView = HeadlessTableView(sections: link.rows)
+        let tableView = HeadlessTableView(reading: link.rows)
         let source = TableViewSource(
             view: tableView, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold)
         self.tableView = tableView
@@ -113,7 +113,7 @@ public final class HeadlessTableScreenWithSection<SectionPresenter: Sendable, Ce
         visibleRowCount: Int = 10
     ) {
         let link = _SourceLink<CellPresenter>()
-        let tableView = HeadlessTableView(sections: link.rows)
+        let tableView = HeadlessTableView(reading: link.rows)
         let source = TableViewSourceWithSection(
             view: tableView, collection: collection, selectItem: selectItem, reloadThreshold: reloadThreshold)
         self.tableView = tableView

@@ -40,14 +40,23 @@ public final class HeadlessCollectionView<Item> {
     ///   - countMismatchStyle: The message for a wrong number of items: classic M24 (the default)
     ///     or the newer multi-line M25.
     ///   - sections: Returns the values to show, one array per section. The view holds it strongly.
-    public init(
+    public convenience init(
         countMismatchStyle: BatchUpdateValidator.CountMismatchStyle = .classic,
         sections: @escaping () -> [[Item]]
+    ) {
+        self.init(countMismatchStyle: countMismatchStyle, reading: { _DataSourceRead(sections: sections()) })
+    }
+
+    /// Creates a collection view that reads its data source a count and an item at a time, as
+    /// UIKit does: a batch then costs what it changes, not the number of items.
+    init(
+        countMismatchStyle: BatchUpdateValidator.CountMismatchStyle = .classic,
+        reading read: @escaping () -> _DataSourceRead<Item>
     ) {
         engine = _HeadlessListEngine(
             typeName: "HeadlessCollectionView", reloadsLazily: true,
             validator: BatchUpdateValidator(flavor: .collectionView, countMismatchStyle: countMismatchStyle),
-            readDataSource: sections)
+            readDataSource: read)
     }
 
     /// Creates a collection view that reads its sections from a data source, held weakly as UIKit
@@ -96,7 +105,7 @@ public final class HeadlessCollectionView<Item> {
     public var items: [[Item]] { engine.sections }
 
     /// The number of sections on screen.
-    public var numberOfSections: Int { engine.sections.count }
+    public var numberOfSections: Int { engine.numberOfSections }
 
     /// The number of items on screen in a section.
     ///

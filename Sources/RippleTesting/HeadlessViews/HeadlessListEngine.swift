@@ -20,14 +20,15 @@ final class _HeadlessListEngine<Element> {
     /// The rules and wording.
     var validator: BatchUpdateValidator
 
-    /// Reads the data source.
-    let readDataSource: () -> [[Element]]
+    /// Reads the data source: its counts now, and its values at paths of now.
+    let readDataSource: () -> _DataSourceRead<Element>
 
     /// Called with each violation after the view has recovered.
     var violationHandler: ((BatchUpdateViolation) -> Void)?
 
-    /// The values on screen. Between batches, also the cached before-state of the next batch (R14).
-    private(set) var displayed: [[Element]] = []
+    /// The values on screen, one persistent list per section, so that a batch changes only the
+    /// rows it names. Between batches, also the cached before-state of the next batch (R14).
+    private(set) var displayed: [ListSnapshot<Element>] = []
 
     /// Whether the data source must be read before ``displayed`` can be used.
     private(set) var needsReload = true
@@ -69,7 +70,7 @@ final class _HeadlessListEngine<Element> {
 
     init(
         typeName: String, reloadsLazily: Bool, validator: BatchUpdateValidator,
-        readDataSource: @escaping () -> [[Element]]
+        readDataSource: @escaping () -> _DataSourceRead<Element>
     ) {
         self.typeName = typeName
         self.reloadsLazily = reloadsLazily
@@ -83,20 +84,28 @@ final class _HeadlessListEngine<Element> {
     /// as a view's layout pass does.
     func loadIfNeeded() {
         guard needsReload else { return }
-        let sections = readDataSource()
-        displayed = sections
+        displayed = readDataSource().allSections()
         needsReload = false
         selection.removeAll()
     }
 
     /// The displayed values, loading them first if needed.
+    ///
+    /// - Complexity: O(*n*) for *n* items: it copies them out of the persistent lists.
     var sections: [[Element]] {
         loadIfNeeded()
-        return displayed
+        return displayed.map(Array.init)
+    }
+
+    /// The number of sections on screen, loading them first if needed.
+    var numberOfSections: Int {
+        loadIfNeeded()
+        return displayed.count
     }
 
     func numberOfItems(inSection section: Int, method: String) -> Int {
-        let sections = self.sections
+        loadIfNeeded()
+        let sections = displayed
         precondition(
             sections.indices.contains(section),
             "\(typeName).\(method): section \(section) is out of range 0..<\(sections.count)")
@@ -104,7 +113,8 @@ final class _HeadlessListEngine<Element> {
     }
 
     func element(at path: ElementPath, method: String, itemWord: String) -> Element {
-        let sections = self.sections
+        loadIfNeeded()
+        let sections = displayed
         precondition(
             sections.indices.contains(path.section),
             "\(typeName).\(method): section \(path.section) of index path \(path) is out of range 0..<\(sections.count)"
@@ -137,28 +147,15 @@ final class _HeadlessListEngine<Element> {
         precondition(
             destination.item >= 0 && destination.item <= limit,
             "\(typeName).\(method): \(destination) is not a place the row can be dropped")
-        if !selection.isEmpty {
-            var flags = selectionFlags(shaped: displayed.map(\.count))
-            let flag = flags[source.section].remove(at: source.item)
-            flags[destination.section].insert(flag, at: destination.item)
-            selection = Self.paths(of: flags)
-        }
         let value = displayed[source.section].remove(at: source.item)
         displayed[destination.section].insert(value, at: destination.item)
-        if let layoutObserver {
-            var origins = displayed.indices.map { section in
-                (0..<displayed[section].count).map { Optional(ElementPath(item: $0, section: section)) }
-            }
-            // The counts are after the move: the row left `source.section` and joined `destination.section`.
-            if source.section != destination.section {
-                origins[destination.section].removeLast()
-                origins[source.section].append(
-                    ElementPath(item: origins[source.section].count, section: source.section))
-            }
-            let moved = origins[source.section].remove(at: source.item)
-            origins[destination.section].insert(moved, at: destination.item)
-            layoutObserver(.carried(items: origins, sections: displayed.indices.map { $0 }))
-        }
+        // The drag as a plan of one move, which carries the selection and the cells as a batch does.
+        let sections = displayed.indices.map { Optional($0) }
+        let plan = _BatchPlan(
+            afterSources: sections, beforeTargets: sections, removedItems: [], addedItems: [],
+            moves: [_ItemMove(from: source, to: destination)])
+        selection = Set(selection.compactMap(plan.destination(of:)))
+        layoutObserver?(.carried(plan.carry))
     }
 
     // MARK: - Selection
@@ -185,26 +182,6 @@ final class _HeadlessListEngine<Element> {
         precondition(
             displayed.indices.contains(path.section) && displayed[path.section].indices.contains(path.item),
             "\(typeName).\(method): \(path) is not on screen; item counts: \(displayed.map(\.count))")
-    }
-
-    /// One flag per item of sections with `counts` items, set for the selected paths.
-    private func selectionFlags(shaped counts: [Int]) -> [[Bool]] {
-        var flags = counts.map { [Bool](repeating: false, count: $0) }
-        for path in selection
-        where flags.indices.contains(path.section) && flags[path.section].indices.contains(path.item) {
-            flags[path.section][path.item] = true
-        }
-        return flags
-    }
-
-    private static func paths(of flags: [[Bool]]) -> Set<ElementPath> {
-        var paths: Set<ElementPath> = []
-        for (section, items) in flags.enumerated() {
-            for (item, flag) in items.enumerated() where flag {
-                paths.insert(ElementPath(item: item, section: section))
-            }
-        }
-        return paths
     }
 
     func clearDiagnostics() {
@@ -266,8 +243,8 @@ final class _HeadlessListEngine<Element> {
         }
         // Only the cells change: the displayed values are read again in place.
         let after = readDataSource()
-        if after.map(\.count) == counts {
-            for path in paths { displayed[path.section][path.item] = after[path.section][path.item] }
+        if after.counts == counts {
+            for path in paths { displayed[path.section][path.item] = after.element(path) }
         }
         events.append(.reconfigure(paths))
         layoutObserver?(.reconfigured(paths))
@@ -357,7 +334,7 @@ final class _HeadlessListEngine<Element> {
 
         if reloadedInsideBatch {
             reloadedInsideBatch = false
-            displayed = after
+            displayed = after.allSections()
             needsReload = false
             selection.removeAll()
             events.append(.reloadData)
@@ -367,38 +344,21 @@ final class _HeadlessListEngine<Element> {
         }
 
         let before = displayed
-        let (result, plan) = validator._evaluate(
-            batch, before: before.map(\.count), after: after.map(\.count))
+        let (result, plan) = validator._evaluate(batch, before: before.map(\.count), after: after.counts)
         warnings.append(contentsOf: result.warnings)
         events.append(.batchUpdates(batch, result))
         if let plan {
-            displayed = plan.applied(to: before, dataSource: after)
-            if !selection.isEmpty {
-                // Selected items travel with the batch; inserted and reloaded ones come unselected.
-                let flags = plan.applied(
-                    to: selectionFlags(shaped: before.map(\.count)),
-                    dataSource: after.map { [Bool](repeating: false, count: $0.count) })
-                selection = Self.paths(of: flags)
-            }
+            displayed = plan.applied(to: before, counts: after.counts, element: after.element)
+            // Selected items travel with the batch; deleted and reloaded ones leave the selection.
+            selection = Set(selection.compactMap(plan.destination(of:)))
         } else {
             // Real UIKit raises NSInternalInconsistencyException here. Recover as an app's
             // fallback would: show what the data source reports.
-            displayed = after
+            displayed = after.allSections()
             selection.removeAll()
         }
         needsReload = false
-        if let plan {
-            if let layoutObserver {
-                let paths = before.indices.map { section in
-                    (0..<before[section].count).map { Optional(ElementPath(item: $0, section: section)) }
-                }
-                let origins = plan.applied(
-                    to: paths, dataSource: after.map { [ElementPath?](repeating: nil, count: $0.count) })
-                layoutObserver(.carried(items: origins, sections: plan.afterSources))
-            }
-        } else {
-            layoutObserver?(.reloaded)
-        }
+        layoutObserver?(plan.map { .carried($0.carry) } ?? .reloaded)
         if let violation = result.violation {
             violations.append(violation)
             violationHandler?(violation)
@@ -410,5 +370,37 @@ final class _HeadlessListEngine<Element> {
         violations.append(violation)
         events.append(.misuse(violation))
         violationHandler?(violation)
+    }
+}
+
+/// What a headless view reads of its data source at one moment: the item counts, as
+/// `numberOfRowsInSection` answers, and the value at a path of that moment, as `cellForRowAt`
+/// would show it. A batch reads the counts, and the values of only the rows it inserts or reloads.
+struct _DataSourceRead<Element> {
+    /// The number of items in each section.
+    let counts: [Int]
+
+    /// The value at a path, which must be in range of ``counts``.
+    let element: (ElementPath) -> Element
+
+    /// A read of values the data source handed over whole.
+    init(sections: [[Element]]) {
+        counts = sections.map(\.count)
+        element = { sections[$0.section][$0.item] }
+    }
+
+    /// A read that asks the data source for each value it needs.
+    init(counts: [Int], element: @escaping (ElementPath) -> Element) {
+        self.counts = counts
+        self.element = element
+    }
+
+    /// Every value, section by section.
+    ///
+    /// - Complexity: O(*n*) for *n* items.
+    func allSections() -> [ListSnapshot<Element>] {
+        counts.indices.map { section in
+            ListSnapshot((0..<counts[section]).lazy.map { element(ElementPath(item: $0, section: section)) })
+        }
     }
 }

@@ -425,11 +425,15 @@ public final class HeadlessSequentialTableView<Row> {
         }
         displayed = rows
         if let layoutObserver {
-            let origins = slots.map { slot -> ElementPath? in
-                guard case .kept(_, let origin) = slot else { return nil }
-                return ElementPath(item: origin, section: 0)
+            var destinations: [Int: Int] = [:]
+            for (index, slot) in slots.enumerated() {
+                if case .kept(_, let origin) = slot { destinations[origin] = index }
             }
-            layoutObserver(.carried(items: [origins], sections: [0]))
+            layoutObserver(
+                .carried(
+                    _RowCarry(sectionTargets: [0]) { path in
+                        destinations[path.item].map { ElementPath(item: $0, section: 0) }
+                    }))
         }
     }
 

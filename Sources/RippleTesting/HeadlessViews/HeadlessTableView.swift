@@ -50,14 +50,23 @@ public final class HeadlessTableView<Row> {
     ///   - countMismatchStyle: The message for a wrong number of rows: classic M24 (the default)
     ///     or the newer multi-line M25.
     ///   - sections: Returns the values to show, one array per section. The view holds it strongly.
-    public init(
+    public convenience init(
         countMismatchStyle: BatchUpdateValidator.CountMismatchStyle = .classic,
         sections: @escaping () -> [[Row]]
+    ) {
+        self.init(countMismatchStyle: countMismatchStyle, reading: { _DataSourceRead(sections: sections()) })
+    }
+
+    /// Creates a table view that reads its data source a count and a row at a time, as UIKit does:
+    /// a batch then costs what it changes, not the number of rows.
+    init(
+        countMismatchStyle: BatchUpdateValidator.CountMismatchStyle = .classic,
+        reading read: @escaping () -> _DataSourceRead<Row>
     ) {
         engine = _HeadlessListEngine(
             typeName: "HeadlessTableView", reloadsLazily: false,
             validator: BatchUpdateValidator(flavor: .tableView, countMismatchStyle: countMismatchStyle),
-            readDataSource: sections)
+            readDataSource: read)
     }
 
     /// Creates a table view that reads its sections from a data source, held weakly as UIKit does.
@@ -105,7 +114,7 @@ public final class HeadlessTableView<Row> {
     public var rows: [[Row]] { engine.sections }
 
     /// The number of sections on screen.
-    public var numberOfSections: Int { engine.sections.count }
+    public var numberOfSections: Int { engine.numberOfSections }
 
     /// The number of rows on screen in a section.
     ///

@@ -24,63 +24,110 @@ struct _ItemMove: Hashable, Comparable {
 ///
 /// Reloads are already deletes plus inserts at the position UIKit computes (R3), and item
 /// operations inside deleted or inserted sections are already dropped.
+///
+/// The plan works per operation, never per row: it moves the rows it names and finds every other
+/// row's place by rank arithmetic, so a batch of *k* operations costs O(*k* log *n*) on lists of
+/// *n* rows, as UIKit's own bookkeeping does.
 struct _BatchPlan {
     /// For each after section, the before section it shows, or `nil` for an inserted section,
     /// whose items all come from the data source.
-    var afterSources: [Int?]
+    let afterSources: [Int?]
 
-    /// Before paths of the items that leave (deletes and reloads), in surviving sections. Moves are
-    /// separate.
-    var removedItems: [ElementPath]
+    /// For each before section, the after section it becomes, or `nil` for a deleted one.
+    let beforeTargets: [Int?]
 
     /// After paths of the items read from the data source (inserts and reloads), in sections that
-    /// are not inserted.
-    var addedItems: [ElementPath]
+    /// are not inserted, ascending.
+    let addedItems: [ElementPath]
 
     /// The item moves. A moved item keeps the value it had: UIKit moves the cell, it does not
     /// ask the data source again.
-    var moves: [_ItemMove]
+    let moves: [_ItemMove]
+
+    /// Per before section, the items that leave it (deletes, reloads and move sources), ascending.
+    private let leaving: [Int: [Int]]
+
+    /// Per after section, the items that the added items and move destinations fill, ascending.
+    private let taken: [Int: [Int]]
+
+    /// Before paths of the items that leave for good (deletes and reloads).
+    private let removed: Set<ElementPath>
+
+    /// Each moved item's after path, by its before path.
+    private let moveTargets: [ElementPath: ElementPath]
+
+    init(afterSources: [Int?], beforeTargets: [Int?], removedItems: Set<ElementPath>, addedItems: Set<ElementPath>, moves: [_ItemMove]) {
+        self.afterSources = afterSources
+        self.beforeTargets = beforeTargets
+        self.addedItems = addedItems.sorted()
+        self.moves = moves
+        removed = removedItems
+        var moveTargets: [ElementPath: ElementPath] = [:]
+        for move in moves { moveTargets[move.from] = move.to }
+        self.moveTargets = moveTargets
+        leaving = _Batch.itemsBySection(Array(removedItems) + moves.map(\.from))
+        taken = _Batch.itemsBySection(self.addedItems + moves.map(\.to))
+    }
+
+    /// Where the item at `path` before the batch is once it is applied, or `nil` when it leaves
+    /// (deleted, reloaded, or in a deleted section).
+    ///
+    /// An item the batch does not name keeps its rank among the items that stay in its section,
+    /// and takes the free slot of that rank in its section's after section.
+    ///
+    /// - Parameter path: A path before the batch.
+    /// - Complexity: O(log *k*) for *k* operations.
+    func destination(of path: ElementPath) -> ElementPath? {
+        if let target = moveTargets[path] { return target }
+        guard beforeTargets.indices.contains(path.section), let section = beforeTargets[path.section],
+            !removed.contains(path)
+        else { return nil }
+        let rank = path.item - _countBelow(path.item, in: leaving[path.section] ?? [])
+        return ElementPath(item: _slot(ofRank: rank, skipping: taken[section] ?? []), section: section)
+    }
+
+    /// The batch as a ``_RowCarry``, for the cells that follow it.
+    var carry: _RowCarry { _RowCarry(sectionTargets: beforeTargets, destination: destination(of:)) }
 
     /// The displayed values once the batch is applied.
     ///
     /// Deleted, reloaded and moved items leave their before positions; inserted and reloaded items
     /// take the data source's value at their after position; moved items keep their value; the
-    /// other items keep their relative order and fill the free slots.
+    /// other items keep their relative order and fill the free slots. Inserted sections are read
+    /// whole from the data source.
     ///
     /// - Parameters:
     ///   - before: The values the view showed before the batch.
-    ///   - after: The values the data source reports after the batch.
-    /// - Returns: The values the view shows after the batch. Equal to `after` when the batch
-    ///   describes the data source's change exactly.
-    /// - Complexity: O(*n* + *m* + *k*) for *n* items before, *m* after and *k* operations.
-    func applied<Element>(to before: [[Element]], dataSource after: [[Element]]) -> [[Element]] {
-        // Slots of the sections that are not inserted; inserted sections are copied whole.
-        var slots: [[Element?]] = after.indices.map { target in
-            afterSources[target] == nil ? [] : [Element?](repeating: nil, count: after[target].count)
+    ///   - counts: The data source's item counts after the batch, section by section.
+    ///   - element: Reads the data source's value at an after path.
+    /// - Returns: The values the view shows after the batch. Equal to the data source when the
+    ///   batch describes its change exactly.
+    /// - Complexity: O(*k* log *n* + *s* + *m*) for *k* operations, *n* items, *s* sections and *m*
+    ///   items in inserted sections; the sections the batch leaves alone are shared, not copied.
+    func applied<Element>(
+        to before: [ListSnapshot<Element>], counts: [Int], element: (ElementPath) -> Element
+    ) -> [ListSnapshot<Element>] {
+        var remaining = before
+        var movedValues: [ElementPath: Element] = [:]
+        for move in moves { movedValues[move.to] = before[move.from.section][move.from.item] }
+        for (section, items) in leaving {
+            for item in items.reversed() { remaining[section].remove(at: item) }
         }
-        var leaving: [[Bool]] = before.map { [Bool](repeating: false, count: $0.count) }
-        for path in addedItems { slots[path.section][path.item] = after[path.section][path.item] }
-        for path in removedItems { leaving[path.section][path.item] = true }
-        for move in moves {
-            slots[move.to.section][move.to.item] = before[move.from.section][move.from.item]
-            leaving[move.from.section][move.from.item] = true
-        }
-        var result: [[Element]] = []
-        result.reserveCapacity(after.count)
-        for target in after.indices {
+        var arriving: [Int: [ElementPath]] = [:]
+        for path in addedItems { arriving[path.section, default: []].append(path) }
+        for move in moves { arriving[move.to.section, default: []].append(move.to) }
+        return counts.indices.map { target in
             guard let source = afterSources[target] else {
-                result.append(after[target])
-                continue
+                var list = ListSnapshot<Element>()
+                for item in 0..<counts[target] { list.append(element(ElementPath(item: item, section: target))) }
+                return list
             }
-            var next = 0
-            for (item, element) in before[source].enumerated() where !leaving[source][item] {
-                while slots[target][next] != nil { next += 1 }
-                slots[target][next] = element
-                next += 1
+            var list = remaining[source]
+            for path in (arriving[target] ?? []).sorted() {
+                list.insert(movedValues[path] ?? element(path), at: path.item)
             }
-            result.append(slots[target].map { $0! })
+            return list
         }
-        return result
     }
 }
 

@@ -277,10 +277,8 @@ struct _Batch {
     /// The validated batch in the form a headless view applies.
     func plan(sections: _SectionMap) -> _BatchPlan {
         _BatchPlan(
-            afterSources: sections.sources,
-            removedItems: Array(removedItems),
-            addedItems: Array(addedItems),
-            moves: itemMoves)
+            afterSources: sections.sources, beforeTargets: sections.targets, removedItems: removedItems,
+            addedItems: addedItems, moves: itemMoves)
     }
 
     /// Paths grouped by section, items ascending.

@@ -56,7 +56,10 @@ struct _BatchPlan {
     /// Each moved item's after path, by its before path.
     private let moveTargets: [ElementPath: ElementPath]
 
-    init(afterSources: [Int?], beforeTargets: [Int?], removedItems: Set<ElementPath>, addedItems: Set<ElementPath>, moves: [_ItemMove]) {
+    init(
+        afterSources: [Int?], beforeTargets: [Int?], removedItems: Set<ElementPath>, addedItems: Set<ElementPath>,
+        moves: [_ItemMove]
+    ) {
         self.afterSources = afterSources
         self.beforeTargets = beforeTargets
         self.addedItems = addedItems.sorted()

@@ -53,7 +53,11 @@ let package = Package(
         ),
         .target(
             name: "RippleBenchKit",
-            dependencies: ["RippleDiff", "Ripple"],
+            // RippleTesting (for the `screen` suite) links XCTest, which a command-line program
+            // finds on Linux but not on Apple platforms, where the suite is left out.
+            dependencies: [
+                "RippleDiff", "Ripple", .target(name: "RippleTesting", condition: .when(platforms: [.linux])),
+            ],
             path: "Benchmarks/RippleBenchKit",
             swiftSettings: sharedSettings
         ),

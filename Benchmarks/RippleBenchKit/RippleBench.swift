@@ -13,31 +13,41 @@ import Foundation
 /// The executable `ripple-bench` only calls ``main(_:)``; everything else lives here, where the
 /// tests of `RippleBenchKitTests` reach it.
 package enum RippleBench {
-    static let suites: [BenchmarkSuite] = [
-        DiffBenchmarks.suite,
-        SectionsBenchmarks.suite,
-        SectionsLiveBenchmarks.suite,
-        PublishBenchmarks.suite,
-        ObserveBenchmarks.suite,
-        CommandBenchmarks.suite,
-        LiveBenchmarks.suite,
-        StorageBenchmarks.suite,
-    ]
+    static let suites: [BenchmarkSuite] =
+        [
+            DiffBenchmarks.suite,
+            SectionsBenchmarks.suite,
+            SectionsLiveBenchmarks.suite,
+            PublishBenchmarks.suite,
+            ObserveBenchmarks.suite,
+            CommandBenchmarks.suite,
+            LiveBenchmarks.suite,
+            StorageBenchmarks.suite,
+        ] + screenSuites
+
+    /// The `screen` suite where RippleTesting links (Linux), none elsewhere.
+    static var screenSuites: [BenchmarkSuite] {
+        #if canImport(RippleTesting)
+        [ScreenBenchmarks.suite]
+        #else
+        []
+        #endif
+    }
 
     /// Roughly how many seconds each suite takes on the project's 2-core machine, per mode, for
     /// the estimate printed at the start.
     static let estimatedSeconds: [BenchmarkMode: [String: Int]] = [
         .quick: [
             "diff": 8, "sections": 1, "sections-live": 2, "publish": 2, "observe": 1, "command": 2, "live": 2,
-            "storage": 1,
+            "storage": 1, "screen": 10,
         ],
         .standard: [
             "diff": 62, "sections": 6, "sections-live": 8, "publish": 4, "observe": 2, "command": 6, "live": 12,
-            "storage": 1,
+            "storage": 1, "screen": 40,
         ],
         .full: [
             "diff": 275, "sections": 6, "sections-live": 8, "publish": 4, "observe": 2, "command": 6, "live": 12,
-            "storage": 1,
+            "storage": 1, "screen": 120,
         ],
     ]
 

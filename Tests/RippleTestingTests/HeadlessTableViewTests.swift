@@ -401,4 +401,45 @@ final class HeadlessTableViewTests: XCTestCase {
         XCTAssertEqual(tableView.rows, [["a", "b"]])
         XCTAssertEqual(tableView.row(at: path(0, 1)), "b")
     }
+
+    // MARK: - Reading a row at a time
+
+    func testAMillionRows_aBatchReadsOnlyTheRowsItNames_andARejectedOneIsReportedWithUIKitsMessage() {
+        var rows = Array(0..<1_000_000)
+        var readRows: [Int] = []
+        let tableView = HeadlessTableView(
+            rowCounts: { [rows.count] },
+            row: { path in
+                readRows.append(path.item)
+                return rows[path.item]
+            })
+        tableView.reloadData()
+        XCTAssertEqual(readRows.count, 1_000_000, "a reload reads every row")
+
+        // A batch that describes the change reads only the row it inserts.
+        readRows = []
+        tableView.performBatchUpdates {
+            rows.remove(at: 500_000)
+            rows.insert(-1, at: 10)
+            tableView.deleteRows(at: [path(0, 500_000)])
+            tableView.insertRows(at: [path(0, 10)])
+        }
+        XCTAssertEqual(tableView.violations, [])
+        XCTAssertEqual(readRows, [10])
+        XCTAssertEqual(tableView.numberOfRows(inSection: 0), 1_000_000)
+        XCTAssertEqual(tableView.row(at: path(0, 10)), -1)
+        XCTAssertEqual(tableView.row(at: path(0, 500_000)), 499_999)
+        XCTAssertEqual(tableView.row(at: path(0, 999_999)), 999_999)
+
+        // One that does not is rejected with UIKit's message, and the view shows the data source.
+        rows.append(1_000_000)
+        tableView.performBatchUpdates {}
+        XCTAssertEqual(tableView.lastViolation?.messageID, .invalidItemCount)
+        XCTAssertEqual(
+            tableView.lastViolation?.message,
+            "Invalid update: invalid number of rows in section 0.  The number of rows contained in an existing section after the update (1000001) must be equal to the number of rows contained in that section before the update (1000000), plus or minus the number of rows inserted or deleted from that section (0 inserted, 0 deleted) and plus or minus the number of rows moved into or out of that section (0 moved in, 0 moved out)."
+        )
+        XCTAssertEqual(tableView.numberOfRows(inSection: 0), 1_000_001)
+        XCTAssertEqual(tableView.row(at: path(0, 1_000_000)), 1_000_000)
+    }
 }

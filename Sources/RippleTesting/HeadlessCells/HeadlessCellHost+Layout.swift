@@ -24,6 +24,9 @@ extension HeadlessCellHost {
     /// that stay on screen and ask only for the rows that come on screen (after a scroll, or when
     /// the content grew or shrank around the screen).
     public func layout() {
+        // The view's layout pass comes first, as on a device: a collection view reads its data
+        // source there after a `reloadData()`.
+        observedView?.layoutIfNeeded()
         hasLaidOut = true
         var carried: [ElementPath: HeadlessReusableView] = [:]
         for entry in visibleCells { carried[entry.path] = entry.cell }
@@ -211,13 +214,16 @@ extension HeadlessCellHost {
     }
 
     /// `count` paths from the flat row `first` on.
+    ///
+    /// - Complexity: O(*s* + `count`) for *s* sections, whatever the number of rows.
     private func paths(from first: Int, count: Int) -> [ElementPath] {
         var result: [ElementPath] = []
         var skipped = 0
-        for section in 0..<source.numberOfSections {
+        for section in 0..<source.numberOfSections where result.count < count {
             let rows = source.numberOfItems(inSection: section)
-            if skipped + rows > first && result.count < count {
-                for item in max(0, first - skipped)..<rows where result.count < count {
+            if skipped + rows > first {
+                let start = max(0, first - skipped)
+                for item in start..<min(rows, start + count - result.count) {
                     result.append(ElementPath(item: item, section: section))
                 }
             }

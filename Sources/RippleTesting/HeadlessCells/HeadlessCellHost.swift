@@ -80,6 +80,8 @@ public final class HeadlessCellHost<Source: ListDataSource> {
 
     /// The view that keeps the selection, held weakly.
     private(set) weak var selectionView: (any _HeadlessSelecting)?
+    /// The view whose screen the host follows, held weakly: a layout lays it out first.
+    private(set) weak var observedView: (any _HeadlessLayoutObservable)?
     var cellQueue = _ReuseQueue()
     var supplementaryQueue = _ReuseQueue()
     /// Whether the first layout happened: before it the screen shows no cell, and the view's
@@ -104,8 +106,10 @@ public final class HeadlessCellHost<Source: ListDataSource> {
         self.source = source
         self.selectionView = view as? any _HeadlessSelecting
         self.visibleRowCount = visibleRowCount
-        let observed: AnyObject? = (view as? SequentialListView)?.rowView ?? view
-        (observed as? any _HeadlessLayoutObservable)?.engineLayoutObserver = { [weak self] change in
+        let observedObject: AnyObject? = (view as? SequentialListView)?.rowView ?? view
+        let observed = observedObject as? any _HeadlessLayoutObservable
+        observedView = observed
+        observed?.engineLayoutObserver = { [weak self] change in
             // The headless views are used on the main thread, as UIKit's: the source that drives
             // the view, and so this host, are main-actor isolated, and call the view there. The
             // view runs this observer synchronously from those calls, so it is on the main actor;

@@ -48,7 +48,29 @@ public final class HeadlessCollectionView<Item> {
     }
 
     /// Creates a collection view that reads its data source a count and an item at a time, as
-    /// UIKit does: a batch then costs what it changes, not the number of items.
+    /// UIKit's `numberOfItemsInSection` and `cellForItemAt` do: a batch then costs what it changes,
+    /// not the number of items, and reads only the items it inserts or reloads.
+    ///
+    /// ```swift
+    /// var names = ["a", "b", "c"]
+    /// let collectionView = HeadlessCollectionView(itemCounts: { [names.count] }, item: { names[$0.item] })
+    /// collectionView.layoutIfNeeded()
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - countMismatchStyle: The message for a wrong number of items: classic M24 (the default)
+    ///     or the newer multi-line M25.
+    ///   - itemCounts: Returns the number of items of each section now. The view holds it strongly.
+    ///   - item: Returns the value of the item at a path now, within `itemCounts`. The view holds
+    ///     it strongly.
+    public convenience init(
+        countMismatchStyle: BatchUpdateValidator.CountMismatchStyle = .classic,
+        itemCounts: @escaping () -> [Int], item: @escaping (ElementPath) -> Item
+    ) {
+        self.init(countMismatchStyle: countMismatchStyle) { _DataSourceRead(counts: itemCounts(), element: item) }
+    }
+
+    /// Creates a collection view that reads its data source through `read`.
     init(
         countMismatchStyle: BatchUpdateValidator.CountMismatchStyle = .classic,
         reading read: @escaping () -> _DataSourceRead<Item>

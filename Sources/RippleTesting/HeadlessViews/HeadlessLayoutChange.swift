@@ -30,4 +30,8 @@ struct _RowCarry {
 /// A headless view whose screen changes a ``HeadlessCellHost`` follows.
 protocol _HeadlessLayoutObservable: AnyObject {
     var engineLayoutObserver: ((_HeadlessLayoutChange) -> Void)? { get set }
+
+    /// Reads the data source if the view needs to, as a layout pass does: a collection view reads
+    /// it lazily after `reloadData()`, at its next layout.
+    func layoutIfNeeded()
 }

@@ -343,12 +343,11 @@ final class _HeadlessListEngine<Element> {
             return
         }
 
-        let before = displayed
-        let (result, plan) = validator._evaluate(batch, before: before.map(\.count), after: after.counts)
+        let (result, plan) = validator._evaluate(batch, before: displayed.map(\.count), after: after.counts)
         warnings.append(contentsOf: result.warnings)
         events.append(.batchUpdates(batch, result))
         if let plan {
-            displayed = plan.applied(to: before, counts: after.counts, element: after.element)
+            plan.apply(to: &displayed, counts: after.counts, element: after.element)
             // Selected items travel with the batch; deleted and reloaded ones leave the selection.
             selection = Set(selection.compactMap(plan.destination(of:)))
         } else {

@@ -488,4 +488,6 @@ extension HeadlessSequentialTableView: _HeadlessLayoutObservable {
         get { layoutObserver }
         set { layoutObserver = newValue }
     }
+
+    func layoutIfNeeded() { loadIfNeeded() }
 }

@@ -57,8 +57,30 @@ public final class HeadlessTableView<Row> {
         self.init(countMismatchStyle: countMismatchStyle, reading: { _DataSourceRead(sections: sections()) })
     }
 
-    /// Creates a table view that reads its data source a count and a row at a time, as UIKit does:
-    /// a batch then costs what it changes, not the number of rows.
+    /// Creates a table view that reads its data source a count and a row at a time, as UIKit's
+    /// `numberOfRowsInSection` and `cellForRowAt` do: a batch then costs what it changes, not the
+    /// number of rows, and reads only the rows it inserts or reloads.
+    ///
+    /// ```swift
+    /// var names = ["a", "b", "c"]
+    /// let tableView = HeadlessTableView(rowCounts: { [names.count] }, row: { names[$0.item] })
+    /// tableView.reloadData()
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - countMismatchStyle: The message for a wrong number of rows: classic M24 (the default)
+    ///     or the newer multi-line M25.
+    ///   - rowCounts: Returns the number of rows of each section now. The view holds it strongly.
+    ///   - row: Returns the value of the row at a path now, within `rowCounts`. The view holds it
+    ///     strongly.
+    public convenience init(
+        countMismatchStyle: BatchUpdateValidator.CountMismatchStyle = .classic,
+        rowCounts: @escaping () -> [Int], row: @escaping (ElementPath) -> Row
+    ) {
+        self.init(countMismatchStyle: countMismatchStyle) { _DataSourceRead(counts: rowCounts(), element: row) }
+    }
+
+    /// Creates a table view that reads its data source through `read`.
     init(
         countMismatchStyle: BatchUpdateValidator.CountMismatchStyle = .classic,
         reading read: @escaping () -> _DataSourceRead<Row>

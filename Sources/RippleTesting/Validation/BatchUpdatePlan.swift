@@ -92,7 +92,7 @@ struct _BatchPlan {
     /// The batch as a ``_RowCarry``, for the cells that follow it.
     var carry: _RowCarry { _RowCarry(sectionTargets: beforeTargets, destination: destination(of:)) }
 
-    /// The displayed values once the batch is applied.
+    /// Applies the batch to the displayed values.
     ///
     /// Deleted, reloaded and moved items leave their before positions; inserted and reloaded items
     /// take the data source's value at their after position; moved items keep their value; the
@@ -100,32 +100,35 @@ struct _BatchPlan {
     /// whole from the data source.
     ///
     /// - Parameters:
-    ///   - before: The values the view showed before the batch.
+    ///   - sections: The values the view showed before the batch; on return, the values it shows
+    ///     after it. Equal to the data source when the batch describes its change exactly.
     ///   - counts: The data source's item counts after the batch, section by section.
     ///   - element: Reads the data source's value at an after path.
-    /// - Returns: The values the view shows after the batch. Equal to the data source when the
-    ///   batch describes its change exactly.
     /// - Complexity: O(*k* log *n* + *s* + *m*) for *k* operations, *n* items, *s* sections and *m*
-    ///   items in inserted sections; the sections the batch leaves alone are shared, not copied.
-    func applied<Element>(
-        to before: [ListSnapshot<Element>], counts: [Int], element: (ElementPath) -> Element
-    ) -> [ListSnapshot<Element>] {
-        var remaining = before
+    ///   items in inserted sections. The lists are changed in place where the view holds them
+    ///   alone, so a change copies no node but those it touches.
+    func apply<Element>(
+        to sections: inout [ListSnapshot<Element>], counts: [Int], element: (ElementPath) -> Element
+    ) {
         var movedValues: [ElementPath: Element] = [:]
-        for move in moves { movedValues[move.to] = before[move.from.section][move.from.item] }
+        for move in moves { movedValues[move.to] = sections[move.from.section][move.from.item] }
         for (section, items) in leaving {
-            for item in items.reversed() { remaining[section].remove(at: item) }
+            for item in items.reversed() { sections[section].remove(at: item) }
         }
         var arriving: [Int: [ElementPath]] = [:]
         for path in addedItems { arriving[path.section, default: []].append(path) }
         for move in moves { arriving[move.to.section, default: []].append(move.to) }
-        return counts.indices.map { target in
+        // Each before section is taken out of `sections` as its after section is built, so that
+        // the list stays uniquely referenced while it takes its arrivals.
+        var before = sections.map { Optional($0) }
+        sections = []
+        sections = counts.indices.map { target in
             guard let source = afterSources[target] else {
                 var list = ListSnapshot<Element>()
                 for item in 0..<counts[target] { list.append(element(ElementPath(item: item, section: target))) }
                 return list
             }
-            var list = remaining[source]
+            var list = before[source].take()!
             for path in (arriving[target] ?? []).sorted() {
                 list.insert(movedValues[path] ?? element(path), at: path.item)
             }

@@ -16,6 +16,20 @@ func shownRows<Item, Rendered>(of source: ListSourceBase<Item, Rendered>?) -> [[
     }
 }
 
+/// The number of rows of each section of a source, loading row included, as a view asks for them.
+@MainActor
+func itemCounts<Item, Rendered>(of source: ListSourceBase<Item, Rendered>?) -> [Int] {
+    guard let source else { return [] }
+    return (0..<source.numberOfSections).map(source.numberOfItems(inSection:))
+}
+
+/// A source's row at a path, `nil` for the loading row, as a view asks for it.
+@MainActor
+func row<Item, Rendered>(at path: ElementPath, of source: ListSourceBase<Item, Rendered>?) -> Item? {
+    guard let source, !source.isLoadingRow(path) else { return nil }
+    return source.element(at: path)
+}
+
 /// A path in a list: `path(2)` is item 2 of section 0.
 func path(_ item: Int, _ section: Int = 0) -> ElementPath { ElementPath(item: item, section: section) }
 
@@ -27,7 +41,9 @@ final class FlatTableScreen {
 
     init(_ collection: ObservableCollection<TestItem>) {
         let box = SourceBox<TableViewSource<TestItem>>()
-        view = HeadlessTableView { [box] in MainActor.assumeIsolated { shownRows(of: box.source) } }
+        view = HeadlessTableView(
+            rowCounts: { [box] in MainActor.assumeIsolated { itemCounts(of: box.source) } },
+            row: { [box] path in MainActor.assumeIsolated { row(at: path, of: box.source) } })
         source = TableViewSource(view: view, collection: collection)
         box.source = source
     }
@@ -58,7 +74,9 @@ final class SectionedGridScreen {
 
     init(_ collection: SectionedCollection<String, TestItem>) {
         let box = SourceBox<CollectionViewSourceWithSection<String, TestItem>>()
-        view = HeadlessCollectionView { [box] in MainActor.assumeIsolated { shownRows(of: box.source) } }
+        view = HeadlessCollectionView(
+            itemCounts: { [box] in MainActor.assumeIsolated { itemCounts(of: box.source) } },
+            item: { [box] path in MainActor.assumeIsolated { row(at: path, of: box.source) } })
         source = CollectionViewSourceWithSection(view: view, collection: collection)
         box.source = source
     }

@@ -138,7 +138,7 @@ private final class SpySource<Inner: ListDataSource>: ListDataSource where Inner
 ///
 /// The tests run on the main thread, as XCTest runs them, in `MainActor.assumeIsolated`.
 final class CellLifecyclePropertyTests: XCTestCase {
-    private enum Kind: String { case table, collection }
+    private enum Kind: String { case table, collection, sequential }
 
     func test_tableHost_agreesWithTheModel_over10_000RandomBatches() {
         MainActor.assumeIsolated { Self.run(.table, seeds: 1...20, steps: 650) }
@@ -146,6 +146,12 @@ final class CellLifecyclePropertyTests: XCTestCase {
 
     func test_collectionHost_agreesWithTheModel_over10_000RandomBatches() {
         MainActor.assumeIsolated { Self.run(.collection, seeds: 101...120, steps: 650) }
+    }
+
+    /// An `NSTableView`'s cells: the host follows a ``HeadlessSequentialTableView`` that AppKit's
+    /// glue (`SequentialListView`) drives one call at a time.
+    func test_sequentialTableHost_agreesWithTheModel_over10_000RandomBatches() {
+        MainActor.assumeIsolated { Self.run(.sequential, seeds: 201...220, steps: 650) }
     }
 
     /// Runs the seeds and checks that together they made at least 10,000 batches.
@@ -175,11 +181,19 @@ final class CellLifecyclePropertyTests: XCTestCase {
         let read: @Sendable () -> [[LifeRow?]] = { MainActor.assumeIsolated { [box.rows()] } }
         let tableView = HeadlessTableView<LifeRow?>(sections: read)
         let collectionView = HeadlessCollectionView<LifeRow?>(sections: read)
-        let inner: any ListView = kind == .table ? tableView : collectionView
+        let rowView = HeadlessSequentialTableView<LifeRow?>(
+            rowCount: { MainActor.assumeIsolated { box.rows().count } },
+            row: { row in MainActor.assumeIsolated { box.rows()[row] } })
+        let inner: any ListView =
+            switch kind {
+            case .table: tableView
+            case .collection: collectionView
+            case .sequential: SequentialListView(rowView)
+            }
         let proxy = RecordingListView(inner)
         let reloadThreshold = 14
         let source: ListSource<LifeRow> =
-            kind == .table
+            kind != .collection
             ? TableViewSource(view: proxy, collection: collection, reloadThreshold: reloadThreshold)
             : CollectionViewSource(view: proxy, collection: collection, reloadThreshold: reloadThreshold)
         box.source = source
@@ -251,7 +265,12 @@ final class CellLifecyclePropertyTests: XCTestCase {
                     )
                 }
             }
-            let violations = kind == .table ? tableView.violations : collectionView.violations
+            let violations =
+                switch kind {
+                case .table: tableView.violations.map(\.message)
+                case .collection: collectionView.violations.map(\.message)
+                case .sequential: rowView.violations.map(\.message)
+                }
             if !violations.isEmpty { return ("\(context): \(violations)", batches) }
         }
         return (nil, batches)

@@ -47,18 +47,27 @@ import RippleDiff
 /// # Thread Safety
 /// Not `Sendable`. Use a view from one thread or actor, as AppKit requires the main thread.
 public final class HeadlessSequentialTableView<Row> {
-    /// A row of the open batch: a value the view already shows, or a row inserted or reloaded in
-    /// the batch, which reads its value from the data source when the batch ends.
+    /// A row: a value the view shows, or a row inserted or reloaded in the open batch, which
+    /// reads its value from the data source when the batch ends.
     private enum Slot {
-        case kept(Row, origin: Int)
+        case value(Row)
         case fromDataSource
+
+        /// The value of a row outside a batch, where every row has one.
+        var shown: Row {
+            guard case .value(let row) = self else {
+                preconditionFailure("HeadlessSequentialTableView: a row without a value outside a batch")
+            }
+            return row
+        }
     }
 
-    /// Reads the data source.
-    private let readDataSource: () -> [Row]
+    /// Reads the data source: its row count now, and its rows of now.
+    private let readDataSource: () -> _DataSourceRead<Row>
 
-    /// The values on screen. Between batches, also the rows the next batch starts from.
-    private var displayed: [Row] = []
+    /// The rows on screen, in a persistent list, so that a batch copies only the rows it touches.
+    /// Between batches every row has its value, and this is where the next batch starts.
+    private var displayed = ListSnapshot<Slot>()
 
     /// Whether the data source must be read before ``displayed`` can be used.
     private var needsLoad = true
@@ -66,8 +75,17 @@ public final class HeadlessSequentialTableView<Row> {
     /// The nesting depth of ``beginUpdates()`` and ``endUpdates()``.
     private var depth = 0
 
-    /// The rows of the open batch as its calls so far left them; empty outside a batch.
-    private var working: [Slot] = []
+    /// The rows of the open batch as its calls so far left them (sharing ``displayed``'s storage
+    /// but for what the calls changed); empty outside a batch.
+    private var working = ListSnapshot<Slot>()
+
+    /// The positions in ``working`` of the rows that read the data source when the batch ends,
+    /// ascending.
+    private var arrivals: [Int] = []
+
+    /// The open batch's calls that changed its rows, in order: where a row before the batch is
+    /// at its end follows from them (``_SequentialCall/destination(of:through:)``).
+    private var calls: [_SequentialCall] = []
 
     /// Told what changed on screen; a ``HeadlessCellHost`` sets it to carry its cells.
     var layoutObserver: ((_HeadlessLayoutChange) -> Void)?
@@ -92,8 +110,29 @@ public final class HeadlessSequentialTableView<Row> {
     /// - Parameter rows: Returns the values to show, as the data source's `numberOfRows(in:)` and
     ///   `tableView(_:objectValueFor:row:)` would. The view holds it strongly and calls it the
     ///   first time it needs its rows, on ``reloadData()`` and at the end of each outermost batch.
-    public init(rows: @escaping () -> [Row]) {
-        readDataSource = rows
+    public convenience init(rows: @escaping () -> [Row]) {
+        self.init(reading: { _DataSourceRead(sections: [rows()]) })
+    }
+
+    /// Creates a table view that reads its data source a count and a row at a time, as AppKit's
+    /// `numberOfRows(in:)` and `tableView(_:objectValueFor:row:)` do: a batch then costs what it
+    /// changes, not the number of rows, and reads only the rows it inserts or reloads.
+    ///
+    /// ```swift
+    /// var names = ["a", "b", "c"]
+    /// let tableView = HeadlessSequentialTableView(rowCount: { names.count }, row: { names[$0] })
+    /// tableView.reloadData()
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - rowCount: Returns the number of rows now. The view holds it strongly.
+    ///   - row: Returns the value of a row now, in `0..<rowCount()`. The view holds it strongly.
+    public convenience init(rowCount: @escaping () -> Int, row: @escaping (Int) -> Row) {
+        self.init(reading: { _DataSourceRead(counts: [rowCount()], element: { row($0.item) }) })
+    }
+
+    private init(reading read: @escaping () -> _DataSourceRead<Row>) {
+        readDataSource = read
     }
 
     // MARK: - Configuration
@@ -117,10 +156,10 @@ public final class HeadlessSequentialTableView<Row> {
     /// shows the state before the batch: inserted and reloaded rows have no value until the batch
     /// ends.
     ///
-    /// - Complexity: O(1), plus a read of the data source the first time.
+    /// - Complexity: O(*n*) for *n* rows, plus a read of the data source the first time.
     public var rows: [Row] {
         loadIfNeeded()
-        return displayed
+        return displayed.map(\.shown)
     }
 
     /// The number of rows the view shows now: outside a batch, the count of ``rows``; inside a
@@ -172,11 +211,13 @@ public final class HeadlessSequentialTableView<Row> {
     /// Opens a batch, or a nested batch inside an open one. Nested batches merge into the
     /// outermost one, which alone reads the data source when it ends.
     ///
-    /// - Complexity: O(*n*) for *n* rows when it opens the outermost batch, O(1) otherwise.
+    /// - Complexity: O(1): the batch's rows share the rows on screen until a call changes them.
     public func beginUpdates() {
         if depth == 0 {
             loadIfNeeded()
-            working = displayed.enumerated().map { .kept($1, origin: $0) }
+            working = displayed
+            arrivals = []
+            calls = []
             batchViolation = nil
         }
         depth += 1
@@ -188,8 +229,8 @@ public final class HeadlessSequentialTableView<Row> {
     /// Without a matching ``beginUpdates()`` the call is ignored and recorded as a violation of
     /// Ripple's (``SequentialUpdateViolation/Kind/unmatchedEndUpdates``).
     ///
-    /// - Complexity: O(*n*) for *n* rows, plus the read of the data source, when it closes the
-    ///   outermost batch; O(1) otherwise.
+    /// - Complexity: O(*m* log *n*) for *n* rows and *m* rows inserted or reloaded, plus the read
+    ///   of those rows, when it closes the outermost batch; O(1) otherwise.
     public func endUpdates() { endUpdates(method: "endUpdates()") }
 
     // MARK: - Rows
@@ -200,24 +241,15 @@ public final class HeadlessSequentialTableView<Row> {
     /// `0..<numberOfRows`.
     ///
     /// - Parameter rows: Ascending and distinct, naming rows as the batch's calls so far left them.
-    /// - Complexity: O(*n* + *k*) for *n* rows and *k* removed rows.
+    /// - Complexity: O(*k* log *n* + *m* log *k*) for *n* rows, *k* removed rows and *m* rows
+    ///   inserted or reloaded earlier in the batch.
     public func removeRows(_ rows: [Int]) {
         let method = "removeRows(_:)"
-        perform(method) { slots in
+        perform(method, .remove(rows)) { slots in
             if let violation = Self.checkAscending(rows, method: method, count: slots.count, growing: false) {
                 return violation
             }
-            var kept: [Slot] = []
-            kept.reserveCapacity(slots.count - rows.count)
-            var next = rows.startIndex
-            for (index, slot) in slots.enumerated() {
-                if next < rows.endIndex, rows[next] == index {
-                    next += 1
-                } else {
-                    kept.append(slot)
-                }
-            }
-            slots = kept
+            for row in rows.reversed() { slots.remove(at: row) }
             return nil
         }
     }
@@ -229,27 +261,15 @@ public final class HeadlessSequentialTableView<Row> {
     /// a row exceeds the row count at the moment it is inserted.
     ///
     /// - Parameter rows: Ascending and distinct, naming the positions the new rows take.
-    /// - Complexity: O(*n* + *k*) for *n* rows and *k* inserted rows.
+    /// - Complexity: O(*k* log *n* + *m* *k*) for *n* rows, *k* inserted rows and *m* rows
+    ///   inserted or reloaded earlier in the batch.
     public func insertRows(_ rows: [Int]) {
         let method = "insertRows(_:)"
-        perform(method) { slots in
+        perform(method, .insert(rows)) { slots in
             if let violation = Self.checkAscending(rows, method: method, count: slots.count, growing: true) {
                 return violation
             }
-            var merged: [Slot] = []
-            merged.reserveCapacity(slots.count + rows.count)
-            var next = rows.startIndex
-            var old = slots.startIndex
-            for position in 0..<(slots.count + rows.count) {
-                if next < rows.endIndex, rows[next] == position {
-                    merged.append(.fromDataSource)
-                    next += 1
-                } else {
-                    merged.append(slots[old])
-                    old += 1
-                }
-            }
-            slots = merged
+            for row in rows { slots.insert(.fromDataSource, at: row) }
             return nil
         }
     }
@@ -262,9 +282,10 @@ public final class HeadlessSequentialTableView<Row> {
     /// - Parameters:
     ///   - row: The row, as the batch's calls so far left the rows.
     ///   - newRow: Its position once moved, in the rows as they are after the move.
-    /// - Complexity: O(*n*) for *n* rows.
+    /// - Complexity: O(log *n* + *m*) for *n* rows and *m* rows inserted or reloaded earlier in
+    ///   the batch.
     public func moveRow(at row: Int, to newRow: Int) {
-        perform("moveRow(at:to:)") { slots in
+        perform("moveRow(at:to:)", .move(row, to: newRow)) { slots in
             for index in [row, newRow] where !slots.indices.contains(index) {
                 return Self.outOfRange(index, count: slots.count, method: "moveRow(at:to:)")
             }
@@ -280,10 +301,11 @@ public final class HeadlessSequentialTableView<Row> {
     /// `0..<numberOfRows`.
     ///
     /// - Parameter rows: Ascending and distinct, naming rows as the batch's calls so far left them.
-    /// - Complexity: O(*n* + *k*) for *n* rows and *k* reloaded rows.
+    /// - Complexity: O(*k* log *n* + *m*) for *n* rows, *k* reloaded rows and *m* rows inserted or
+    ///   reloaded earlier in the batch.
     public func reloadRows(_ rows: [Int]) {
         let method = "reloadRows(_:)"
-        perform(method) { slots in
+        perform(method, .reload(rows)) { slots in
             if let violation = Self.checkAscending(rows, method: method, count: slots.count, growing: false) {
                 return violation
             }
@@ -317,8 +339,8 @@ public final class HeadlessSequentialTableView<Row> {
             return recordOutsideBatch(Self.outOfRange(bad, count: displayed.count, method: method))
         }
         let after = readDataSource()
-        if after.count == displayed.count {
-            for row in rows { displayed[row] = after[row] }
+        if after.counts == [displayed.count] {
+            for row in rows { displayed[row] = .value(after.element(ElementPath(item: row, section: 0))) }
         }
         reconfiguredRows.append(rows)
         layoutObserver?(.reconfigured(rows.map { ElementPath(item: $0, section: 0) }))
@@ -332,9 +354,17 @@ public final class HeadlessSequentialTableView<Row> {
     /// Reads the data source if the view has not since its creation.
     private func loadIfNeeded() {
         guard needsLoad else { return }
-        let rows = readDataSource()
-        displayed = rows
+        displayed = Self.slots(of: readDataSource())
         needsLoad = false
+    }
+
+    /// Every row of a read of the data source, with its value.
+    private static func slots(of read: _DataSourceRead<Row>) -> ListSnapshot<Slot> {
+        var slots = ListSnapshot<Slot>()
+        for row in 0..<(read.counts.first ?? 0) {
+            slots.append(.value(read.element(ElementPath(item: row, section: 0))))
+        }
+        return slots
     }
 
     /// Runs one call on the open batch's rows, or as a batch of its own outside a batch. After a
@@ -342,13 +372,22 @@ public final class HeadlessSequentialTableView<Row> {
     ///
     /// - Parameters:
     ///   - method: The call, which ends the batch when it is a batch of its own.
+    ///   - call: The call, recorded once applied: it moves the rows that read the data source, and
+    ///     the cells.
     ///   - body: Checks the call against the rows and applies it, or returns the violation and
     ///     leaves the rows alone.
-    private func perform(_ method: String, _ body: (inout [Slot]) -> SequentialUpdateViolation?) {
+    private func perform(
+        _ method: String, _ call: _SequentialCall, _ body: (inout ListSnapshot<Slot>) -> SequentialUpdateViolation?
+    ) {
         let ownBatch = depth == 0
         if ownBatch { beginUpdates() }
-        if batchViolation == nil, let violation = body(&working) {
-            record(violation)
+        if batchViolation == nil {
+            if let violation = body(&working) {
+                record(violation)
+            } else {
+                arrivals = call.carrying(arrivals)
+                calls.append(call)
+            }
         }
         if ownBatch { endUpdates(method: method) }
     }
@@ -391,18 +430,21 @@ public final class HeadlessSequentialTableView<Row> {
     /// Ends the outermost batch: reads the data source, then shows the batch's rows with their
     /// values, or the data source when the batch has a violation or the wrong row count.
     private func commit(method: String) {
-        let slots = working
+        var slots = working
         working = []
+        let batchCalls = calls
+        calls = []
         var violation = batchViolation
         batchViolation = nil
-        let source = readDataSource()
+        let read = readDataSource()
+        let sourceCount = read.counts.first ?? 0
         needsLoad = false
 
-        if violation == nil, slots.count != source.count {
+        if violation == nil, slots.count != sourceCount {
             let mismatch = SequentialUpdateViolation(
                 kind: .rowCountMismatch, method: method,
                 message:
-                    "\(Self.typeName).\(method): the batch leaves \(slots.count) rows but the data source has \(source.count); the inserted and removed rows must account for the change (numberOfRows after the updates: \(slots.count), data source: \(source.count))."
+                    "\(Self.typeName).\(method): the batch leaves \(slots.count) rows but the data source has \(sourceCount); the inserted and removed rows must account for the change (numberOfRows after the updates: \(slots.count), data source: \(sourceCount))."
             )
             violations.append(mismatch)
             violation = mismatch
@@ -410,31 +452,21 @@ public final class HeadlessSequentialTableView<Row> {
 
         if let violation {
             // Real AppKit raises here. Recover as an app's fallback would: show the data source.
-            displayed = source
+            displayed = Self.slots(of: read)
             layoutObserver?(.reloaded)
             violationHandler?(violation)
             return
         }
-        var rows: [Row] = []
-        rows.reserveCapacity(slots.count)
-        for (index, slot) in slots.enumerated() {
-            switch slot {
-            case .kept(let value, _): rows.append(value)
-            case .fromDataSource: rows.append(source[index])
-            }
-        }
-        displayed = rows
-        if let layoutObserver {
-            var destinations: [Int: Int] = [:]
-            for (index, slot) in slots.enumerated() {
-                if case .kept(_, let origin) = slot { destinations[origin] = index }
-            }
-            layoutObserver(
-                .carried(
-                    _RowCarry(sectionTargets: [0]) { path in
-                        destinations[path.item].map { ElementPath(item: $0, section: 0) }
-                    }))
-        }
+        for row in arrivals { slots[row] = .value(read.element(ElementPath(item: row, section: 0))) }
+        arrivals = []
+        displayed = slots
+        layoutObserver?(
+            .carried(
+                _RowCarry(sectionTargets: [0]) { path in
+                    _SequentialCall.destination(of: path.item, through: batchCalls).map {
+                        ElementPath(item: $0, section: 0)
+                    }
+                }))
     }
 
     /// The first violation of `rows`, which must be ascending and distinct and in range.
@@ -490,4 +522,71 @@ extension HeadlessSequentialTableView: _HeadlessLayoutObservable {
     }
 
     func layoutIfNeeded() { loadIfNeeded() }
+}
+
+/// A call of a sequential batch that changes its rows, as `NSTableView` applies it: at once, naming
+/// rows as the calls before it left them.
+enum _SequentialCall {
+    /// Rows removed, ascending.
+    case remove([Int])
+    /// Rows inserted, ascending, each a position once inserted.
+    case insert([Int])
+    /// A row removed, then inserted at a position of the rows without it.
+    case move(Int, to: Int)
+    /// Rows marked to read the data source, in place.
+    case reload([Int])
+
+    /// Where the row at `row` before `calls` is after them, or `nil` when a call removed it or
+    /// marked it to read the data source (its cell leaves).
+    ///
+    /// - Complexity: O(*c* log *k*) for *c* calls of up to *k* rows each.
+    static func destination(of row: Int, through calls: [_SequentialCall]) -> Int? {
+        var row = row
+        for call in calls {
+            switch call {
+            case .remove(let rows), .reload(let rows):
+                let below = _countBelow(row, in: rows)
+                if below < rows.count && rows[below] == row { return nil }
+                if case .remove = call { row -= below }
+            case .insert, .move:
+                row = call.shifting(row)
+            }
+        }
+        return row
+    }
+
+    /// Where a row that the call leaves in place, or moves, goes.
+    private func shifting(_ row: Int) -> Int {
+        switch self {
+        case .remove(let rows): return row - _countBelow(row, in: rows)
+        case .insert(let rows):
+            var row = row
+            for inserted in rows where inserted <= row { row += 1 }
+            return row
+        case .move(let from, let to):
+            if row == from { return to }
+            let lifted = from < row ? row - 1 : row
+            return to <= lifted ? lifted + 1 : lifted
+        case .reload: return row
+        }
+    }
+
+    /// The positions of the rows that read the data source (`arrivals`, ascending) once the call
+    /// is applied: they move with their rows, removed ones leave, and inserted and reloaded rows
+    /// join them.
+    ///
+    /// - Complexity: O(*m* *k*) for *m* arrivals and *k* rows in the call.
+    func carrying(_ arrivals: [Int]) -> [Int] {
+        switch self {
+        case .remove(let rows):
+            let removed = Set(rows)
+            return arrivals.filter { !removed.contains($0) }.map(shifting)
+        case .insert(let rows):
+            return (arrivals.map(shifting) + rows).sorted()
+        case .move:
+            return arrivals.map(shifting).sorted()
+        case .reload(let rows):
+            return Set(arrivals + rows).sorted()
+        }
+    }
 }

@@ -3,6 +3,9 @@ import RippleDiff
 /// Tracks where each element of an open batch came from, so the batch folds into one change-set
 /// without diffing: `origins[i]` is the offset the element now at `i` had when the batch began, or
 /// -1 for an element inserted during the batch.
+///
+/// The origins are a persistent list, as the elements are, so that an insertion or a removal in
+/// the middle of a batch costs O(log *n*), not a shift of every origin after it.
 @usableFromInline
 internal struct BatchRecorder {
     @usableFromInline var depth = 1
@@ -11,7 +14,7 @@ internal struct BatchRecorder {
     /// changed something from one that did not. Every change to the elements changes `origins` or
     /// calls ``update(_:)``.
     @usableFromInline var edits = 0
-    @usableFromInline var origins: [Int] {
+    @usableFromInline var origins: ListSnapshot<Int> {
         didSet { edits &+= 1 }
     }
     /// Source offsets whose element was replaced during the batch.
@@ -22,7 +25,7 @@ internal struct BatchRecorder {
     @inlinable
     init(count: Int) {
         sourceCount = count
-        origins = Array(0..<count)
+        origins = ListSnapshot(0..<count)
     }
 
     /// Records an update of the element now at `position`.
@@ -36,7 +39,7 @@ internal struct BatchRecorder {
     /// The net change-set of the batch, with minimal moves.
     @inlinable
     func changeset() -> Changeset {
-        Changeset(sourceCount: sourceCount, origins: origins, updatedSources: updated)
+        Changeset(sourceCount: sourceCount, origins: Array(origins), updatedSources: updated)
     }
 }
 

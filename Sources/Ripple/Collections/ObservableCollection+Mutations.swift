@@ -114,7 +114,8 @@ extension ObservableCollection {
             guard !added.isEmpty else { return (nil, ()) }
             state.elements.insert(contentsOf: added, at: position)
             if state.batch != nil {
-                state.batch!.origins.insert(contentsOf: repeatElement(-1, count: added.count), at: position)
+                state.batch!.origins.replaceSubrange(
+                    position..<position, with: repeatElement(-1, count: added.count))
                 return (nil, ())
             }
             return (
@@ -291,7 +292,7 @@ extension ObservableCollection {
             state.elements.reorder(order)
             if state.batch != nil {
                 let origins = state.batch!.origins
-                state.batch!.origins = order.map { origins[$0] }
+                state.batch!.origins = ListSnapshot(order.lazy.map { origins[$0] })
                 return (nil, ())
             }
             return (Changeset(sourceCount: count, origins: order), ())
@@ -324,6 +325,22 @@ extension Array {
             write += 1
         }
         return write
+    }
+}
+
+extension ListSnapshot {
+    /// Removes the elements at `sorted` (ascending, unique, in range).
+    ///
+    /// - Complexity: O(*k* log *n*) for *k* offsets and *n* elements, or O(*n*) when that is less.
+    @inlinable
+    mutating func removeSorted(_ sorted: [Int]) {
+        if sorted.count * 4 <= count {
+            for offset in sorted.reversed() { remove(at: offset) }
+        } else {
+            var kept = Array(self)
+            kept.removeSorted(sorted)
+            self = ListSnapshot(kept)
+        }
     }
 }
 

@@ -81,13 +81,13 @@ extension ObservableCollection {
                 if var batch = state.batch {
                     // Nothing to record when nothing changed, as outside a batch.
                     guard !changeset.isEmpty else { return (nil, (changeset, old)) }
-                    var origins = changeset.applied(to: batch.origins) { _ in -1 }
+                    var origins = changeset.applied(to: Array(batch.origins)) { _ in -1 }
                     for update in changeset.updates {
                         let origin = batch.origins[update.source]
                         origins[update.target] = origin
                         if origin >= 0 { batch.updated.append(origin) }
                     }
-                    batch.origins = origins
+                    batch.origins = ListSnapshot(origins)
                     state.batch = batch
                     return (nil, (changeset, old))
                 }

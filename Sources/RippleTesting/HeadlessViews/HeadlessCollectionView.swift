@@ -52,9 +52,9 @@ public final class HeadlessCollectionView<Item> {
     /// not the number of items, and reads only the items it inserts or reloads.
     ///
     /// ```swift
-    /// var names = ["a", "b", "c"]
-    /// let collectionView = HeadlessCollectionView(itemCounts: { [names.count] }, item: { names[$0.item] })
-    /// collectionView.layoutIfNeeded()
+    /// var titles = ["a", "b", "c"]
+    /// let longGrid = HeadlessCollectionView(itemCounts: { [titles.count] }, item: { titles[$0.item] })
+    /// longGrid.layoutIfNeeded()
     /// ```
     ///
     /// - Parameters:

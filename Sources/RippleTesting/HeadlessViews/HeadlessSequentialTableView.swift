@@ -119,9 +119,9 @@ public final class HeadlessSequentialTableView<Row> {
     /// changes, not the number of rows, and reads only the rows it inserts or reloads.
     ///
     /// ```swift
-    /// var names = ["a", "b", "c"]
-    /// let tableView = HeadlessSequentialTableView(rowCount: { names.count }, row: { names[$0] })
-    /// tableView.reloadData()
+    /// var titles = ["a", "b", "c"]
+    /// let longTable = HeadlessSequentialTableView(rowCount: { titles.count }, row: { titles[$0] })
+    /// longTable.reloadData()
     /// ```
     ///
     /// - Parameters:

@@ -62,9 +62,9 @@ public final class HeadlessTableView<Row> {
     /// number of rows, and reads only the rows it inserts or reloads.
     ///
     /// ```swift
-    /// var names = ["a", "b", "c"]
-    /// let tableView = HeadlessTableView(rowCounts: { [names.count] }, row: { names[$0.item] })
-    /// tableView.reloadData()
+    /// var titles = ["a", "b", "c"]
+    /// let longTable = HeadlessTableView(rowCounts: { [titles.count] }, row: { titles[$0.item] })
+    /// longTable.reloadData()
     /// ```
     ///
     /// - Parameters:

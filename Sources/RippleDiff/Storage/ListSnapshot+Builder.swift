@@ -146,7 +146,7 @@ extension ListSnapshot {
                 carried = node
             }
             open = []
-            while carried != nil, !carried.unsafelyUnwrapped.isLeaf,
+            while carried != nil, carried.unsafelyUnwrapped.isInner,
                 carried.unsafelyUnwrapped._asInner._withHandle({ $0.childCount == 1 })
             {
                 carried = _withMutableInner(&carried!) { $0.removeChild(at: 0) }

@@ -118,7 +118,7 @@ extension ListSnapshot: RandomAccessCollection, MutableCollection {
     /// Whether the root is a leaf with no room left that holds fewer than a full leaf's elements.
     @inlinable
     internal var _rootIsAFullShortLeaf: Bool {
-        guard let root = _root, root.height == 0 else { return false }
+        guard let root = _root, root.isLeaf else { return false }
         return root.count == root.room && root.count < Self._leafCapacity
     }
 

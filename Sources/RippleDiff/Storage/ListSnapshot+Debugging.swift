@@ -29,7 +29,7 @@ extension ListSnapshot {
     /// Adds the lines of one subtree to `result`.
     internal static func _dump(_ node: _Node, label: String, depth: Int, maximumDepth: Int, into result: inout String) {
         let indent = String(repeating: "  ", count: depth)
-        if node.isLeaf {
+        if !node.isInner {
             result += "\(indent)\(label)leaf \(node.count)/\(node.room)\n"
             return
         }

@@ -55,7 +55,7 @@ internal struct _ListInnerHandle {
 
     /// The node's height (at least 1).
     @inlinable
-    internal var height: Int { _header.pointee.height }
+    internal var height: Int { Int(_header.pointee.height) }
 
     /// The number of elements under the node.
     @inlinable

@@ -3,8 +3,12 @@
 
 extension ListSnapshot {
     /// Traps unless the tree is well formed:
-    /// - the tail, if any, holds 1 to `_tailCapacity` elements, in room for `_tailCapacity`, and
-    ///   the tree is reached through it; no node of the tree is a tail or holds a tree;
+    /// - every node's kind names its class: a leaf or a tail is a `_Leaf`, an inner node a
+    ///   `_ListInner`;
+    /// - the list's storage is a tail or the tree's root; the tail, if any, holds 1 to
+    ///   `_tailCapacity` elements, in room for `_tailCapacity`, and the tree is reached through
+    ///   it; no node of the tree is a tail or holds a tree;
+    /// - a leaf has height 0 and no children, an inner node a height of 1 or more;
     /// - an empty tree has no root; a root is never empty, and an inner root has at least two
     ///   children;
     /// - every node's `count` is the sum of its children's (a leaf's, its element count), and
@@ -23,6 +27,9 @@ extension ListSnapshot {
     public func _checkInvariants() {
         if let tail = _tail {
             precondition(
+                type(of: tail as _Node) == _Leaf.self && tail.height == 0,
+                "ListSnapshot._checkInvariants(): the tail is not a leaf of height 0")
+            precondition(
                 tail.count >= 1 && tail.count <= Self._tailCapacity && tail.room == Self._tailCapacity,
                 "ListSnapshot._checkInvariants(): the tail holds \(tail.count) elements in room for \(tail.room), not 1...\(Self._tailCapacity) in \(Self._tailCapacity)"
             )
@@ -30,7 +37,7 @@ extension ListSnapshot {
         guard let root = _root else { return }
         precondition(root.count > 0, "ListSnapshot._checkInvariants(): the root is empty")
         precondition(
-            root.isLeaf || root.width >= 2,
+            !root.isInner || root.width >= 2,
             "ListSnapshot._checkInvariants(): an inner root has \(root.width) child")
         var path: [Int] = []
         Self._checkNode(root, onRightEdge: true, isRoot: true, path: &path)
@@ -42,8 +49,16 @@ extension ListSnapshot {
         // Only the failure messages read `place`: they are built lazily.
         func place() -> String { path.isEmpty ? "the root" : "the node at child slots \(path)" }
         precondition(
-            node.height >= 0 && node.tree == nil,
+            !node.isTail && node.tree == nil,
             "ListSnapshot._checkInvariants(): \(place()) is a tail, or holds a tree, inside the tree")
+        // The dynamic type, not the kind: this is the check that the kind, which every downcast
+        // trusts, names the class the node was allocated as.
+        let isLeafClass = type(of: node) == _Leaf.self
+        let isInnerClass = type(of: node) == _Inner.self
+        precondition(
+            node.isLeaf ? isLeafClass && node.height == 0 : isInnerClass && node.height >= 1,
+            "ListSnapshot._checkInvariants(): \(place()) is of kind \(node.kind) and height \(node.height), but a \(type(of: node))"
+        )
         let width = node.width
         precondition(
             width >= 1 && width <= _maximumWidth(node),

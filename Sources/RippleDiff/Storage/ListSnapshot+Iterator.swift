@@ -113,7 +113,7 @@ extension ListSnapshot {
                 // holds for as long as it reads through it. A leaf's elements sit in its own
                 // allocation, and a leaf reachable from a held root is never mutated or freed.
                 let (elements, count) = leaf._withUnsafeGuaranteedRef { node in
-                    ListSnapshot._leaf(node)._withPointers { header, elements in
+                    ListSnapshot._leafOrTail(node)._withPointers { header, elements in
                         (UnsafePointer(elements), header.pointee.count)
                     }
                 }
@@ -170,7 +170,7 @@ extension ListSnapshot {
         @inlinable @inline(never)
         internal static func _search(root: _Node, offset: Int) -> _Step {
             var node = Unmanaged.passUnretained(root)
-            if root.height == 0 {
+            if !root.isInner {
                 return _Step(leaf: node, local: offset, parent: nil, slot: 0)
             }
             var local = offset

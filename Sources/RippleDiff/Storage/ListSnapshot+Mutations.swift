@@ -102,7 +102,7 @@ extension ListSnapshot: RangeReplaceableCollection {
         // because each node was just found uniquely held: the root by the check above, every
         // other node by the check of its parent's slot.
         var node = Unmanaged.passUnretained(_root.unsafelyUnwrapped)
-        while node._withUnsafeGuaranteedRef({ !$0.isLeaf }) {
+        while node._withUnsafeGuaranteedRef({ $0.isInner }) {
             let next: Unmanaged<_Node>? = node._withUnsafeGuaranteedRef { inner in
                 inner._asInner._withHandle(mutable: true) { handle in
                     let last = handle.childCount &- 1
@@ -120,7 +120,7 @@ extension ListSnapshot: RangeReplaceableCollection {
     @inlinable
     internal func _countOnRightEdge(_ added: Int) {
         var node = Unmanaged.passUnretained(_root.unsafelyUnwrapped)
-        while node._withUnsafeGuaranteedRef({ !$0.isLeaf }) {
+        while node._withUnsafeGuaranteedRef({ $0.isInner }) {
             node = node._withUnsafeGuaranteedRef { inner in
                 inner._asInner._withHandle(mutable: true) { handle in
                     handle.count &+= added
@@ -326,7 +326,7 @@ extension ListSnapshot: RangeReplaceableCollection {
         while let root = _root {
             if root.count == 0 {
                 _root = nil
-            } else if !root.isLeaf && root._asInner._withHandle({ $0.childCount == 1 }) {
+            } else if root.isInner && root._asInner._withHandle({ $0.childCount == 1 }) {
                 // A strong reference to the child, read while the root is alive (the handle's
                 // closure keeps it so), before the root is released.
                 _root = root._asInner._withHandle { $0._slots[0].child }

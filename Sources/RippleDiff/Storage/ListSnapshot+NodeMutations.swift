@@ -11,7 +11,7 @@ extension ListSnapshot {
     /// Replaces the element at `offset` in the subtree at `node`.
     @inlinable
     internal static func _set(_ element: Element, at offset: Int, in node: inout _Node) {
-        if node.isLeaf {
+        if !node.isInner {
             _withMutableLeaf(&node) { _, elements in elements[offset] = element }
             return
         }
@@ -26,7 +26,7 @@ extension ListSnapshot {
     /// the node overflowed.
     @inlinable
     internal static func _append(_ element: Element, to node: inout _Node) -> _Node? {
-        if node.isLeaf { return _insertInLeaf(element, at: node.count, in: &node, onRightEdge: true) }
+        if !node.isInner { return _insertInLeaf(element, at: node.count, in: &node, onRightEdge: true) }
         return _withMutableInner(&node) { handle in
             handle.count += 1
             let last = handle.childCount - 1
@@ -46,7 +46,7 @@ extension ListSnapshot {
     @inlinable
     internal static func _insert(_ element: Element, at offset: Int, in node: inout _Node, onRightEdge: Bool) -> _Node?
     {
-        if node.isLeaf { return _insertInLeaf(element, at: offset, in: &node, onRightEdge: onRightEdge) }
+        if !node.isInner { return _insertInLeaf(element, at: offset, in: &node, onRightEdge: onRightEdge) }
         return _withMutableInner(&node) { handle in
             handle.count += 1
             let (slot, local) = handle.childSlot(for: offset, inserting: true)
@@ -132,7 +132,7 @@ extension ListSnapshot {
     @inlinable
     @discardableResult
     internal static func _remove(at offset: Int, from node: inout _Node, onRightEdge: Bool) -> Element {
-        if node.isLeaf {
+        if !node.isInner {
             return _withMutableLeaf(&node) { header, elements in
                 let count = header.pointee.count - 1
                 header.pointee.count = count
@@ -177,7 +177,7 @@ extension ListSnapshot {
         handle.makeChildUnique(leftSlot + 1)
         let merged = handle.withChild(leftSlot) { left in
             handle.withChild(leftSlot + 1) { right in
-                left.isLeaf ? _rebalanceLeaves(&left, &right) : _rebalanceInner(&left, &right)
+                left.isInner ? _rebalanceInner(&left, &right) : _rebalanceLeaves(&left, &right)
             }
         }
         if merged {

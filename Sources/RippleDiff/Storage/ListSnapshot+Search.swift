@@ -48,7 +48,7 @@ extension ListSnapshot {
         var offset = offset
         while true {
             let next: Unmanaged<ListSnapshot._Node>? = node._withUnsafeGuaranteedRef { current in
-                guard !current.isLeaf else { return nil }
+                guard current.isInner else { return nil }
                 return current._asInner._withHandle { handle in
                     let (slot, local) = handle.childSlot(for: offset, inserting: false)
                     offset = local
@@ -67,7 +67,7 @@ extension ListSnapshot {
     internal static func _forEachChunk(
         of node: _Node, base: Int, in range: Range<Int>, _ body: (UnsafeBufferPointer<Element>) throws -> Void
     ) rethrows {
-        if node.isLeaf {
+        if !node.isInner {
             try _leaf(node)._withBuffer { elements in
                 let lower = Swift.max(range.lowerBound - base, 0)
                 let upper = Swift.min(range.upperBound - base, elements.count)

@@ -7,13 +7,19 @@
 //
 // Every node is one allocation: a `_Header`, then its entries. A leaf's entries are elements; an
 // inner node's are `_Slot`s, each a child and the running count of the children up to it, so that
-// copying an inner node is one allocation plus a retain of each child. The two kinds are final
-// subclasses of `_ListNode`, which has no stored properties: `ManagedBufferPointer` allocates them
-// with their tail (`init(bufferClass:minimumCapacity:makingHeaderWith:)`), and puts the header at
-// the same place in both, so the header of a node of either kind can be read before its kind is
-// known. Only a leaf depends on the element type: the inner node, its slots and its handle are not
-// generic, so freeing or copying one runs specialized code, with no generic metadata to look up
-// (a generic inner node's `deinit` looked up its slot type's metadata each time).
+// copying an inner node is one allocation plus a retain of each child. A list's tail is a leaf
+// after the tree, not in it. The two classes are final subclasses of `_ListNode`, which has no
+// stored properties: `ManagedBufferPointer` allocates them with their tail
+// (`init(bufferClass:minimumCapacity:makingHeaderWith:)`), and puts the header at the same place in
+// both, so the header of a node of either class can be read before its class is known. The
+// header's `kind` (`_ListNodeKind`) then says what the node is: a leaf of a tree, an inner node, or
+// a tail. Code that branches on a node takes the inner node's path only on `isInner`, and the two
+// downcasts that a wrong kind would make unsound check it in every build: `_asInner` (through
+// which a leaf's or a tail's elements would be read as slots) and `_leafOrTail(_:)`. So a tail is
+// never taken for an inner node. Only a leaf depends on the element type: the inner node, its
+// slots and its handle are not generic, so freeing or copying one runs specialized code, with no
+// generic metadata to look up (a generic inner node's `deinit` looked up its slot type's metadata
+// each time).
 //
 // Memory is reached only inside closures: `_ListNode._withHeader(_:)`, `_Leaf._withPointers(_:)` and
 // `_ListInner._withHandle(mutable:_:)`, each of which keeps its node alive until the closure returns
@@ -39,13 +45,34 @@
 // (`_forEachChunk`, the iterator) read nodes that the visiting list or iterator itself keeps
 // referenced, so a mutation started from inside the visit finds them shared and copies them.
 
+/// What a node is, stored in its header: which class it was allocated as, and whether a leaf is
+/// in a tree or is a list's tail.
+@usableFromInline
+internal enum _ListNodeKind {
+    /// A leaf of a tree: a `ListSnapshot._Leaf`, of height 0.
+    case leaf
+
+    /// An inner node of a tree: a `_ListInner`, of height 1 or more.
+    case inner
+
+    /// A list's tail: a `ListSnapshot._Leaf` after the tree, not in it, that holds the tree's
+    /// root (see `_ListNodeHeader.tree`). Never a node of a tree.
+    case tail
+}
+
 /// A node's fields, at the start of its one allocation.
 @usableFromInline
 internal struct _ListNodeHeader {
-    /// 0 for a leaf; one more than its children's for an inner node. Every leaf of a tree has the
-    /// same depth. -1 for a list's tail (`_listTailHeight`), a leaf after the tree, not in it.
+    /// What the node is; set when the node is created, by its class's `_create`, and never
+    /// changed, so that it always names the node's class.
     @usableFromInline
-    internal let height: Int
+    internal let kind: _ListNodeKind
+
+    /// 0 for a leaf or a tail; one more than its children's for an inner node. Every leaf of a
+    /// tree has the same depth. An `Int32`, so that it shares a word with `kind` and the header
+    /// keeps the size it had when the height was an `Int`.
+    @usableFromInline
+    internal let height: Int32
 
     /// The number of elements in this subtree (in a leaf, its initialized elements).
     @usableFromInline
@@ -68,18 +95,18 @@ internal struct _ListNodeHeader {
     internal var tree: _ListNode?
 
     @inlinable
-    internal init(height: Int, count: Int, childCount: Int, capacity: Int, tree: __owned _ListNode? = nil) {
-        self.height = height
+    internal init(
+        kind: _ListNodeKind, height: Int, count: Int, childCount: Int, capacity: Int,
+        tree: __owned _ListNode? = nil
+    ) {
+        self.kind = kind
+        self.height = Int32(height)
         self.count = count
         self.childCount = childCount
         self.capacity = capacity
         self.tree = tree
     }
 }
-
-/// The height that marks a list's tail (see `_ListNodeHeader.tree`).
-@inlinable
-internal var _listTailHeight: Int { -1 }
 
 /// The most children an inner node keeps (see `ListSnapshot._innerCapacity`).
 @inlinable
@@ -102,8 +129,9 @@ internal struct _ListSlot {
     }
 }
 
-/// A node of a `ListSnapshot`'s tree, of either kind: `ListSnapshot._Leaf` or `_ListInner`. It has
-/// no stored properties; the header and the entries live in the allocation's tail.
+/// A node of a `ListSnapshot`, of either class: `ListSnapshot._Leaf` (a leaf of a tree, or a tail)
+/// or `_ListInner`. It has no stored properties; the header and the entries live in the
+/// allocation's tail.
 @usableFromInline
 internal class _ListNode {
     @usableFromInline
@@ -116,7 +144,7 @@ internal class _ListNode {
     /// each child), a leaf's holds copies of its elements, with the same room.
     @usableFromInline
     internal func _copy() -> _ListNode {
-        preconditionFailure("overridden by both kinds of node")
+        preconditionFailure("overridden by both classes of node")
     }
 }
 
@@ -175,55 +203,70 @@ extension ListSnapshot {
     @usableFromInline
     internal typealias _LeafPointer = ManagedBufferPointer<_Header, Element>
 
-    /// `node` as the leaf it is. It must be one: a leaf of the tree (`height == 0`) or the tail
-    /// (`height == _listTailHeight`).
+    /// `node`, a leaf of the tree, as the `_Leaf` it is (checked in debug builds; that it is no
+    /// inner node, in every build).
     @inlinable @inline(__always)
     internal static func _leaf(_ node: _Node) -> _Leaf {
-        assert(node.height <= 0, "ListSnapshot: an inner node used as a leaf")
-        // Safe: a node of height 0 or `_listTailHeight` is only ever made by
-        // `_Leaf._create(capacity:)` or `_Leaf._createTail(after:)`, which allocate a
-        // `_Leaf` of this list's element type (a list holds one element type), and the height
-        // never changes.
+        assert(!node.isTail, "ListSnapshot: the tail used as a leaf of the tree")
+        return _leafOrTail(node)
+    }
+
+    /// `node`, a leaf of the tree or the tail, as the `_Leaf` it is. An inner node traps, in
+    /// every build: it is what would make the downcast unsound.
+    @inlinable @inline(__always)
+    internal static func _leafOrTail(_ node: _Node) -> _Leaf {
+        precondition(!node.isInner, "ListSnapshot: an inner node used as a leaf")
+        // Safe: a node of kind `.leaf` or `.tail` is only ever made by `_Leaf._create(capacity:)`
+        // or `_Leaf._createTail(after:)`, which allocate a `_Leaf` of this list's element type (a
+        // list holds one element type), and the kind never changes.
         return unsafeDowncast(node, to: _Leaf.self)
     }
 
     /// The most entries `node` may keep: elements in a leaf, children in an inner node.
     @inlinable
-    internal static func _maximumWidth(_ node: _Node) -> Int { node.isLeaf ? _leafCapacity : _innerCapacity }
+    internal static func _maximumWidth(_ node: _Node) -> Int { node.isInner ? _innerCapacity : _leafCapacity }
 
     /// The fewest entries `node` may keep when it is not on the right edge of the tree.
     @inlinable
     internal static func _minimumWidth(_ node: _Node) -> Int { _maximumWidth(node) / 2 }
 }
 
-// MARK: - Either kind
+// MARK: - Any kind
 
 extension _ListNode {
     /// Calls `body` with this node's header, valid only during the call.
     @inlinable @inline(__always)
     internal func _withHeader<R>(_ body: (UnsafeMutablePointer<_ListNodeHeader>) -> R) -> R {
-        // Safe for both kinds: `ManagedBufferPointer` places the header right after the object's
+        // Safe for both classes: `ManagedBufferPointer` places the header right after the object's
         // own, aligned for the header type, whatever the element type (its `_headerOffset` does not
-        // depend on it), and both kinds are created with a `_ListNodeHeader` there. The element
+        // depend on it), and both classes are created with a `_ListNodeHeader` there. The element
         // type named here is not used to reach the header.
         _ListInnerPointer(unsafeBufferObject: self).withUnsafeMutablePointerToHeader(body)
     }
 
-    /// 0 for a leaf; one more than its children's for an inner node.
+    /// What this node is: a leaf of a tree, an inner node, or a list's tail.
     @inlinable
-    internal var height: Int { _withHeader { $0.pointee.height } }
+    internal var kind: _ListNodeKind { _withHeader { $0.pointee.kind } }
 
-    /// Whether this node is a leaf.
+    /// 0 for a leaf or a tail; one more than its children's for an inner node.
     @inlinable
-    internal var isLeaf: Bool { height == 0 }
+    internal var height: Int { _withHeader { Int($0.pointee.height) } }
 
-    /// The number of elements in this subtree.
+    /// Whether this node is a leaf of a tree (not a tail).
     @inlinable
-    internal var count: Int { _withHeader { $0.pointee.count } }
+    internal var isLeaf: Bool { kind == .leaf }
+
+    /// Whether this node is an inner node of a tree.
+    @inlinable
+    internal var isInner: Bool { kind == .inner }
 
     /// Whether this node is a list's tail rather than a node of a tree.
     @inlinable
-    internal var isTail: Bool { height == _listTailHeight }
+    internal var isTail: Bool { kind == .tail }
+
+    /// The number of elements in this subtree (in a tail, its own elements).
+    @inlinable
+    internal var count: Int { _withHeader { $0.pointee.count } }
 
     /// A tail's tree (see `_ListNodeHeader.tree`); `nil` in a node of a tree.
     @inlinable
@@ -231,18 +274,21 @@ extension _ListNode {
 
     /// A leaf's (or a tail's) room for elements; 0 in an inner node.
     @inlinable
-    internal var room: Int { _withHeader { $0.pointee.height <= 0 ? $0.pointee.capacity : 0 } }
+    internal var room: Int { _withHeader { $0.pointee.kind == .inner ? 0 : $0.pointee.capacity } }
 
     /// The number of entries: elements in a leaf (or a tail), children in an inner node.
     @inlinable
-    internal var width: Int { _withHeader { $0.pointee.height <= 0 ? $0.pointee.count : $0.pointee.childCount } }
+    internal var width: Int {
+        _withHeader { $0.pointee.kind == .inner ? $0.pointee.childCount : $0.pointee.count }
+    }
 
-    /// This node as the inner node it is. It must be one (`height > 0`).
+    /// This node as the inner node it is. A leaf or a tail traps, in every build: read as an
+    /// inner node, its elements would be taken for slots.
     @inlinable @inline(__always)
     internal var _asInner: _ListInner {
-        assert(!isLeaf, "ListSnapshot: a leaf used as an inner node")
-        // Safe: a node of height 1 or more is only ever made by `_ListInner._create(height:)`,
-        // which allocates a `_ListInner`, and the height never changes.
+        precondition(isInner, "ListSnapshot: a leaf or a tail used as an inner node")
+        // Safe: a node of kind `.inner` is only ever made by `_ListInner._create(height:)`, which
+        // allocates a `_ListInner`, and the kind never changes.
         return unsafeDowncast(self, to: _ListInner.self)
     }
 
@@ -262,7 +308,7 @@ extension _ListNode {
     /// for the paths that must not retain.
     @inlinable
     internal var children: [_ListNode] {
-        guard !isLeaf else { return [] }
+        guard isInner else { return [] }
         return _asInner._withHandle { handle in (0..<handle.childCount).map { handle._slots[$0].child } }
     }
 }
@@ -292,7 +338,7 @@ extension ListSnapshot._Leaf {
     @inlinable
     internal static func _create(capacity: Int) -> ListSnapshot._Leaf {
         let buffer = ListSnapshot._LeafPointer(bufferClass: self, minimumCapacity: capacity) { _, _ in
-            ListSnapshot._Header(height: 0, count: 0, childCount: 0, capacity: capacity)
+            ListSnapshot._Header(kind: .leaf, height: 0, count: 0, childCount: 0, capacity: capacity)
         }
         // Safe: the buffer was allocated as an instance of `bufferClass`, `_Leaf` itself.
         return unsafeDowncast(buffer.buffer, to: ListSnapshot._Leaf.self)
@@ -304,7 +350,7 @@ extension ListSnapshot._Leaf {
     internal static func _createTail(after tree: __owned ListSnapshot._Node?) -> ListSnapshot._Leaf {
         let capacity = ListSnapshot._tailCapacity
         let buffer = ListSnapshot._LeafPointer(bufferClass: self, minimumCapacity: capacity) { _, _ in
-            ListSnapshot._Header(height: _listTailHeight, count: 0, childCount: 0, capacity: capacity)
+            ListSnapshot._Header(kind: .tail, height: 0, count: 0, childCount: 0, capacity: capacity)
         }
         // New: nothing else holds it yet. The tree is moved in (taken out of a variable the
         // closure shares), not copied out of a capture: no retain and release of the root.
@@ -418,7 +464,7 @@ extension _ListInner {
     internal static func _create(height: Int) -> _ListInner {
         let capacity = _listInnerCapacity + 1
         let buffer = _ListInnerPointer(bufferClass: self, minimumCapacity: capacity) { _, _ in
-            _ListNodeHeader(height: height, count: 0, childCount: 0, capacity: capacity)
+            _ListNodeHeader(kind: .inner, height: height, count: 0, childCount: 0, capacity: capacity)
         }
         // Safe: the buffer was allocated as an instance of `bufferClass`, `_ListInner` itself.
         return unsafeDowncast(buffer.buffer, to: _ListInner.self)

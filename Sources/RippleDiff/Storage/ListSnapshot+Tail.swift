@@ -2,8 +2,9 @@
 //
 // A list is one reference, `_storage`: nothing, the tree's root, or a tail that holds the root in
 // its header (`_ListNodeHeader.tree`). So copying a list (each published snapshot is a copy) is
-// one retain, and dropping it one release, whether or not it has a tail. The tail is a leaf of
-// height `_listTailHeight` with room for `_tailCapacity` elements, after the tree's.
+// one retain, and dropping it one release, whether or not it has a tail. The tail is a `_Leaf` of
+// kind `.tail` (never `.leaf`: it is not in the tree) with room for `_tailCapacity` elements, after
+// the tree's.
 //
 // Appends fill the tail in place while the list holds it alone. While another list shares it,
 // an append copies the tail, which retains the tree, and leaves the tree alone. A full tail goes
@@ -26,14 +27,21 @@ extension ListSnapshot {
     @inlinable
     internal var _tailHasRoom: Bool {
         guard let storage = _storage else { return false }
-        return storage._withHeader { $0.pointee.height == _listTailHeight && $0.pointee.count < Self._tailCapacity }
+        return storage._withHeader { $0.pointee.kind == .tail && $0.pointee.count < Self._tailCapacity }
     }
 
-    /// `node`, which must be a tail, as the leaf it is.
+    /// `node`, which must be a tail, as the `_Leaf` it is (checked in debug builds).
+    ///
+    /// Not checked in release builds, unlike `_leafOrTail(_:)` and `_ListNode._asInner`: every
+    /// caller has just found from the list's storage that it is a tail (`_hasTail`,
+    /// `_tailHasRoom`, `_treeCount`, or the tail it made), and a second read of the kind would be
+    /// on every append's path.
     @inlinable @inline(__always)
     internal static func _asTail(_ node: _Node) -> _Leaf {
         assert(node.isTail, "ListSnapshot: a node of the tree used as the tail")
-        return _leaf(node)
+        // Safe: a node of kind `.tail` is only ever made by `_Leaf._createTail(after:)`, which
+        // allocates a `_Leaf` of this list's element type, and the kind never changes.
+        return unsafeDowncast(node, to: _Leaf.self)
     }
 
     /// The list's tail: its last elements, after the tree's, in a short leaf of its own (1 to
@@ -71,7 +79,7 @@ extension ListSnapshot {
     internal var _treeCount: Int {
         guard let storage = _storage else { return 0 }
         return storage._withHeader { header in
-            header.pointee.height == _listTailHeight ? header.pointee.tree?.count ?? 0 : header.pointee.count
+            header.pointee.kind == .tail ? header.pointee.tree?.count ?? 0 : header.pointee.count
         }
     }
 

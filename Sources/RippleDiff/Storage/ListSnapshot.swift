@@ -81,7 +81,7 @@ public struct ListSnapshot<Element> {
     public var count: Int {
         guard let storage = _storage else { return 0 }
         return storage._withHeader { header in
-            header.pointee.height == _listTailHeight
+            header.pointee.kind == .tail
                 ? header.pointee.count &+ (header.pointee.tree?.count ?? 0) : header.pointee.count
         }
     }

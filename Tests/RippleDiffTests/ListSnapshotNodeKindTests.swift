@@ -14,17 +14,6 @@ final class ListSnapshotNodeKindTests: XCTestCase {
     private static let inner = List._innerCapacity
     private static let tail = List._tailCapacity
 
-    /// Every node of `list`'s tree, root first, depth first.
-    private func nodes(_ list: List) -> [List._Node] {
-        var result: [List._Node] = []
-        var pending = list._root.map { [$0] } ?? []
-        while let node = pending.popLast() {
-            result.append(node)
-            pending.append(contentsOf: node.children.reversed())
-        }
-        return result
-    }
-
     /// Checks the kinds of every node of `list` and its invariants, and that it holds `model`.
     private func assertKinds(
         _ list: List, _ model: [Int], _ context: @autoclosure () -> String, line: UInt = #line
@@ -40,7 +29,7 @@ final class ListSnapshotNodeKindTests: XCTestCase {
                 XCTAssertTrue(list._root === storage, "\(context()): any other storage is the root", line: line)
             }
         }
-        for node in nodes(list) {
+        for node in list.treeNodes {
             XCTAssertFalse(node.isTail, "\(context()): a tail inside the tree", line: line)
             XCTAssertNotEqual(
                 node.isLeaf, node.isInner, "\(context()): a node of the tree is a leaf or inner", line: line)
@@ -83,7 +72,7 @@ final class ListSnapshotNodeKindTests: XCTestCase {
         XCTAssertTrue(type(of: root) == _ListInner.self)
         XCTAssertTrue(root._asInner === root)
 
-        let leaves = nodes(list).filter(\.isLeaf)
+        let leaves = list.treeNodes.filter(\.isLeaf)
         XCTAssertEqual(leaves.count, 3)
         for leaf in leaves {
             XCTAssertEqual(leaf.kind, .leaf)

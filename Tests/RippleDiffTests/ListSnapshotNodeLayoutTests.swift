@@ -12,31 +12,20 @@ final class ListSnapshotNodeLayoutTests: XCTestCase {
     private static let leaf = List._leafCapacity
     private static let inner = List._innerCapacity
 
-    /// Every node of `list`, root first, depth first.
-    private func nodes(_ list: List) -> [List._Node] {
-        var result: [List._Node] = []
-        var pending = list._root.map { [$0] } ?? []
-        while let node = pending.popLast() {
-            result.append(node)
-            pending.append(contentsOf: node.children.reversed())
-        }
-        return result
-    }
-
     // MARK: - One allocation per node
 
     /// Every inner node's slots are in its own allocation, with room for one more child than it
     /// keeps (the one an insertion adds before the split).
     func test_innerNode_keepsItsSlotsInItsOwnAllocation() {
         let list = List(0..<(Self.leaf * Self.inner * 3))
-        let inner = nodes(list).filter { !$0.isLeaf }
+        let inner = list.treeNodes.filter { !$0.isLeaf }
         XCTAssertGreaterThan(inner.count, 3)
         for node in inner {
             XCTAssertGreaterThanOrEqual(node._asInner._allocatedSlots, Self.inner + 1)
             XCTAssertTrue(node is List._Inner)
             XCTAssertFalse(node is List._Leaf)
         }
-        for node in nodes(list) where node.isLeaf {
+        for node in list.treeNodes where node.isLeaf {
             XCTAssertTrue(node is List._Leaf)
         }
     }
@@ -63,7 +52,7 @@ final class ListSnapshotNodeLayoutTests: XCTestCase {
         let original = List(0..<(Self.leaf * Self.inner * 2 + 5))
         let height = original._root!.height
         XCTAssertEqual(height, 2)
-        let before = Set(nodes(original).map(ObjectIdentifier.init))
+        let before = Set(original.treeNodes.map(ObjectIdentifier.init))
         for edit in 0..<4 {
             var list = original
             switch edit {
@@ -72,7 +61,7 @@ final class ListSnapshotNodeLayoutTests: XCTestCase {
             case 2: list.remove(at: Self.leaf * 10)
             default: list.append(-1)
             }
-            let after = nodes(list).map(ObjectIdentifier.init)
+            let after = list.treeNodes.map(ObjectIdentifier.init)
             let new = after.filter { !before.contains($0) }
             if edit == 3 {
                 XCTAssertEqual(new.count, 0, "an append goes to the tail and leaves the tree shared")

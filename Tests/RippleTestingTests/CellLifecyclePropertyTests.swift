@@ -337,6 +337,10 @@ final class CellLifecyclePropertyTests: XCTestCase {
     }
 }
 
+/// The header and the footer of the random sections.
+private final class LifeShelfHeader: HeadlessCell<LifeShelf> {}
+private final class LifeShelfFooter: HeadlessCell<LifeShelf> {}
+
 /// A section of the random sectioned lists: an object with an identifier and a title. A refresh
 /// builds new objects, equal ones included, as an app's refresh builds fresh section presenters.
 private final class LifeShelf: Identifiable, Equatable, Sendable, CustomStringConvertible {
@@ -383,11 +387,9 @@ final class SectionedCellLifecyclePropertyTests: XCTestCase {
         _ collection: SectionedCollection<LifeShelf, LifeRow>, _ screen: HeadlessListScreen<Source>,
         random: inout SplitMix64
     ) -> String? {
-        screen.source.headerIdentifier = { _ in "Header" }
-        screen.source.footerIdentifier = { $0.title % 2 == 0 ? "Footer" : nil }
+        screen.register(header: LifeShelfHeader.self)
+        screen.register(footer: LifeShelfFooter.self, where: { $0.title % 2 == 0 })
         screen.register(HeadlessCell<LifeRow>.self)
-        screen.cells.register(HeadlessCell<LifeShelf>.self, forSupplementaryViewWithReuseIdentifier: "Header")
-        screen.cells.register(HeadlessCell<LifeShelf>.self, forSupplementaryViewWithReuseIdentifier: "Footer")
         if random.chance(1, in: 4) { screen.source.updateStyle = .reload }
         var nextID = 0
         func freshID() -> Int {

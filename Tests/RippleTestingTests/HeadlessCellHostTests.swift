@@ -58,8 +58,7 @@ final class HeadlessCellHostTests: XCTestCase {
             layout.map { SectionData(ShelfPresenter($0.0), items: $0.1.map(BookPresenter.init)) })
         let screen = HeadlessTableScreenWithSection(collection: collection, visibleRowCount: visibleRowCount)
         screen.register(HeadlessCell<BookPresenter>.self)
-        screen.cells.register(ShelfHeader.self, forSupplementaryViewWithReuseIdentifier: "Shelf")
-        screen.source.headerIdentifier = { _ in "Shelf" }
+        screen.register(header: ShelfHeader.self)
         return (collection, screen)
     }
 
@@ -74,7 +73,7 @@ final class HeadlessCellHostTests: XCTestCase {
     func test_headersAndFooters_ofTheSectionsOnScreen_showTheirSectionPresenters() async {
         let (collection, screen) = shelves(
             [("Novels", [1, 2, 3]), ("Poems", [4, 5]), ("Plays", [6, 7, 8])], visibleRowCount: 4)
-        screen.source.footerIdentifier = { $0.title == "Poems" ? "Count" : nil }
+        screen.register(footer: HeadlessCell<ShelfPresenter>.self, where: { $0.title == "Poems" })
         let host = screen.cells
         await screen.settle()
 
@@ -85,7 +84,7 @@ final class HeadlessCellHostTests: XCTestCase {
             collection.snapshot[1].section.view === host.header(inSection: 1), "the header is its presenter's view")
         XCTAssertEqual(
             (host.footer(inSection: 1)?.shownItem as? ShelfPresenter)?.title, "Poems",
-            "a footer without a class of its own")
+            "a footer of a class of its own")
         XCTAssertFalse(host.footer(inSection: 1) is ShelfHeader)
         XCTAssertNil(host.footer(inSection: 0))
         XCTAssertNil(host.header(inSection: 2), "Plays is below the screen")

@@ -33,6 +33,23 @@ private final class AnyRowCell: HeadlessCell<any CountryRow> {}
 private struct Caption: Sendable {}
 private final class CaptionCell: HeadlessCell<Caption> {}
 
+/// A shelf's presenter, the section value of the sectioned lists below, and a featured shelf.
+private class ShelfPresenter: @unchecked Sendable {
+    let title: String
+    let isEmpty: Bool
+    init(_ title: String, isEmpty: Bool = false) {
+        self.title = title
+        self.isEmpty = isEmpty
+    }
+}
+// Safe: immutable after init (a class so that a subclass can stand for a kind of shelf).
+private final class FeaturedShelfPresenter: ShelfPresenter, @unchecked Sendable {}
+
+/// Headers and footers typed on the shelf presenters.
+private final class ShelfHeader: HeadlessCell<ShelfPresenter> {}
+private final class FeaturedShelfHeader: HeadlessCell<FeaturedShelfPresenter> {}
+private final class EmptyShelfFooter: HeadlessCell<ShelfPresenter> {}
+
 /// Cells registered for presenter types with `register(_:for:)`, whose types the compiler links
 /// (see `Tests/CompileFailures/CellRegisteredForAnotherPresenter.swift`), the traps of a row that no
 /// registration covers and of a registration that no row can use, and the report of a cell that
@@ -126,6 +143,14 @@ final class ListSourceCellRegistrationTests: XCTestCase {
         case "registeredForATypeNoRowCanHave":
             let screen = HeadlessTableScreen(collection: ObservableCollection([TestItem](ids: [1, 2])))
             screen.register(CaptionCell.self, for: Caption.self)
+        case "headerForATypeNoSectionCanHave":
+            let screen = HeadlessTableScreenWithSection(
+                collection: SectionedCollection([SectionData("Novels", items: [TestItem](ids: [1]))]))
+            screen.register(header: CaptionCell.self, for: Caption.self)
+        case "footerForATypeNoSectionCanHave":
+            let screen = HeadlessCollectionScreenWithSection(
+                collection: SectionedCollection([SectionData("Novels", items: [TestItem](ids: [1]))]))
+            screen.register(footer: CaptionCell.self, for: Caption.self)
         default: return
         }
         print("the case did not trap")
@@ -157,6 +182,15 @@ final class ListSourceCellRegistrationTests: XCTestCase {
                 "TableViewSource<TestItem>.register(_:for:where:)", "CaptionCell shows items of type",
                 "shows items of type Caption, which no row of this source can have", "its rows are of type TestItem",
             ],
+            "headerForATypeNoSectionCanHave": [
+                "TableViewSourceWithSection<String, TestItem>.register(header:for:where:)",
+                "CaptionCell shows sections of type Caption, which no section of this source can have",
+                "its sections are of type String",
+            ],
+            "footerForATypeNoSectionCanHave": [
+                "CollectionViewSourceWithSection<String, TestItem>.register(footer:for:where:)",
+                "CaptionCell shows sections of type Caption, which no section of this source can have",
+            ],
         ]
         try XCTSkipUnless(isDebugBuild, "precondition messages are printed only in debug builds")
         let outcomes = try runChildTests(
@@ -178,6 +212,33 @@ final class ListSourceCellRegistrationTests: XCTestCase {
     /// A cell that still cannot show its row's item at run time (registered by identifier for the
     /// wrong rows) is reported, naming the row, the item's type and the cell's type: never a
     /// silent blank row. Once per pair of types.
+    /// Headers and footers go by the section value's type and the conditions, as cells go by the
+    /// row's: the featured shelf's own header, the shelf header for the others, a footer only for
+    /// the empty shelves, and no view where no registration covers a section.
+    func test_headersAndFooters_byTheSectionsDynamicType_thenTheSectionType_andTheirConditions() async {
+        let shelves = SectionedCollection<ShelfPresenter, TestItem>([
+            SectionData(ShelfPresenter("Novels"), items: [TestItem](ids: [1])),
+            SectionData(FeaturedShelfPresenter("New"), items: [TestItem](ids: [2])),
+            SectionData(ShelfPresenter("Poems", isEmpty: true), items: []),
+        ])
+        let screen = HeadlessTableScreenWithSection(collection: shelves)
+        screen.register(HeadlessCell<TestItem>.self)
+        screen.register(header: ShelfHeader.self)
+        screen.register(header: FeaturedShelfHeader.self, for: FeaturedShelfPresenter.self)
+        screen.register(footer: EmptyShelfFooter.self, where: { $0.isEmpty })
+        await screen.settle()
+        let views = screen.cells.visibleSupplementaryViews.map {
+            "\($0.kind) \($0.section) \(Swift.type(of: $0.view)) \(($0.view.shownItem as? ShelfPresenter)?.title ?? "-")"
+        }
+        XCTAssertEqual(
+            views,
+            [
+                "header 0 ShelfHeader Novels", "header 1 FeaturedShelfHeader New", "header 2 ShelfHeader Poems",
+                "footer 2 EmptyShelfFooter Poems",
+            ])
+        XCTAssertEqual(screen.source.supplementaryIdentifier(.footer, inSection: 0), nil)
+    }
+
     func test_aCellThatCannotShowItsRow_isReported() async {
         await recordingDiagnostics {
             let rows = ObservableCollection<any CountryRow>([

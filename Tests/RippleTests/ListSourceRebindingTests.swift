@@ -241,8 +241,7 @@ final class ListSourceRebindingTests: XCTestCase {
         let shelves = SectionedCollection([SectionData(ShelfHeaderPresenter("A"), items: [1, 2])])
         let screen = HeadlessTableScreenWithSection(collection: shelves)
         screen.register(HeadlessCell<Int>.self)
-        screen.source.headerIdentifier = { _ in "Header" }
-        screen.cells.register(ShelfHeaderView.self, forSupplementaryViewWithReuseIdentifier: "Header")
+        screen.register(header: ShelfHeaderView.self)
         await screen.settle()
         let old = shelves.snapshot[0].section
         let header = screen.cells.header(inSection: 0) as? ShelfHeaderView

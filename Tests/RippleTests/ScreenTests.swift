@@ -357,7 +357,7 @@ extension ScreenTests {
             }
             let source = CollectionViewSourceWithSection(view: view, collection: contacts)
             box.source = source
-            source.headerIdentifier = { _ in "Header" }
+            source.route(.header, ofSectionsOf: LetterPresenter.self, where: nil, toViewsWith: "Header")
             flushMainQueue()
             contacts.moveSection(from: 0, to: 3)
             contacts.removeSection(at: 1)

@@ -391,9 +391,8 @@ final class SeedParitySTTTests: XCTestCase {
     func test_sections_withSectionData_showHeadersForTheirGenres() async {
         let presenter = ShelvesPresenter()
         let screen = HeadlessTableScreenWithSection(collection: presenter.shelves, visibleRowCount: 8)
-        screen.source.headerIdentifier = { _ in "Genre" }
+        screen.register(header: GenreHeader.self)
         screen.register(BookCell.self)
-        screen.cells.register(GenreHeader.self, forSupplementaryViewWithReuseIdentifier: "Genre")
         await screen.settle()
 
         let shelved = expectation(description: "shelved")

@@ -199,9 +199,8 @@ final class SeedParitySourceModelTests: XCTestCase {
     func test_headers_showTheirCategories_asTheSectionsChange() async {
         let presenter = ProductsPresenter()
         let screen = HeadlessCollectionScreenWithSection(collection: presenter.categories, visibleRowCount: 8)
-        screen.source.headerIdentifier = { _ in "Category" }
+        screen.register(header: CategoryHeader.self)
         screen.register(GridProductCell.self)
-        screen.cells.register(CategoryHeader.self, forSupplementaryViewWithReuseIdentifier: "Category")
 
         presenter.showByCategory(catalog)
         await screen.settle()

@@ -46,10 +46,8 @@ public class ListSourceBase<Item: Sendable, Rendered> {
     /// Called with every item event, its item and its path.
     public var onItemEvent: ((ListItemEvent, Item, ElementPath) -> Void)?
 
-    /// The cells registered per type of item (by the item type's identity), each with the
-    /// condition its rows meet: conditional ones in the order registered, then the one without a
-    /// condition.
-    private var cellRoutes: [ObjectIdentifier: [CellRoute]] = [:]
+    /// The cells registered per type of item, each with the condition its rows meet.
+    private var cellRoutes = ViewRoutes()
 
     /// The pairs of cell and item types already reported as unable to show each other.
     private var reportedCellMismatches: Set<String> = []
@@ -188,15 +186,7 @@ public class ListSourceBase<Item: Sendable, Rendered> {
     ///   - identifier: The reuse identifier the cell class is registered with.
     /// - Complexity: O(*r*) in the registrations for `itemType`.
     package func route(itemsOf itemType: Any.Type, where condition: ((Any) -> Bool)?, toCellsWith identifier: String) {
-        var routes = cellRoutes[ObjectIdentifier(itemType), default: []]
-        if condition == nil { routes.removeAll { $0.condition == nil } }
-        let route = CellRoute(identifier: identifier, condition: condition)
-        if condition == nil {
-            routes.append(route)
-        } else {
-            routes.insert(route, at: routes.firstIndex { $0.condition == nil } ?? routes.endIndex)
-        }
-        cellRoutes[ObjectIdentifier(itemType)] = routes
+        cellRoutes.route(valuesOf: itemType, where: condition, to: identifier)
     }
 
     /// Traps when no row of this source can ever have the type `itemType`, so that a registration
@@ -214,7 +204,7 @@ public class ListSourceBase<Item: Sendable, Rendered> {
     ///   - cellClass: The cell class, named in the message.
     ///   - method: The registering method, named in the message.
     package func checkRegistration(of cellClass: Any.Type, for itemType: Any.Type, in method: String) {
-        guard !Self.rowsCanHave(itemType) else { return }
+        guard !ViewRoutes.values(declaredAs: Item.self, canHave: itemType) else { return }
         preconditionFailure(
             "\(renderer.sourceName).\(method): \(String(describing: cellClass)) shows items of type "
                 + "\(String(describing: itemType)), which no row of this source can have: its rows are of type "
@@ -222,17 +212,6 @@ public class ListSourceBase<Item: Sendable, Rendered> {
                 + (Item.self is AnyClass
                     ? " or a subclass" : _isExistentialType(Item.self) ? " or a concrete type behind it" : "")
                 + ", with a cell whose item type that is")
-    }
-
-    /// Whether a row's item can have the dynamic type `type`, or `type` is `Item` itself.
-    static func rowsCanHave(_ type: Any.Type) -> Bool {
-        if type == Item.self { return true }
-        // A dynamic type is never an existential, and a row of a struct, enum, tuple or Optional
-        // type is of that very type.
-        if _isExistentialType(type) { return false }
-        if Item.self is AnyClass { return type is Item.Type }
-        if Item.self == AnyObject.self { return type is AnyClass }
-        return _isExistentialType(Item.self)
     }
 
     /// The reuse identifier of the cell for the row at `path`: the one registered for its item
@@ -263,10 +242,7 @@ public class ListSourceBase<Item: Sendable, Rendered> {
     /// The reuse identifier of the cell for `item`: the first registration for its dynamic type
     /// whose condition it meets, else the first for the source's `Item` type, else `nil`.
     func registeredCellIdentifier(of item: Item) -> String? {
-        func registered(for type: Any.Type) -> String? {
-            cellRoutes[ObjectIdentifier(type)]?.first { $0.condition?(item) ?? true }?.identifier
-        }
-        return registered(for: Swift.type(of: item as Any)) ?? registered(for: Item.self)
+        cellRoutes.identifier(for: item)
     }
 
     /// Hands the row's item to a dequeued cell, or none for the loading row.

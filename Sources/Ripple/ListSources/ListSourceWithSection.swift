@@ -23,13 +23,12 @@ public class ListSourceWithSection<Section: Sendable, Item: Sendable>:
     /// The sections the view shows, as of the last event rendered.
     public var renderedSections: [SectionSnapshot<Section, Item>] { renderer.rendered }
 
-    /// The reuse identifier of a section's header view, or `nil` for no header. By default no
-    /// section has a header.
-    public var headerIdentifier: (Section) -> String? = { _ in nil }
+    /// The header views registered per type of section value, each with the condition its
+    /// sections meet; a section that none covers has no header.
+    private var headerRoutes = ViewRoutes()
 
-    /// The reuse identifier of a section's footer view, or `nil` for no footer. By default no
-    /// section has a footer.
-    public var footerIdentifier: (Section) -> String? = { _ in nil }
+    /// The footer views, as ``headerRoutes``.
+    private var footerRoutes = ViewRoutes()
 
     /// Creates a source that renders `collection` into `view`.
     init(
@@ -180,14 +179,57 @@ public class ListSourceWithSection<Section: Sendable, Item: Sendable>:
     }
 
     /// The reuse identifier of a supplementary view of a rendered section, or `nil` when the
-    /// section has none of that kind.
+    /// section has none of that kind: the view registered for the section's value
+    /// (`register(header:where:)`, `register(footer:for:where:)` …), looked up by the value's
+    /// dynamic type, then by `Section`. By default no section has a header or a footer.
     ///
     /// - Parameters:
     ///   - kind: A header or a footer.
     ///   - section: A rendered section.
     public func supplementaryIdentifier(_ kind: SupplementaryKind, inSection section: Int) -> String? {
         let value = self.section(at: section)
-        return kind == .header ? headerIdentifier(value) : footerIdentifier(value)
+        return kind == .header ? headerRoutes.identifier(for: value) : footerRoutes.identifier(for: value)
+    }
+
+    /// Shows the sections whose value is of type `sectionType` and meets `condition` with the
+    /// `kind` view registered under `identifier`: what the platforms' `register(header:…)` and
+    /// `register(footer:…)` do, once they have registered the view class with their view.
+    ///
+    /// - Parameters:
+    ///   - kind: A header or a footer.
+    ///   - sectionType: The type of the section values: a value's exact dynamic type is looked up,
+    ///     then `Section`, so registering for `Section` covers every section.
+    ///   - condition: Which of those sections; `nil` for all. Conditional registrations are tried
+    ///     in the order made, before the one without a condition.
+    ///   - identifier: The reuse identifier the view class is registered with.
+    package func route(
+        _ kind: SupplementaryKind, ofSectionsOf sectionType: Any.Type, where condition: ((Any) -> Bool)?,
+        toViewsWith identifier: String
+    ) {
+        switch kind {
+        case .header: headerRoutes.route(valuesOf: sectionType, where: condition, to: identifier)
+        case .footer: footerRoutes.route(valuesOf: sectionType, where: condition, to: identifier)
+        }
+    }
+
+    /// Traps when no section of this source can have a value of type `sectionType`, so that a
+    /// header or footer registered for it would never show: the check of
+    /// `register(header:for:where:)` and `register(footer:for:where:)` that Swift's types cannot
+    /// make.
+    ///
+    /// - Parameters:
+    ///   - viewClass: The view class, named in the message.
+    ///   - sectionType: The type the view is registered for.
+    ///   - method: The registering method, named in the message.
+    package func checkRegistration(ofSupplementary viewClass: Any.Type, for sectionType: Any.Type, in method: String) {
+        guard !ViewRoutes.values(declaredAs: Section.self, canHave: sectionType) else { return }
+        preconditionFailure(
+            "\(renderer.sourceName).\(method): \(String(describing: viewClass)) shows sections of type "
+                + "\(String(describing: sectionType)), which no section of this source can have: its sections are of "
+                + "type \(String(describing: Section.self)). Register it for \(String(describing: Section.self))"
+                + (Section.self is AnyClass
+                    ? " or a subclass" : _isExistentialType(Section.self) ? " or a concrete type behind it" : "")
+                + ", with a view whose item type that is")
     }
 
     /// Hands a section's value (its presenter) to a dequeued header or footer view: any

@@ -228,6 +228,81 @@ open class CollectionViewItem<CellPresenter>: NSCollectionViewItem, PresentingCe
     }
 }
 
+extension ListSourceWithSection {
+    /// Registers `viewClass` with the collection view this source drives, as the header of every
+    /// section (that meets `condition`), as on UIKit. The view's item type is the section type,
+    /// which the compiler checks; name another type with `register(header:for:where:)`.
+    ///
+    /// - Parameters:
+    ///   - viewClass: The view class; its identifier is its type name.
+    ///   - condition: Which sections have it; `nil` (the default) for all. A section none covers
+    ///     has no header.
+    public func register<View: NSView & NSCollectionViewElement & PresentingCell>(
+        header viewClass: View.Type, where condition: ((Section) -> Bool)? = nil
+    ) where View.Item == Section {
+        register(viewClass, as: .header, routing: Section.self, where: condition.map(CellRoute.erase))
+    }
+
+    /// Registers `viewClass` with the collection view this source drives, as the header of the
+    /// sections whose value is of type `sectionType` and meets `condition`, as on UIKit.
+    ///
+    /// - Parameters:
+    ///   - viewClass: The view class; its identifier is its type name.
+    ///   - sectionType: The type of the section values it shows: the view's own item type, or a
+    ///     subclass of it.
+    ///   - condition: Which of those sections have it; `nil` (the default) for all.
+    /// - Precondition: A section's value can have the type `sectionType`; otherwise it traps,
+    ///   naming both types.
+    public func register<View: NSView & NSCollectionViewElement & PresentingCell>(
+        header viewClass: View.Type, for sectionType: View.Item.Type, where condition: ((View.Item) -> Bool)? = nil
+    ) {
+        checkRegistration(ofSupplementary: viewClass, for: sectionType, in: "register(header:for:where:)")
+        register(viewClass, as: .header, routing: sectionType, where: condition.map(CellRoute.erase))
+    }
+
+    /// Registers `viewClass` with the collection view this source drives, as the footer of every
+    /// section (that meets `condition`).
+    ///
+    /// - Parameters:
+    ///   - viewClass: The view class; its identifier is its type name.
+    ///   - condition: Which sections have it; `nil` (the default) for all.
+    public func register<View: NSView & NSCollectionViewElement & PresentingCell>(
+        footer viewClass: View.Type, where condition: ((Section) -> Bool)? = nil
+    ) where View.Item == Section {
+        register(viewClass, as: .footer, routing: Section.self, where: condition.map(CellRoute.erase))
+    }
+
+    /// Registers `viewClass` with the collection view this source drives, as the footer of the
+    /// sections whose value is of type `sectionType` and meets `condition`.
+    ///
+    /// - Parameters:
+    ///   - viewClass: The view class; its identifier is its type name.
+    ///   - sectionType: The type of the section values it shows.
+    ///   - condition: Which of those sections have it; `nil` (the default) for all.
+    /// - Precondition: A section's value can have the type `sectionType` (see the header form).
+    public func register<View: NSView & NSCollectionViewElement & PresentingCell>(
+        footer viewClass: View.Type, for sectionType: View.Item.Type, where condition: ((View.Item) -> Bool)? = nil
+    ) {
+        checkRegistration(ofSupplementary: viewClass, for: sectionType, in: "register(footer:for:where:)")
+        register(viewClass, as: .footer, routing: sectionType, where: condition.map(CellRoute.erase))
+    }
+
+    /// Routes the sections of `sectionType` to `viewClass` and registers it with the collection
+    /// view, for the kind of supplementary view AppKit's flow layout asks for.
+    private func register(
+        _ viewClass: NSView.Type, as kind: SupplementaryKind, routing sectionType: Any.Type,
+        where condition: ((Any) -> Bool)?
+    ) {
+        let identifier = String(reflecting: viewClass)
+        route(kind, ofSectionsOf: sectionType, where: condition, toViewsWith: identifier)
+        (listView as? NSCollectionView)?.register(
+            viewClass,
+            forSupplementaryViewOfKind: kind == .header
+                ? NSCollectionView.elementKindSectionHeader : NSCollectionView.elementKindSectionFooter,
+            withIdentifier: NSUserInterfaceItemIdentifier(identifier))
+    }
+}
+
 /// A collection view header or footer that shows a section's value, usually its presenter.
 open class CollectionSupplementaryView<SectionPresenter>: NSView, NSCollectionViewElement, PresentingCell {
     /// The section value shown.

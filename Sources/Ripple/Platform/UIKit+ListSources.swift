@@ -195,6 +195,166 @@ open class CollectionViewCell<CellPresenter>: UICollectionViewCell, PresentingCe
     }
 }
 
+extension ListSourceWithSection {
+    /// Registers `viewClass` with the table view this source drives, as the header of every
+    /// section (that meets `condition`): the one way to give sections headers. The view's item
+    /// type is the section type, which the compiler checks; for a subclass of it, or in sections
+    /// of an existential type, name the type with `register(header:for:where:)`.
+    ///
+    /// <!-- swift
+    /// import UIKit
+    ///
+    /// protocol ShelfHeaderView: Viewable {}
+    /// final class ShelfPresenter: Presenter<any ShelfHeaderView> {
+    ///     var isEmpty: Bool { false }
+    /// }
+    /// final class BookPresenter: Sendable {}
+    /// let shelves = TableViewSourceWithSection(
+    ///     view: UITableView(), collection: SectionedCollection<ShelfPresenter, BookPresenter>())
+    /// -->
+    /// ```swift uikit
+    /// final class ShelfHeader: TableViewHeaderFooterView<ShelfPresenter>, ShelfHeaderView {}
+    /// final class EmptyShelfFooter: TableViewHeaderFooterView<ShelfPresenter>, ShelfHeaderView {}
+    /// shelves.register(header: ShelfHeader.self)
+    /// shelves.register(footer: EmptyShelfFooter.self, where: { $0.isEmpty })
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - viewClass: The view class; its reuse identifier is its type name.
+    ///   - condition: Which sections have it; `nil` (the default) for all. Conditional
+    ///     registrations are tried in the order made, before the one without a condition; a
+    ///     section none covers has no header.
+    public func register<View: UITableViewHeaderFooterView & PresentingCell>(
+        header viewClass: View.Type, where condition: ((Section) -> Bool)? = nil
+    ) where View.Item == Section {
+        register(viewClass, as: .header, routing: Section.self, where: condition.map(CellRoute.erase))
+    }
+
+    /// Registers `viewClass` with the table view this source drives, as the header of the
+    /// sections whose value is of type `sectionType` and meets `condition`.
+    ///
+    /// - Parameters:
+    ///   - viewClass: The view class; its reuse identifier is its type name.
+    ///   - sectionType: The type of the section values it shows: the view's own item type, or a
+    ///     subclass of it. A value's exact dynamic type is looked up, then `Section`.
+    ///   - condition: Which of those sections have it; `nil` (the default) for all.
+    /// - Precondition: A section's value can have the type `sectionType`. Otherwise the view
+    ///   would never show, and it traps, naming both types.
+    public func register<View: UITableViewHeaderFooterView & PresentingCell>(
+        header viewClass: View.Type, for sectionType: View.Item.Type, where condition: ((View.Item) -> Bool)? = nil
+    ) {
+        checkRegistration(ofSupplementary: viewClass, for: sectionType, in: "register(header:for:where:)")
+        register(viewClass, as: .header, routing: sectionType, where: condition.map(CellRoute.erase))
+    }
+
+    /// Registers `viewClass` with the table view this source drives, as the footer of every
+    /// section (that meets `condition`), as `register(header:where:)` does for headers.
+    ///
+    /// - Parameters:
+    ///   - viewClass: The view class; its reuse identifier is its type name.
+    ///   - condition: Which sections have it; `nil` (the default) for all.
+    public func register<View: UITableViewHeaderFooterView & PresentingCell>(
+        footer viewClass: View.Type, where condition: ((Section) -> Bool)? = nil
+    ) where View.Item == Section {
+        register(viewClass, as: .footer, routing: Section.self, where: condition.map(CellRoute.erase))
+    }
+
+    /// Registers `viewClass` with the table view this source drives, as the footer of the
+    /// sections whose value is of type `sectionType` and meets `condition`.
+    ///
+    /// - Parameters:
+    ///   - viewClass: The view class; its reuse identifier is its type name.
+    ///   - sectionType: The type of the section values it shows: the view's own item type, or a
+    ///     subclass of it.
+    ///   - condition: Which of those sections have it; `nil` (the default) for all.
+    /// - Precondition: A section's value can have the type `sectionType` (see the header form).
+    public func register<View: UITableViewHeaderFooterView & PresentingCell>(
+        footer viewClass: View.Type, for sectionType: View.Item.Type, where condition: ((View.Item) -> Bool)? = nil
+    ) {
+        checkRegistration(ofSupplementary: viewClass, for: sectionType, in: "register(footer:for:where:)")
+        register(viewClass, as: .footer, routing: sectionType, where: condition.map(CellRoute.erase))
+    }
+
+    /// Routes the sections of `sectionType` to `viewClass` and registers it with the table view.
+    private func register(
+        _ viewClass: UITableViewHeaderFooterView.Type, as kind: SupplementaryKind, routing sectionType: Any.Type,
+        where condition: ((Any) -> Bool)?
+    ) {
+        let identifier = String(reflecting: viewClass)
+        route(kind, ofSectionsOf: sectionType, where: condition, toViewsWith: identifier)
+        (listView as? UITableView)?.register(viewClass, forHeaderFooterViewReuseIdentifier: identifier)
+    }
+
+    /// Registers `viewClass` with the collection view this source drives, as the header of every
+    /// section (that meets `condition`), as the table form does.
+    ///
+    /// - Parameters:
+    ///   - viewClass: The view class; its reuse identifier is its type name.
+    ///   - condition: Which sections have it; `nil` (the default) for all.
+    public func register<View: UICollectionReusableView & PresentingCell>(
+        header viewClass: View.Type, where condition: ((Section) -> Bool)? = nil
+    ) where View.Item == Section {
+        register(viewClass, as: .header, routing: Section.self, where: condition.map(CellRoute.erase))
+    }
+
+    /// Registers `viewClass` with the collection view this source drives, as the header of the
+    /// sections whose value is of type `sectionType` and meets `condition`, as the table form does.
+    ///
+    /// - Parameters:
+    ///   - viewClass: The view class; its reuse identifier is its type name.
+    ///   - sectionType: The type of the section values it shows.
+    ///   - condition: Which of those sections have it; `nil` (the default) for all.
+    /// - Precondition: A section's value can have the type `sectionType` (see the table form).
+    public func register<View: UICollectionReusableView & PresentingCell>(
+        header viewClass: View.Type, for sectionType: View.Item.Type, where condition: ((View.Item) -> Bool)? = nil
+    ) {
+        checkRegistration(ofSupplementary: viewClass, for: sectionType, in: "register(header:for:where:)")
+        register(viewClass, as: .header, routing: sectionType, where: condition.map(CellRoute.erase))
+    }
+
+    /// Registers `viewClass` with the collection view this source drives, as the footer of every
+    /// section (that meets `condition`), as the table form does.
+    ///
+    /// - Parameters:
+    ///   - viewClass: The view class; its reuse identifier is its type name.
+    ///   - condition: Which sections have it; `nil` (the default) for all.
+    public func register<View: UICollectionReusableView & PresentingCell>(
+        footer viewClass: View.Type, where condition: ((Section) -> Bool)? = nil
+    ) where View.Item == Section {
+        register(viewClass, as: .footer, routing: Section.self, where: condition.map(CellRoute.erase))
+    }
+
+    /// Registers `viewClass` with the collection view this source drives, as the footer of the
+    /// sections whose value is of type `sectionType` and meets `condition`, as the table form does.
+    ///
+    /// - Parameters:
+    ///   - viewClass: The view class; its reuse identifier is its type name.
+    ///   - sectionType: The type of the section values it shows.
+    ///   - condition: Which of those sections have it; `nil` (the default) for all.
+    /// - Precondition: A section's value can have the type `sectionType` (see the table form).
+    public func register<View: UICollectionReusableView & PresentingCell>(
+        footer viewClass: View.Type, for sectionType: View.Item.Type, where condition: ((View.Item) -> Bool)? = nil
+    ) {
+        checkRegistration(ofSupplementary: viewClass, for: sectionType, in: "register(footer:for:where:)")
+        register(viewClass, as: .footer, routing: sectionType, where: condition.map(CellRoute.erase))
+    }
+
+    /// Routes the sections of `sectionType` to `viewClass` and registers it with the collection
+    /// view, for the kind of supplementary view UIKit's flow and list layouts ask for.
+    private func register(
+        _ viewClass: UICollectionReusableView.Type, as kind: SupplementaryKind, routing sectionType: Any.Type,
+        where condition: ((Any) -> Bool)?
+    ) {
+        let identifier = String(reflecting: viewClass)
+        route(kind, ofSectionsOf: sectionType, where: condition, toViewsWith: identifier)
+        (listView as? UICollectionView)?.register(
+            viewClass,
+            forSupplementaryViewOfKind: kind == .header
+                ? UICollectionView.elementKindSectionHeader : UICollectionView.elementKindSectionFooter,
+            withReuseIdentifier: identifier)
+    }
+}
+
 /// A table header or footer view that shows a section's value, usually its presenter.
 open class TableViewHeaderFooterView<SectionPresenter>: UITableViewHeaderFooterView, PresentingCell {
     /// The section value shown.

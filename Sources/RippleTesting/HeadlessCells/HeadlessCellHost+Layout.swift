@@ -192,9 +192,7 @@ extension HeadlessCellHost {
             }.map(\.value)
         if !afterBatch { for view in allLeaving { supplementaryQueue.enqueue(view) } }
         for (index, identifier) in pending {
-            let view =
-                supplementaryQueue.dequeue(identifier)
-                ?? supplementaryQueue.make(HeadlessCell<Source.Section>.self, identifier: identifier)
+            let view = dequeueSupplementaryView(identifier)
             source.configureSupplementary(view, inSection: next[index].section)
             next[index].view = view
         }
@@ -240,6 +238,17 @@ extension HeadlessCellHost {
         let lower = firstVisibleRow == 0 ? 0 : first.section
         let upper = paths.count < visibleRowCount ? count : last.section + 1
         return lower..<upper
+    }
+
+    private func dequeueSupplementaryView(_ identifier: String) -> HeadlessReusableView {
+        if let view = supplementaryQueue.dequeue(identifier) { return view }
+        guard let viewClass = supplementaryQueue.registry[identifier] else {
+            preconditionFailure(
+                "HeadlessCellHost: unable to dequeue a header or footer view with identifier \(identifier) - "
+                    + "must register a class for the identifier; registered: \(supplementaryQueue.registry.keys.sorted())"
+            )
+        }
+        return supplementaryQueue.make(viewClass, identifier: identifier)
     }
 
     private func dequeueCell(_ identifier: String) -> HeadlessReusableView {

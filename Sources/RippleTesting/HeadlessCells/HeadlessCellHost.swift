@@ -133,18 +133,14 @@ public final class HeadlessCellHost<Source: ListDataSource> {
 
     /// Registers a header or footer view class for a reuse identifier, as
     /// `register(_:forHeaderFooterViewReuseIdentifier:)` and
-    /// `register(_:forSupplementaryViewOfKind:withReuseIdentifier:)`. Headers and footers share
-    /// the identifiers.
-    ///
-    /// A section whose identifier has no class registered gets a plain ``HeadlessCell``, so a test
-    /// can read which section a header shows without registering one.
+    /// `register(_:forSupplementaryViewOfKind:withReuseIdentifier:)`: what a screen's
+    /// `register(header:where:)` and `register(footer:where:)` do, once they have routed the
+    /// sections to the identifier. Headers and footers share the identifiers.
     ///
     /// - Parameters:
-    ///   - viewClass: The class to make views of; adopt your header's view protocol in it, and the
-    ///     section presenter attaches it as its view.
-    ///   - identifier: The reuse identifier the source names (`headerIdentifier`,
-    ///     `footerIdentifier`).
-    public func register(
+    ///   - viewClass: The class to make views of.
+    ///   - identifier: The reuse identifier the source names.
+    package func register(
         _ viewClass: HeadlessReusableView.Type, forSupplementaryViewWithReuseIdentifier identifier: String
     ) {
         supplementaryQueue.registry[identifier] = viewClass

@@ -135,6 +135,92 @@ public class HeadlessListScreen<Source: ListDataSource> {
         register(cellClass, routing: itemType, where: condition.map(CellRoute.erase))
     }
 
+    // MARK: - Headers and footers
+
+    /// Registers `viewClass` with the screen's cells, as the header of every section (that meets
+    /// `condition`): the headless form of the UIKit glue's `source.register(header:where:)`, with
+    /// the same shape and the same check. The view's item type is the section type, which the
+    /// compiler checks.
+    ///
+    /// <!-- swift
+    /// struct Shelf: Sendable { var isEmpty: Bool }
+    /// struct ShelvedBook: Sendable {}
+    /// let shelves = HeadlessTableScreenWithSection(collection: SectionedCollection<Shelf, ShelvedBook>())
+    /// -->
+    /// ```swift
+    /// final class ShelfHeader: HeadlessCell<Shelf> {}
+    /// final class EmptyShelfFooter: HeadlessCell<Shelf> {}
+    /// shelves.register(header: ShelfHeader.self)
+    /// shelves.register(footer: EmptyShelfFooter.self, where: { $0.isEmpty })
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - viewClass: The view class; its reuse identifier is its type name.
+    ///   - condition: Which sections have it; `nil` (the default) for all. Conditional
+    ///     registrations are tried in the order made, before the one without a condition; a
+    ///     section none covers has no header.
+    public func register<View: HeadlessReusableView & PresentingCell, Item>(
+        header viewClass: View.Type, where condition: ((View.Item) -> Bool)? = nil
+    ) where Source: ListSourceWithSection<View.Item, Item> {
+        register(viewClass, as: .header, routing: View.Item.self, where: condition.map(CellRoute.erase))
+    }
+
+    /// Registers `viewClass` with the screen's cells, as the header of the sections whose value is
+    /// of type `sectionType` and meets `condition`: the headless form of the UIKit glue's
+    /// `source.register(header:for:where:)`, with the same check.
+    ///
+    /// - Parameters:
+    ///   - viewClass: The view class; its reuse identifier is its type name.
+    ///   - sectionType: The type of the section values it shows: the view's own item type, or a
+    ///     subclass of it. A value's exact dynamic type is looked up, then the section type.
+    ///   - condition: Which of those sections have it; `nil` (the default) for all.
+    /// - Precondition: A section's value can have the type `sectionType`. Otherwise the view
+    ///   would never show, and it traps, naming both types.
+    public func register<View: HeadlessReusableView & PresentingCell, Section, Item>(
+        header viewClass: View.Type, for sectionType: View.Item.Type, where condition: ((View.Item) -> Bool)? = nil
+    ) where Source: ListSourceWithSection<Section, Item> {
+        source.checkRegistration(ofSupplementary: viewClass, for: sectionType, in: "register(header:for:where:)")
+        register(viewClass, as: .header, routing: sectionType, where: condition.map(CellRoute.erase))
+    }
+
+    /// Registers `viewClass` with the screen's cells, as the footer of every section (that meets
+    /// `condition`), as `register(header:where:)` does for headers.
+    ///
+    /// - Parameters:
+    ///   - viewClass: The view class; its reuse identifier is its type name.
+    ///   - condition: Which sections have it; `nil` (the default) for all.
+    public func register<View: HeadlessReusableView & PresentingCell, Item>(
+        footer viewClass: View.Type, where condition: ((View.Item) -> Bool)? = nil
+    ) where Source: ListSourceWithSection<View.Item, Item> {
+        register(viewClass, as: .footer, routing: View.Item.self, where: condition.map(CellRoute.erase))
+    }
+
+    /// Registers `viewClass` with the screen's cells, as the footer of the sections whose value is
+    /// of type `sectionType` and meets `condition`, as `register(header:for:where:)` does for
+    /// headers.
+    ///
+    /// - Parameters:
+    ///   - viewClass: The view class; its reuse identifier is its type name.
+    ///   - sectionType: The type of the section values it shows.
+    ///   - condition: Which of those sections have it; `nil` (the default) for all.
+    /// - Precondition: A section's value can have the type `sectionType` (see the header form).
+    public func register<View: HeadlessReusableView & PresentingCell, Section, Item>(
+        footer viewClass: View.Type, for sectionType: View.Item.Type, where condition: ((View.Item) -> Bool)? = nil
+    ) where Source: ListSourceWithSection<Section, Item> {
+        source.checkRegistration(ofSupplementary: viewClass, for: sectionType, in: "register(footer:for:where:)")
+        register(viewClass, as: .footer, routing: sectionType, where: condition.map(CellRoute.erase))
+    }
+
+    /// Routes the sections of `sectionType` to `viewClass` and registers it with the cells.
+    private func register<Section, Item>(
+        _ viewClass: HeadlessReusableView.Type, as kind: SupplementaryKind, routing sectionType: Any.Type,
+        where condition: ((Any) -> Bool)?
+    ) where Source: ListSourceWithSection<Section, Item> {
+        let identifier = String(reflecting: viewClass)
+        source.route(kind, ofSectionsOf: sectionType, where: condition, toViewsWith: identifier)
+        cells.register(viewClass, forSupplementaryViewWithReuseIdentifier: identifier)
+    }
+
     /// Routes the rows of `itemType` to `cellClass` and registers it with the cells.
     private func register(
         _ cellClass: HeadlessReusableView.Type, routing itemType: Any.Type, where condition: ((Any) -> Bool)?

@@ -83,9 +83,8 @@ public final class HeadlessTableScreen<CellPresenter: Sendable>: HeadlessListScr
 /// final class ShelvesScreenTests: XCTestCase {
 ///     func testShelfHeadersShow() async {
 ///         let screen = HeadlessTableScreenWithSection(collection: presenter.shelves)
-///         screen.source.headerIdentifier = { _ in "Shelf" }
 ///         screen.register(BookCell.self)
-///         screen.cells.register(ShelfHeader.self, forSupplementaryViewWithReuseIdentifier: "Shelf")
+///         screen.register(header: ShelfHeader.self)
 ///         await screen.settle()
 ///         XCTAssertEqual((screen.cells.header(inSection: 0) as? ShelfHeader)?.title, "Novels")
 ///     }

@@ -164,6 +164,27 @@ enum LiveBenchmarks {
             + "\(count.withSeparators) rows (\(MemoryLayout<Row>.stride) bytes each): \(ratio)"
     }
 
+    /// One event's mutation of `collection`, which has `count` rows and makes new rows from
+    /// `nextID` on: the suites `live` and `screen` share it.
+    static func mutate(
+        _ collection: ObservableCollection<Row>, _ operation: Operation, count: inout Int, nextID: inout Int
+    ) {
+        switch operation {
+        case .append:
+            collection.append(Row(id: nextID))
+            nextID += 1
+            count += 1
+        case .update:
+            let middle = count / 2
+            var row = collection[middle]
+            row.revision += 1
+            collection[middle] = row
+        case .remove:
+            _ = collection.remove(at: count / 2)
+            count -= 1
+        }
+    }
+
     /// A screen: the collection, its source on a counting view, and optional subscribers that keep
     /// the latest snapshot, as presenters do.
     @MainActor
@@ -196,20 +217,7 @@ enum LiveBenchmarks {
         /// subscriber's) delivery of the event included.
         @inline(never)
         func event(_ operation: Operation) -> Int? {
-            switch operation {
-            case .append:
-                collection.append(Row(id: nextID))
-                nextID += 1
-                count += 1
-            case .update:
-                let middle = count / 2
-                var row = collection[middle]
-                row.revision += 1
-                collection[middle] = row
-            case .remove:
-                _ = collection.remove(at: count / 2)
-                count -= 1
-            }
+            LiveBenchmarks.mutate(collection, operation, count: &count, nextID: &nextID)
             MainQueue.drain()
             return nil
         }

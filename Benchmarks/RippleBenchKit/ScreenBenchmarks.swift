@@ -187,17 +187,9 @@ enum ScreenBenchmarks {
         @inline(never)
         func event(_ operation: Operation) -> Int? {
             switch operation {
-            case .append:
-                collection.append(Row(id: nextID))
-                nextID += 1
-                count += 1
-            case .update:
-                var row = collection[count / 2]
-                row.revision += 1
-                collection[count / 2] = row
-            case .remove:
-                _ = collection.remove(at: count / 2)
-                count -= 1
+            case .append, .update, .remove:
+                LiveBenchmarks.mutate(
+                    collection, LiveBenchmarks.Operation(rawValue: operation.rawValue)!, count: &count, nextID: &nextID)
             case .batch:
                 let changed = max(1, count / 100)
                 let stride = max(1, count / changed)

@@ -204,14 +204,9 @@ public class ListSourceBase<Item: Sendable, Rendered> {
     ///   - cellClass: The cell class, named in the message.
     ///   - method: The registering method, named in the message.
     package func checkRegistration(of cellClass: Any.Type, for itemType: Any.Type, in method: String) {
-        guard !ViewRoutes.values(declaredAs: Item.self, canHave: itemType) else { return }
-        preconditionFailure(
-            "\(renderer.sourceName).\(method): \(String(describing: cellClass)) shows items of type "
-                + "\(String(describing: itemType)), which no row of this source can have: its rows are of type "
-                + "\(String(describing: Item.self)). Register it for \(String(describing: Item.self))"
-                + (Item.self is AnyClass
-                    ? " or a subclass" : _isExistentialType(Item.self) ? " or a concrete type behind it" : "")
-                + ", with a cell whose item type that is")
+        ViewRoutes.checkRegistration(
+            of: cellClass, for: itemType, declaredAs: Item.self, values: ("items", "row", "rows", "cell"),
+            in: "\(renderer.sourceName).\(method)")
     }
 
     /// The reuse identifier of the cell for the row at `path`: the one registered for its item

@@ -222,14 +222,9 @@ public class ListSourceWithSection<Section: Sendable, Item: Sendable>:
     ///   - sectionType: The type the view is registered for.
     ///   - method: The registering method, named in the message.
     package func checkRegistration(ofSupplementary viewClass: Any.Type, for sectionType: Any.Type, in method: String) {
-        guard !ViewRoutes.values(declaredAs: Section.self, canHave: sectionType) else { return }
-        preconditionFailure(
-            "\(renderer.sourceName).\(method): \(String(describing: viewClass)) shows sections of type "
-                + "\(String(describing: sectionType)), which no section of this source can have: its sections are of "
-                + "type \(String(describing: Section.self)). Register it for \(String(describing: Section.self))"
-                + (Section.self is AnyClass
-                    ? " or a subclass" : _isExistentialType(Section.self) ? " or a concrete type behind it" : "")
-                + ", with a view whose item type that is")
+        ViewRoutes.checkRegistration(
+            of: viewClass, for: sectionType, declaredAs: Section.self,
+            values: ("sections", "section", "sections", "view"), in: "\(renderer.sourceName).\(method)")
     }
 
     /// Hands a section's value (its presenter) to a dequeued header or footer view: any

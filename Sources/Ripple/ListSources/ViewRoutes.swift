@@ -35,6 +35,29 @@ package struct ViewRoutes {
         return registered(for: Swift.type(of: value as Any)) ?? registered(for: Declared.self)
     }
 
+    /// Traps when no value declared as `Declared` can have the type `type`, so that a view
+    /// registered for it would never show, naming the view's class and both types.
+    ///
+    /// - Parameters:
+    ///   - viewClass: The view class registered.
+    ///   - type: The type it is registered for.
+    ///   - declared: The type the source's values are declared with (`Item`, `Section`).
+    ///   - values: How the message names the values: `("items", "row", "rows", "cell")`.
+    ///   - method: The source and the registering method, as the message starts.
+    package static func checkRegistration<Declared>(
+        of viewClass: Any.Type, for type: Any.Type, declaredAs declared: Declared.Type,
+        values: (kind: String, one: String, all: String, view: String), in method: String
+    ) {
+        guard !Self.values(declaredAs: declared, canHave: type) else { return }
+        preconditionFailure(
+            "\(method): \(String(describing: viewClass)) shows \(values.kind) of type \(String(describing: type)), "
+                + "which no \(values.one) of this source can have: its \(values.all) are of type "
+                + "\(String(describing: Declared.self)). Register it for \(String(describing: Declared.self))"
+                + (Declared.self is AnyClass
+                    ? " or a subclass" : _isExistentialType(Declared.self) ? " or a concrete type behind it" : "")
+                + ", with a \(values.view) whose item type that is")
+    }
+
     /// Whether a value declared as `Declared` can have the dynamic type `type`, or `type` is
     /// `Declared` itself: the check of a registration for a type that Swift's types cannot make.
     ///

@@ -154,7 +154,7 @@ final class _HeadlessListEngine<Element> {
         let plan = _BatchPlan(
             afterSources: sections, beforeTargets: sections, removedItems: [], addedItems: [],
             moves: [_ItemMove(from: source, to: destination)])
-        selection = Set(selection.compactMap(plan.destination(of:)))
+        if !selection.isEmpty { selection = Set(selection.compactMap(plan.destinations())) }
         layoutObserver?(.carried(plan.carry))
     }
 
@@ -229,7 +229,7 @@ final class _HeadlessListEngine<Element> {
                 ))
             return
         }
-        let counts = displayed.map(\.count)
+        let counts = displayed.map { $0.count }
         if let bad = paths.first(where: {
             !(counts.indices.contains($0.section) && (0..<counts[$0.section]).contains($0.item))
         }) {
@@ -343,13 +343,13 @@ final class _HeadlessListEngine<Element> {
             return
         }
 
-        let (result, plan) = validator._evaluate(batch, before: displayed.map(\.count), after: after.counts)
+        let (result, plan) = validator._evaluate(batch, before: displayed.map { $0.count }, after: after.counts)
         warnings.append(contentsOf: result.warnings)
         events.append(.batchUpdates(batch, result))
         if let plan {
             plan.apply(to: &displayed, counts: after.counts, element: after.element)
             // Selected items travel with the batch; deleted and reloaded ones leave the selection.
-            selection = Set(selection.compactMap(plan.destination(of:)))
+            if !selection.isEmpty { selection = Set(selection.compactMap(plan.destinations())) }
         } else {
             // Real UIKit raises NSInternalInconsistencyException here. Recover as an app's
             // fallback would: show what the data source reports.
@@ -382,23 +382,29 @@ struct _DataSourceRead<Element> {
     /// The value at a path, which must be in range of ``counts``.
     let element: (ElementPath) -> Element
 
+    /// The values, when the data source handed them over whole.
+    private let sections: [[Element]]?
+
     /// A read of values the data source handed over whole.
     init(sections: [[Element]]) {
-        counts = sections.map(\.count)
+        counts = sections.map { $0.count }
         element = { sections[$0.section][$0.item] }
+        self.sections = sections
     }
 
     /// A read that asks the data source for each value it needs.
     init(counts: [Int], element: @escaping (ElementPath) -> Element) {
         self.counts = counts
         self.element = element
+        sections = nil
     }
 
     /// Every value, section by section.
     ///
     /// - Complexity: O(*n*) for *n* items.
     func allSections() -> [ListSnapshot<Element>] {
-        counts.indices.map { section in
+        if let sections { return sections.map { ListSnapshot($0) } }
+        return counts.indices.map { section in
             ListSnapshot((0..<counts[section]).lazy.map { element(ElementPath(item: $0, section: section)) })
         }
     }

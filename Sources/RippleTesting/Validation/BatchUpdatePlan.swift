@@ -36,61 +36,42 @@ struct _BatchPlan {
     /// For each before section, the after section it becomes, or `nil` for a deleted one.
     let beforeTargets: [Int?]
 
+    /// Before paths of the items that leave for good (deletes and reloads).
+    let removedItems: Set<ElementPath>
+
     /// After paths of the items read from the data source (inserts and reloads), in sections that
-    /// are not inserted, ascending.
-    let addedItems: [ElementPath]
+    /// are not inserted.
+    let addedItems: Set<ElementPath>
 
     /// The item moves. A moved item keeps the value it had: UIKit moves the cell, it does not
     /// ask the data source again.
     let moves: [_ItemMove]
 
-    /// Per before section, the items that leave it (deletes, reloads and move sources), ascending.
-    private let leaving: [Int: [Int]]
-
-    /// Per after section, the items that the added items and move destinations fill, ascending.
-    private let taken: [Int: [Int]]
-
-    /// Before paths of the items that leave for good (deletes and reloads).
-    private let removed: Set<ElementPath>
-
-    /// Each moved item's after path, by its before path.
-    private let moveTargets: [ElementPath: ElementPath]
-
-    init(
-        afterSources: [Int?], beforeTargets: [Int?], removedItems: Set<ElementPath>, addedItems: Set<ElementPath>,
-        moves: [_ItemMove]
-    ) {
-        self.afterSources = afterSources
-        self.beforeTargets = beforeTargets
-        self.addedItems = addedItems.sorted()
-        self.moves = moves
-        removed = removedItems
+    /// A finder of where each row before the batch goes: ``destinations()`` builds its tables once.
+    ///
+    /// - Complexity: O(*k* log *k*) to build, O(log *k*) per row, for *k* operations.
+    func destinations() -> (ElementPath) -> ElementPath? {
         var moveTargets: [ElementPath: ElementPath] = [:]
         for move in moves { moveTargets[move.from] = move.to }
-        self.moveTargets = moveTargets
-        leaving = _Batch.itemsBySection(Array(removedItems) + moves.map(\.from))
-        taken = _Batch.itemsBySection(self.addedItems + moves.map(\.to))
-    }
-
-    /// Where the item at `path` before the batch is once it is applied, or `nil` when it leaves
-    /// (deleted, reloaded, or in a deleted section).
-    ///
-    /// An item the batch does not name keeps its rank among the items that stay in its section,
-    /// and takes the free slot of that rank in its section's after section.
-    ///
-    /// - Parameter path: A path before the batch.
-    /// - Complexity: O(log *k*) for *k* operations.
-    func destination(of path: ElementPath) -> ElementPath? {
-        if let target = moveTargets[path] { return target }
-        guard beforeTargets.indices.contains(path.section), let section = beforeTargets[path.section],
-            !removed.contains(path)
-        else { return nil }
-        let rank = path.item - _countBelow(path.item, in: leaving[path.section] ?? [])
-        return ElementPath(item: _slot(ofRank: rank, skipping: taken[section] ?? []), section: section)
+        // Per before section the items that leave it; per after section the items that the added
+        // items and move destinations fill; both ascending.
+        let leaving = _Batch.itemsBySection(Array(removedItems) + moves.map(\.from))
+        let taken = _Batch.itemsBySection(Array(addedItems) + moves.map(\.to))
+        let (removed, targets) = (removedItems, beforeTargets)
+        // An item the batch does not name keeps its rank among the items that stay in its section,
+        // and takes the free slot of that rank in its section's after section.
+        return { path in
+            if let target = moveTargets[path] { return target }
+            guard targets.indices.contains(path.section), let section = targets[path.section],
+                !removed.contains(path)
+            else { return nil }
+            let rank = path.item - _countBelow(path.item, in: leaving[path.section] ?? [])
+            return ElementPath(item: _slot(ofRank: rank, skipping: taken[section] ?? []), section: section)
+        }
     }
 
     /// The batch as a ``_RowCarry``, for the cells that follow it.
-    var carry: _RowCarry { _RowCarry(sectionTargets: beforeTargets, destination: destination(of:)) }
+    var carry: _RowCarry { _RowCarry(sectionTargets: beforeTargets, destination: destinations()) }
 
     /// Applies the batch to the displayed values.
     ///
@@ -112,27 +93,23 @@ struct _BatchPlan {
     ) {
         var movedValues: [ElementPath: Element] = [:]
         for move in moves { movedValues[move.to] = sections[move.from.section][move.from.item] }
-        for (section, items) in leaving {
-            for item in items.reversed() { sections[section].remove(at: item) }
+        // Removed last to first, so that each offset still names its item.
+        for path in (Array(removedItems) + moves.map(\.from)).sorted(by: >) {
+            sections[path.section].remove(at: path.item)
         }
-        var arriving: [Int: [ElementPath]] = [:]
-        for path in addedItems { arriving[path.section, default: []].append(path) }
-        for move in moves { arriving[move.to.section, default: []].append(move.to) }
         // Each before section is taken out of `sections` as its after section is built, so that
         // the list stays uniquely referenced while it takes its arrivals.
         var before = sections.map { Optional($0) }
         sections = []
         sections = counts.indices.map { target in
-            guard let source = afterSources[target] else {
-                var list = ListSnapshot<Element>()
-                for item in 0..<counts[target] { list.append(element(ElementPath(item: item, section: target))) }
-                return list
-            }
-            var list = before[source].take()!
-            for path in (arriving[target] ?? []).sorted() {
-                list.insert(movedValues[path] ?? element(path), at: path.item)
-            }
+            if let source = afterSources[target] { return before[source].take()! }
+            var list = ListSnapshot<Element>()
+            for item in 0..<counts[target] { list.append(element(ElementPath(item: item, section: target))) }
             return list
+        }
+        // Inserted first to last, so that each lands at its after offset.
+        for path in (Array(addedItems) + moves.map(\.to)).sorted() {
+            sections[path.section].insert(movedValues[path] ?? element(path), at: path.item)
         }
     }
 }

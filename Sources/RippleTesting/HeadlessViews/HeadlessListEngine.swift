@@ -347,7 +347,7 @@ final class _HeadlessListEngine<Element> {
         warnings.append(contentsOf: result.warnings)
         events.append(.batchUpdates(batch, result))
         if let plan {
-            plan.apply(to: &displayed, counts: after.counts, element: after.element)
+            plan.apply(to: &displayed, reading: after)
             // Selected items travel with the batch; deleted and reloaded ones leave the selection.
             if !selection.isEmpty { selection = Set(selection.compactMap(plan.destinations())) }
         } else {
@@ -399,13 +399,16 @@ struct _DataSourceRead<Element> {
         sections = nil
     }
 
+    /// Every value of a section.
+    ///
+    /// - Complexity: O(*m*) for *m* items in the section.
+    func section(_ section: Int) -> ListSnapshot<Element> {
+        if let sections { return ListSnapshot(sections[section]) }
+        return ListSnapshot((0..<counts[section]).lazy.map { element(ElementPath(item: $0, section: section)) })
+    }
+
     /// Every value, section by section.
     ///
     /// - Complexity: O(*n*) for *n* items.
-    func allSections() -> [ListSnapshot<Element>] {
-        if let sections { return sections.map { ListSnapshot($0) } }
-        return counts.indices.map { section in
-            ListSnapshot((0..<counts[section]).lazy.map { element(ElementPath(item: $0, section: section)) })
-        }
-    }
+    func allSections() -> [ListSnapshot<Element>] { counts.indices.map(section) }
 }

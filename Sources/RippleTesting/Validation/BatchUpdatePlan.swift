@@ -83,13 +83,13 @@ struct _BatchPlan {
     /// - Parameters:
     ///   - sections: The values the view showed before the batch; on return, the values it shows
     ///     after it. Equal to the data source when the batch describes its change exactly.
-    ///   - counts: The data source's item counts after the batch, section by section.
-    ///   - element: Reads the data source's value at an after path.
+    ///   - dataSource: The data source after the batch: its counts, and the values of the items
+    ///     it inserts or reloads and of the sections it inserts.
     /// - Complexity: O(*k* log *n* + *s* + *m*) for *k* operations, *n* items, *s* sections and *m*
     ///   items in inserted sections. The lists are changed in place where the view holds them
     ///   alone, so a change copies no node but those it touches.
     func apply<Element>(
-        to sections: inout [ListSnapshot<Element>], counts: [Int], element: (ElementPath) -> Element
+        to sections: inout [ListSnapshot<Element>], reading dataSource: _DataSourceRead<Element>
     ) {
         var movedValues: [ElementPath: Element] = [:]
         for move in moves { movedValues[move.to] = sections[move.from.section][move.from.item] }
@@ -101,15 +101,12 @@ struct _BatchPlan {
         // the list stays uniquely referenced while it takes its arrivals.
         var before = sections.map { Optional($0) }
         sections = []
-        sections = counts.indices.map { target in
-            if let source = afterSources[target] { return before[source].take()! }
-            var list = ListSnapshot<Element>()
-            for item in 0..<counts[target] { list.append(element(ElementPath(item: item, section: target))) }
-            return list
+        sections = dataSource.counts.indices.map { target in
+            afterSources[target].map { before[$0].take()! } ?? dataSource.section(target)
         }
         // Inserted first to last, so that each lands at its after offset.
         for path in (Array(addedItems) + moves.map(\.to)).sorted() {
-            sections[path.section].insert(movedValues[path] ?? element(path), at: path.item)
+            sections[path.section].insert(movedValues[path] ?? dataSource.element(path), at: path.item)
         }
     }
 }

@@ -21,6 +21,21 @@ let sharedSettings: [SwiftSetting] = [
     // .define("RIPPLE_INTERNAL_CHECKS"),
 ]
 
+/// Settings of the test targets and of the benchmark kit (which only the benchmark and its tests
+/// link): `sharedSettings`, plus, when `RIPPLE_UNOPTIMIZED_TESTS` is set in the environment, no
+/// optimization and no whole-module build for them, whatever the configuration.
+///
+/// `.ci/run` sets it for its sanitizer steps. Those build in release so that the libraries'
+/// code runs as apps ship it, optimized, under the sanitizers. Optimizing the test code as well
+/// took 590 of the 718 CPU-seconds of such a build, one core at a time (a module is one job in
+/// a whole-module build), and it found nothing: the lifetimes an optimizer shortens in a user's
+/// code are what Tests/ReleaseProbes checks, built as an app is. `RippleTestSupport`'s helpers
+/// (the reference models and the oracles the tests call in their loops) stay optimized.
+let testCodeSettings: [SwiftSetting] =
+    sharedSettings
+    + (Context.environment["RIPPLE_UNOPTIMIZED_TESTS"] == nil
+        ? [] : [.unsafeFlags(["-Onone", "-no-whole-module-optimization"])])
+
 let package = Package(
     name: "Ripple",
     // The lowest versions where every module type-checks (Identifiable, AsyncStream, Task and
@@ -59,7 +74,7 @@ let package = Package(
                 "RippleDiff", "Ripple", .target(name: "RippleTesting", condition: .when(platforms: [.linux])),
             ],
             path: "Benchmarks/RippleBenchKit",
-            swiftSettings: sharedSettings
+            swiftSettings: testCodeSettings
         ),
 
         // Shared test helpers: seeded generators, reference models, assertions. Not a product.
@@ -73,22 +88,22 @@ let package = Package(
         .testTarget(
             name: "RippleDiffTests",
             dependencies: ["RippleDiff", "RippleTestSupport"],
-            swiftSettings: sharedSettings
+            swiftSettings: testCodeSettings
         ),
         .testTarget(
             name: "RippleTests",
             dependencies: ["Ripple", "RippleDiff", "RippleTesting", "RippleTestSupport"],
-            swiftSettings: sharedSettings
+            swiftSettings: testCodeSettings
         ),
         .testTarget(
             name: "RippleBenchKitTests",
             dependencies: ["RippleBenchKit"],
-            swiftSettings: sharedSettings
+            swiftSettings: testCodeSettings
         ),
         .testTarget(
             name: "RippleTestingTests",
             dependencies: ["RippleTesting", "Ripple", "RippleDiff", "RippleTestSupport"],
-            swiftSettings: sharedSettings
+            swiftSettings: testCodeSettings
         ),
     ],
     swiftLanguageModes: [.v6]

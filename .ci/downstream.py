@@ -4,8 +4,8 @@ Shared by `.ci/check-doc-snippets` and `.ci/check-compile-failures`. The Ripple 
 (RippleDiff, Ripple, RippleTesting) are built once with SwiftPM; the code under test is then
 compiled by `swiftc` in Swift 6 language mode (complete concurrency checking), in a module of
 its own that sees only their public API (no `package` access, no `@testable`), and linked
-against their object files. By default the build is the one CI's `-warnings-as-errors` step
-leaves in `.build-werror`, so in CI it is already up to date and costs a second.
+against their object files. By default the build is the debug one that `swift test` (CI's step 1)
+leaves in `.build`, so in CI it is already up to date and costs a second.
 """
 
 import glob
@@ -20,9 +20,9 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 # The targets a user's code links: the three products.
 LINKED_TARGETS = ["RippleDiff", "Ripple", "RippleTesting"]
 
-# The same flags as CI's `swift build --build-tests -Xswiftc -warnings-as-errors` step, so that
-# building one target there is a no-op when that step has run.
-BUILD_FLAGS = ["-Xswiftc", "-warnings-as-errors"]
+# The same flags as CI's `swift test` step (none), so that building one target there is a no-op
+# when that step has run.
+BUILD_FLAGS = []
 
 
 @dataclass
@@ -36,7 +36,7 @@ def prepare(scratch_path, build=True, quiet=True, release=False, linked=LINKED_T
     """Builds (or checks) the Ripple products in `scratch_path` and returns how to compile against them.
 
     With `release`, the release build that `swift build -c release` leaves there (CI's benchmark
-    build, with no `-warnings-as-errors`), linking only the `linked` targets."""
+    build), linking only the `linked` targets."""
     base = ["swift", "build", "--scratch-path", scratch_path] + (["-c", "release"] if release else BUILD_FLAGS)
     if build:
         result = subprocess.run(base + ["--target", linked[-1]], cwd=ROOT, text=True,

@@ -25,7 +25,8 @@ import XCTest
 ///   contents, which renaming keeps, so each pair passes exactly the checks its canonical pair
 ///   passed. (A diff whose result depended on the identifiers' hash values would fail here.)
 ///
-/// The tests count the pairs they visit, so the coverage claim is checked as well.
+/// The tests count the pairs they visit, so the coverage claim is checked as well. The canonical
+/// pairs, which share nothing, are checked on every core (`forEachCaseConcurrently`).
 final class FlatDiffExhaustiveTests: XCTestCase {
     static let maximumLength = 6
     static let alphabetSize = 3
@@ -71,47 +72,50 @@ final class FlatDiffExhaustiveTests: XCTestCase {
 
     // MARK: - Checks
 
+    /// Checks every canonical pair whose source length is in `sourceLengths`, on every core, and
+    /// every renaming of each.
     private func checkAllPairs(sourceLengths: ClosedRange<Int>, file: StaticString = #filePath, line: UInt = #line) {
-        var failures: [String] = []
-        var canonicalPairs = 0
+        var words: [(word: [UInt8], split: Int)] = []
         var pairs = 0
         for sourceLength in sourceLengths {
             forEachCanonicalPair(sourceLength: sourceLength) { word, split in
-                guard failures.count < 5 else { return }
-                canonicalPairs += 1
-                let source = items(word[..<split])
-                let target = items(word[split...])
-                let changes = Changeset(from: source, to: target)
-                if let failure = checkCanonicalPair(changes, source: source, target: target) {
-                    failures.append("\(source) → \(target): \(failure)")
-                    return
-                }
-                for renaming in renamings(ofLettersIn: word) {
-                    pairs += 1
-                    if renaming == identityRenaming { continue }
-                    let renamedSource = items(word[..<split], renaming: renaming)
-                    let renamedTarget = items(word[split...], renaming: renaming)
-                    let renamedChanges = Changeset(from: renamedSource, to: renamedTarget)
-                    if renamedChanges != changes {
-                        failures.append(
-                            "\(renamedSource) → \(renamedTarget) gives \(renamedChanges), but its "
-                                + "canonical pair \(source) → \(target) gives \(changes)")
-                        return
-                    }
-                }
+                words.append((word, split))
+                pairs += renamings(ofLettersIn: word).count
             }
         }
-        for failure in failures { XCTFail(failure, file: file, line: line) }
-        if failures.isEmpty {
-            let lists = (0...Self.maximumLength).reduce(0) { $0 + power(Self.alphabetSize, $1) }
-            let sources = sourceLengths.reduce(0) { $0 + power(Self.alphabetSize, $1) }
-            XCTAssertEqual(pairs, sources * lists, "every pair is visited once", file: file, line: line)
-            XCTAssertLessThan(canonicalPairs, pairs, file: file, line: line)
+        let canonical = words
+        forEachCaseConcurrently(canonical.count, file: file, line: line) { index in
+            Self.checkCanonicalPair(word: canonical[index].word, split: canonical[index].split)
         }
+        let lists = (0...Self.maximumLength).reduce(0) { $0 + power(Self.alphabetSize, $1) }
+        let sources = sourceLengths.reduce(0) { $0 + power(Self.alphabetSize, $1) }
+        XCTAssertEqual(pairs, sources * lists, "every pair is visited once", file: file, line: line)
+        XCTAssertLessThan(canonical.count, pairs, file: file, line: line)
+    }
+
+    /// Every check for the canonical pair `word` (the source, then from `split` on the target), and
+    /// every renaming of it against its change-set; `nil` when all pass.
+    private static func checkCanonicalPair(word: [UInt8], split: Int) -> String? {
+        let source = items(word[..<split])
+        let target = items(word[split...])
+        let changes = Changeset(from: source, to: target)
+        if let failure = checkCanonicalPair(changes, source: source, target: target) {
+            return "\(source) → \(target): \(failure)"
+        }
+        for renaming in renamings(ofLettersIn: word) where renaming != identityRenaming {
+            let renamedSource = items(word[..<split], renaming: renaming)
+            let renamedTarget = items(word[split...], renaming: renaming)
+            let renamedChanges = Changeset(from: renamedSource, to: renamedTarget)
+            if renamedChanges != changes {
+                return "\(renamedSource) → \(renamedTarget) gives \(renamedChanges), but its "
+                    + "canonical pair \(source) → \(target) gives \(changes)"
+            }
+        }
+        return nil
     }
 
     /// Every check for one canonical pair; `nil` when all pass.
-    private func checkCanonicalPair(_ changes: Changeset, source: [TestItem], target: [TestItem]) -> String? {
+    private static func checkCanonicalPair(_ changes: Changeset, source: [TestItem], target: [TestItem]) -> String? {
         if let failure = diffFailure(changes, from: source, to: target, identity: .key({ $0.id }, contentEquals: ==)) {
             return failure
         }

@@ -2,7 +2,8 @@ import RippleDiff
 import RippleTestSupport
 import XCTest
 
-/// Seeded random diffs, 100,000 per run (a `TestScale` fraction of them in CI's sanitizer steps), each checked in both directions against every rule:
+/// Seeded random diffs, 100,000 per run (a `TestScale` fraction of them in CI's sanitizer steps), on every core, each
+/// checked in both directions against every rule:
 /// validity, the independent replay oracle, `applied(to:element:)`, the brute-force pairing,
 /// minimal moves, exact updates, duplicates (reported only between the common prefix and suffix),
 /// and staging. A failure names its seed; replay it with `forEachSeed([seed])`, and keep the input
@@ -21,7 +22,7 @@ final class FlatDiffRandomTests: XCTestCase {
     /// change-set of the one-at-a-time path.
     func test_random_blockedTable_givesTheSameChangesetAsOneAtATime() {
         for shape in DiffInputShape.allCases {
-            forEachSeed(TestScale.seeds(8_000_000..<8_003_000)) { _, random in
+            forEachSeedConcurrently(TestScale.seeds(8_000_000..<8_003_000)) { _, random in
                 let count = random.chance(1, in: 50) ? random.int(in: 41...700) : random.int(in: 0...40)
                 let input = DiffInput.random(shape, count: count, using: &random)
                 let source = input.source.map(\.id)
@@ -39,7 +40,7 @@ final class FlatDiffRandomTests: XCTestCase {
     private func check(
         _ shape: DiffInputShape, cases: UInt64, firstSeed: UInt64, file: StaticString = #filePath, line: UInt = #line
     ) {
-        forEachSeed(TestScale.seeds(firstSeed..<(firstSeed + cases)), file: file, line: line) { _, random in
+        forEachSeedConcurrently(TestScale.seeds(firstSeed..<(firstSeed + cases)), file: file, line: line) { _, random in
             let count = random.chance(1, in: 500) ? random.int(in: 41...500) : random.int(in: 0...40)
             let input = DiffInput.random(shape, count: count, using: &random)
             guard

@@ -168,12 +168,12 @@ final class FlatDiffRepeatsTests: XCTestCase {
     /// Lists of 100–1,200 elements whose identifiers repeat, under scattered edits, block edits
     /// and shuffles, in both directions: every rule, and the exact pairs of the reference.
     func test_random_longListsWithRepeats_matchTheReference() {
-        forEachSeed(9_000_000..<9_000_120) { seed, random in
+        forEachSeedConcurrently(9_000_000..<9_000_120) { seed, random in
             let count = random.int(in: 100...1_200)
             let distinct = random.int(in: 2...Swift.max(2, count / 3))
             let source = (0..<count).map { _ in TestItem(id: random.int(below: distinct), content: random.int(below: 2))
             }
-            let target = edited(source, distinct: distinct, kind: Int(seed % 3), using: &random)
+            let target = Self.edited(source, distinct: distinct, kind: Int(seed % 3), using: &random)
             for (from, to) in [(source, target), (target, source)] {
                 let changes = Changeset(from: from, to: to)
                 if let failure = diffFailure(changes, from: from, to: to, identity: .key({ $0.id }, contentEquals: ==))
@@ -193,7 +193,7 @@ final class FlatDiffRepeatsTests: XCTestCase {
             let count = 2_000
             let distinct = count / 5
             let source = (0..<count).map { _ in random.int(below: distinct) }
-            let target = scattered(source, distinct: distinct, using: &random)
+            let target = Self.scattered(source, distinct: distinct, using: &random)
             let byPlace = Changeset(from: source, to: target, identity: .value)
             let inOrder = RippleDiff._flatDiff(from: source, to: target, keepingOrder: false)
             let stdlibMoves = target.difference(from: source).inferringMoves().reduce(0) { moves, change in
@@ -214,7 +214,7 @@ final class FlatDiffRepeatsTests: XCTestCase {
     // MARK: - Inputs
 
     /// 10% deleted, 10% inserted (identifiers from `0..<distinct`), 1% moved, at random places.
-    private func scattered(_ source: [Int], distinct: Int, using random: inout SplitMix64) -> [Int] {
+    private static func scattered(_ source: [Int], distinct: Int, using random: inout SplitMix64) -> [Int] {
         var target = source
         for _ in 0..<(source.count / 10) where !target.isEmpty { target.remove(at: random.int(below: target.count)) }
         for _ in 0..<(source.count / 100) where !target.isEmpty {
@@ -229,7 +229,7 @@ final class FlatDiffRepeatsTests: XCTestCase {
 
     /// Kind 0: scattered edits with content changes; 1: a block deleted and another inserted; 2: a
     /// stretch shuffled.
-    private func edited(_ source: [TestItem], distinct: Int, kind: Int, using random: inout SplitMix64) -> [TestItem] {
+    private static func edited(_ source: [TestItem], distinct: Int, kind: Int, using random: inout SplitMix64) -> [TestItem] {
         var target = source
         switch kind {
         case 0:

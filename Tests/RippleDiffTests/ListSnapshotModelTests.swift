@@ -10,7 +10,8 @@ import XCTest
 /// counted. Copies are held at random moments and re-checked at the end, against the array copy
 /// of the same moment.
 ///
-/// 200,000 operations in all at full scale (a `TestScale` fraction in CI's sanitizer steps). It
+/// 200,000 operations in all at full scale (a `TestScale` fraction in CI's sanitizer steps), the
+/// two seeds of each test on two cores. It
 /// runs in every build `.ci/run` tests, release included (issue 34: a release build emptied a
 /// list that debug builds kept).
 final class ListSnapshotModelTests: XCTestCase {
@@ -46,20 +47,20 @@ final class ListSnapshotModelTests: XCTestCase {
     }
 
     func test_model_int() {
-        forEachSeed([1, 2]) { seed, random in
+        forEachSeedConcurrently(1..<3) { seed, random in
             Self.run(operations: TestScale.count(25_000, minimum: 2_500), make: { $0 }, value: { $0 }, using: &random)
         }
     }
 
     func test_model_bytes40() {
-        forEachSeed([3, 4]) { seed, random in
+        forEachSeedConcurrently(3..<5) { seed, random in
             Self.run(
                 operations: TestScale.count(25_000, minimum: 2_500), make: Bytes40.init, value: \.value, using: &random)
         }
     }
 
     func test_model_bytes320_threeAndFourLevels() {
-        forEachSeed([5, 6]) { seed, random in
+        forEachSeedConcurrently(5..<7) { seed, random in
             Self.run(
                 operations: TestScale.count(25_000, minimum: 2_500), make: Bytes320.init, value: \.value, using: &random
             )
@@ -67,7 +68,7 @@ final class ListSnapshotModelTests: XCTestCase {
     }
 
     func test_model_classElements_releasedExactlyOnce() {
-        forEachSeed([7, 8]) { seed, random in
+        forEachSeedConcurrently(7..<9) { seed, random in
             let census = Census()
             let failure = Self.run(
                 operations: TestScale.count(25_000, minimum: 2_500), make: { Tracked($0, census) }, value: \.value,

@@ -23,7 +23,7 @@ final class SectionedRandomTests: XCTestCase {
 
     /// Heavy churn: most sections and items change, so section moves meet item changes often.
     func testRandomHeavyChurn() {
-        forEachSeed(TestScale.seeds(100_000..<102_000)) { seed, random in
+        forEachSeedConcurrently(TestScale.seeds(100_000..<102_000)) { seed, random in
             let shape = SxShape(maxSections: 6, maxItems: 5, sectionChurn: 45, itemChurn: 35)
             let (source, target) = sectionedRandomPair(shape, &random)
             return sectionedCheck(source, target, uniqueIDs: true)
@@ -33,7 +33,7 @@ final class SectionedRandomTests: XCTestCase {
 
     /// Repeated section and item identifiers: never a crash, always a valid, replayable result.
     func testRandomDuplicates() {
-        forEachSeed(TestScale.seeds(200_000..<202_000)) { seed, random in
+        forEachSeedConcurrently(TestScale.seeds(200_000..<202_000)) { seed, random in
             let (source, target) = sectionedRandomPair(SxShape(duplicates: true), &random)
             return sectionedCheck(source, target, uniqueIDs: false)
                 ?? sectionedCheck(target, source, uniqueIDs: false).map { "inverse: \($0)" }
@@ -42,7 +42,7 @@ final class SectionedRandomTests: XCTestCase {
 
     /// Larger lists, where longest-increasing-run choices and cross-section moves pile up.
     func testRandomMediumPairs() {
-        forEachSeed(TestScale.seeds(300_000..<300_150, minimum: 20)) { seed, random in
+        forEachSeedConcurrently(TestScale.seeds(300_000..<300_150, minimum: 20)) { seed, random in
             let shape = SxShape(maxSections: 14, maxItems: 30, sectionChurn: 15, itemChurn: 12)
             let (source, target) = sectionedRandomPair(shape, &random)
             return sectionedCheck(source, target, uniqueIDs: true)

@@ -308,7 +308,7 @@ final class ObservableCollectionPropertyTests: XCTestCase {
         }
     }
 
-    private func run(seed: UInt64, random: SplitMix64, operations: Int) -> String? {
+    private static func run(seed: UInt64, random: SplitMix64, operations: Int) -> String? {
         var run = Run(random: random)
         let token = run.collection.subscribe(on: .synchronous, run.recorder.handler)
         defer { token.cancel() }
@@ -323,14 +323,14 @@ final class ObservableCollectionPropertyTests: XCTestCase {
     }
 
     func test_randomOperations_matchTheShadow_andEveryEventIsExactAndReplays() {
-        forEachSeed(TestScale.seeds(0..<3_000)) { seed, random in
-            run(seed: seed, random: random, operations: 30)
+        forEachSeedConcurrently(TestScale.seeds(0..<3_000)) { seed, random in
+            Self.run(seed: seed, random: random, operations: 30)
         }
     }
 
     func test_longRandomRuns_matchTheShadow() {
-        forEachSeed(TestScale.seeds(10_000..<10_020, minimum: 4)) { seed, random in
-            run(seed: seed, random: random, operations: 400)
+        forEachSeedConcurrently(TestScale.seeds(10_000..<10_020, minimum: 4)) { seed, random in
+            Self.run(seed: seed, random: random, operations: 400)
         }
     }
 }

@@ -229,7 +229,9 @@ final class FlatDiffRepeatsTests: XCTestCase {
 
     /// Kind 0: scattered edits with content changes; 1: a block deleted and another inserted; 2: a
     /// stretch shuffled.
-    private static func edited(_ source: [TestItem], distinct: Int, kind: Int, using random: inout SplitMix64) -> [TestItem] {
+    private static func edited(
+        _ source: [TestItem], distinct: Int, kind: Int, using random: inout SplitMix64
+    ) -> [TestItem] {
         var target = source
         switch kind {
         case 0:

@@ -20,7 +20,7 @@
 ///   run a value extends is searched for from the longest one down, by doubling steps, so a value
 ///   that extends one of the *d* longest runs costs O(log *d*).
 @inlinable
-internal func _markLongestIncreasingSubsequence(
+package func _markLongestIncreasingSubsequence(
     _ values: UnsafeBufferPointer<Int32>,
     keep: UnsafeMutableBufferPointer<Bool>
 ) -> Int {

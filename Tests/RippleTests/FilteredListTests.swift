@@ -1,0 +1,252 @@
+import Dispatch
+import Ripple
+import RippleDiff
+import RippleTestSupport
+import RippleTesting
+import XCTest
+
+/// `FilteredList` against the plain model, `source.snapshot.filter(predicate)`: after every source
+/// event and every new predicate, the filtered list equals the model, and each of its events is
+/// exact (one per change of the filtered elements, none otherwise), replays onto the previous
+/// event's snapshot, and, staged as a list source stages it, passes UIKit's batch rules for tables
+/// and collections. A chain of two
+/// filters equals both predicates applied in turn.
+final class FilteredListTests: XCTestCase {
+    /// The predicates the tests switch between: by content modulo a number.
+    private static func contentModulo(_ modulus: Int, _ residue: Int) -> @Sendable (TestItem) -> Bool {
+        { $0.content % modulus == residue }
+    }
+
+    func test_aFilteredListFollowsItsSource() {
+        let books = ObservableCollection<TestItem>((0..<6).map { TestItem(id: $0, content: $0) })
+        let even = books.filtered { $0.content % 2 == 0 }
+        let recorder = EventRecorder<CollectionChange<TestItem>>()
+        let token = even.subscribe(on: .synchronous, recorder.handler)
+        defer { token.cancel() }
+        XCTAssertEqual(even.snapshot.ids, [0, 2, 4])
+        books.append(TestItem(id: 6, content: 6))
+        books.append(TestItem(id: 7, content: 7))  // filtered out: no event
+        books[1] = TestItem(id: 1, content: 10)  // now passes: an insert
+        books[0] = TestItem(id: 0, content: 1)  // no longer passes: a delete
+        books.move(from: 4, to: 0)  // a passing element moves
+        XCTAssertEqual(even.snapshot.ids, [4, 1, 2, 6])
+        XCTAssertEqual(
+            recorder.events.map(\.changeset.description),
+            [
+                "Changeset(3 → 4: insert [3])",
+                "Changeset(4 → 5: insert [1])",
+                "Changeset(5 → 4: delete [0])",
+                "Changeset(4 → 4: move [2→0])",
+            ])
+        XCTAssertEqual(even.version, 4)
+        even.setPredicate { $0.content % 2 == 1 }
+        XCTAssertEqual(even.snapshot.ids, [0, 3, 5, 7])
+        XCTAssertEqual(
+            recorder.events.last?.changeset.description, "Changeset(4 → 4: delete [0, 1, 2, 3], insert [0, 1, 2, 3])")
+    }
+
+    /// 400 seeds × 250 operations: 100,000 source operations, with random new predicates and a
+    /// second filter chained on the first.
+    func test_random_againstTheModel() {
+        forEachSeedConcurrently(TestScale.seeds(0..<400, minimum: 20)) { seed, random in
+            Self.run(&random, operations: 250)
+        }
+    }
+
+    /// Four threads mutate the source while the filtered list follows it: its events come in
+    /// version order, each replays onto the previous one's snapshot, and each snapshot is the
+    /// source's snapshot of one of its versions, filtered, those versions in order.
+    func test_fourMutatingThreads_eachEventIsOneSourceVersionFiltered() {
+        let source = ObservableCollection((0..<1_000).map { TestItem(id: $0, content: $0) })
+        let isIncluded = Self.contentModulo(3, 0)
+        let sourceStates = LockedSnapshots()
+        let sourceToken = source.subscribe(on: .synchronous) { sourceStates.record($0.snapshot) }
+        let filtered = source.filtered(by: isIncluded)
+        let events = EventRecorder<CollectionChange<TestItem>>()
+        let token = filtered.subscribe(on: .synchronous, events.handler)
+        let initial = Array(filtered.snapshot)
+        let rounds = TestScale.count(2_000, minimum: 200)
+        runOnThreads(4) { thread in
+            var random = SplitMix64(seed: UInt64(thread))
+            for step in 0..<rounds {
+                let count = source.count
+                switch random.int(below: 5) {
+                case 0: source.append(TestItem(id: 10_000 * (thread + 1) + step, content: random.int(below: 9)))
+                case 1:
+                    source.insert(
+                        TestItem(id: 10_000 * (thread + 5) + step, content: random.int(below: 9)), at: count / 2)
+                case 2 where count > 100: source.remove(atOffsets: [random.int(below: count - 4)])
+                case 3 where count > 100:
+                    let offset = random.int(below: count - 4)
+                    source.performBatchUpdates {
+                        source.move(from: offset, to: 0)
+                        source.append(TestItem(id: 10_000 * (thread + 9) + step, content: random.int(below: 9)))
+                    }
+                default:
+                    if count > 100 { source[random.int(below: count - 4)] = TestItem(id: -step - 1, content: step) }
+                }
+            }
+        }
+        token.cancel()
+        sourceToken.cancel()
+        var previous = initial
+        var matched = sourceStates.all.firstIndex { Array($0.filter(isIncluded)) == initial } ?? 0
+        for (index, event) in events.events.enumerated() {
+            XCTAssertEqual(event.version, index + 1)
+            XCTAssertEqual(event.changeset.applied(to: previous) { event.snapshot[$0] }, Array(event.snapshot))
+            guard
+                let next = sourceStates.all[matched...].firstIndex(where: {
+                    Array($0.filter(isIncluded)) == Array(event.snapshot)
+                })
+            else {
+                return XCTFail("event \(event.version) shows no later source version filtered")
+            }
+            matched = next
+            previous = Array(event.snapshot)
+        }
+        XCTAssertEqual(Array(filtered.snapshot), Array(source.snapshot.filter(isIncluded)))
+    }
+
+    func test_aFilteredListReleasesItsSubscriptionAndKeepsItsSource() {
+        var source: ObservableCollection<TestItem>? = ObservableCollection([TestItem(id: 1)])
+        weak let weakSource = source
+        var filtered: FilteredList<TestItem>? = source!.filtered { _ in true }
+        weak let weakFiltered = filtered
+        source = nil
+        XCTAssertNotNil(weakSource, "the filtered list keeps its source")
+        XCTAssertEqual(weakSource?.subscriberCount, 1)
+        filtered = nil
+        XCTAssertNil(weakFiltered)
+        XCTAssertNil(weakSource)
+    }
+
+    // MARK: - The random run
+
+    /// One seed: random mutations and batches of a source, random predicates, checked after each.
+    private static func run(_ random: inout SplitMix64, operations: Int) -> String? {
+        let source = ObservableCollection((0..<random.int(in: 0...40)).map { TestItem(id: $0, content: $0 % 7) })
+        var nextID = 1_000
+        var predicate = (modulus: 2, residue: 0)
+        var second = (modulus: 3, residue: 1)
+        let first = source.filtered(by: contentModulo(predicate.modulus, predicate.residue))
+        let chained = first.filtered(by: contentModulo(second.modulus, second.residue))
+        let firstChecker = FilterChecker(first)
+        let chainedChecker = FilterChecker(chained)
+        defer {
+            firstChecker.cancel()
+            chainedChecker.cancel()
+        }
+        func item(_ random: inout SplitMix64) -> TestItem {
+            nextID += 1
+            return TestItem(id: nextID, content: random.int(below: 12))
+        }
+        func mutate(_ random: inout SplitMix64) {
+            let count = source.count
+            switch random.int(below: 9) {
+            case 0: source.append(item(&random))
+            case 1: source.insert(item(&random), at: random.int(in: 0...count))
+            case 2 where count > 0: source.remove(at: random.int(below: count))
+            case 3 where count > 1: source.move(from: random.int(below: count), to: random.int(below: count))
+            case 4 where count > 0:
+                let at = random.int(below: count)
+                source[at] = TestItem(id: source[at].id, content: random.int(below: 12))
+            case 5 where count > 0:
+                source.remove(atOffsets: Set((0..<random.int(in: 1...4)).map { _ in random.int(below: count) }))
+            case 6:
+                var new = Array(source.snapshot).filter { _ in !random.chance(1, in: 5) }
+                for offset in new.indices where random.chance(1, in: 4) { new[offset].content = random.int(below: 12) }
+                if new.count > 1 { new.swapAt(random.int(below: new.count), random.int(below: new.count)) }
+                new.insert(item(&random), at: random.int(in: 0...new.count))
+                source.replace(with: new)
+            default: source.append(contentsOf: (0..<random.int(in: 0...5)).map { _ in item(&random) })
+            }
+        }
+        for operation in 0..<operations {
+            switch random.int(below: 20) {
+            case 0:
+                predicate = (random.int(in: 1...4), 0)
+                predicate.residue = random.int(below: predicate.modulus)
+                first.setPredicate(Self.contentModulo(predicate.modulus, predicate.residue))
+            case 1:
+                second = (random.int(in: 1...4), 0)
+                second.residue = random.int(below: second.modulus)
+                chained.setPredicate(Self.contentModulo(second.modulus, second.residue))
+            case 2, 3:
+                source.performBatchUpdates {
+                    for _ in 0..<random.int(in: 1...6) { mutate(&random) }
+                }
+            default: mutate(&random)
+            }
+            let expected = Array(source.snapshot).filter(contentModulo(predicate.modulus, predicate.residue))
+            if let failure = firstChecker.failure(expecting: expected) {
+                return "operation \(operation): first: \(failure)"
+            }
+            let expectedChained = expected.filter(contentModulo(second.modulus, second.residue))
+            if let failure = chainedChecker.failure(expecting: expectedChained) {
+                return "operation \(operation): chained: \(failure)"
+            }
+        }
+        return nil
+    }
+}
+
+/// Follows a filtered list's events, and checks each against the list before it and the model.
+private final class FilterChecker: Sendable {
+    private let list: FilteredList<TestItem>
+    private let events = EventRecorder<CollectionChange<TestItem>>()
+    private let token: SubscriptionToken
+    private let shown: LockedSnapshots
+
+    init(_ list: FilteredList<TestItem>) {
+        self.list = list
+        token = list.subscribe(on: .synchronous, events.handler)
+        shown = LockedSnapshots()
+        shown.record(list.snapshot)
+    }
+
+    func cancel() { token.cancel() }
+
+    /// Where the events since the last call, or the list, disagree with `expected`.
+    func failure(expecting expected: [TestItem]) -> String? {
+        let previous = Array(shown.all.last!)
+        let new = events.takeAll()
+        if Array(list.snapshot) != expected { return "shows \(list.snapshot), expected \(expected)" }
+        if new.count > 1 { return "\(new.count) events for one change" }
+        guard let event = new.first else {
+            return previous == expected ? nil : "no event, but the list went from \(previous) to \(expected)"
+        }
+        // (An update is passed on even when the source's element is equal to the one it replaced:
+        // the source published it, and it may be another instance.)
+        if previous == expected && event.changeset.updates.isEmpty {
+            return "an event \(event.changeset) that changes nothing"
+        }
+        if let failure = event.changeset.validationFailure() { return "invalid \(event.changeset): \(failure)" }
+        if event.changeset.applied(to: previous, element: { event.snapshot[$0] }) != expected {
+            return "\(event.changeset) does not replay \(previous) into \(expected)"
+        }
+        // As a list source hands it to UIKit: staged, each stage one batch.
+        var before = previous.count
+        for (index, stage) in event.staged(from: ListSnapshot(previous)).enumerated() {
+            let batch = BatchUpdate(stage.changeset)
+            for validator in [BatchUpdateValidator.tableView, .collectionView] {
+                let result = validator.validate(batch, before: [before], after: [stage.data.count])
+                if !result.isValid || !result.warnings.isEmpty {
+                    return
+                        "\(validator.flavor) rejects stage \(index) \(stage.changeset) of \(event.changeset): \(result)"
+                }
+            }
+            before = stage.data.count
+        }
+        shown.record(event.snapshot)
+        return nil
+    }
+}
+
+/// Snapshots recorded from any thread, in order.
+private final class LockedSnapshots: Sendable {
+    private let snapshots = LockedState<[ListSnapshot<TestItem>]>([])
+
+    func record(_ snapshot: ListSnapshot<TestItem>) { snapshots.withLock { $0.append(snapshot) } }
+
+    var all: [ListSnapshot<TestItem>] { snapshots.withLock { $0 } }
+}

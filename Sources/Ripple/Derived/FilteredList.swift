@@ -69,7 +69,7 @@ public final class FilteredList<Element: Sendable>: LiveList {
     let state: LockedState<State>
 
     /// The source, kept alive as long as this list is.
-    private let source: any LiveList<Element>
+    private let source: any AnyObject & Sendable
 
     init(_ source: some LiveList<Element>, isIncluded: @escaping @Sendable (Element) -> Bool) {
         self.source = source

@@ -31,11 +31,12 @@ public final class CollectionViewSource<CellPresenter: Sendable>: ListSource<Cel
     /// - Parameters:
     ///   - view: The collection view (a `UICollectionView`, or RippleTesting's `HeadlessCollectionView`), held
     ///     weakly.
-    ///   - collection: The items.
+    ///   - collection: The items: an ``ObservableCollection``, or a list derived from one, such as a
+    ///     ``FilteredList`` (whose items the user cannot reorder: only its source changes it).
     ///   - selectItem: Executed with the presenter of each selected item.
     ///   - reloadThreshold: The largest change to animate; larger ones reload. `nil` animates all.
     public init(
-        view: any ListView, collection: ObservableCollection<CellPresenter>,
+        view: any ListView, collection: some LiveList<CellPresenter>,
         selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil
     ) {
         super.init(

@@ -32,8 +32,9 @@ public class ListSource<Element: Sendable>: ListSourceBase<Element, ListSnapshot
     /// The items are the collection's elements.
     public typealias Item = Element
 
-    /// The collection, for the user's moves.
-    private let collection: ObservableCollection<Element>
+    /// Moves an element of the collection for the user, if the version is the one shown: `nil`
+    /// for a derived list, which only its source changes.
+    private let moveElement: (@Sendable (_ from: Int, _ to: Int, _ ifVersion: Int) -> Bool)?
 
     /// The list the view shows, as of the last event rendered: the event's snapshot, which shares
     /// its storage with the collection.
@@ -44,15 +45,20 @@ public class ListSource<Element: Sendable>: ListSourceBase<Element, ListSnapshot
     ///
     /// - Parameters:
     ///   - view: The view to drive, held weakly.
-    ///   - collection: The collection to render.
+    ///   - collection: The list to render: an ``ObservableCollection``, or a list derived from one
+    ///     (a ``LiveList``).
     ///   - selectItem: A command executed with the element of each selected item.
     ///   - reloadThreshold: The largest change to animate; larger ones reload.
     ///   - name: The type name used in diagnostics.
     init(
-        view: any ListView, collection: ObservableCollection<Element>,
+        view: any ListView, collection: some LiveList<Element>,
         selectItem: CommandWithParameter<Element>?, reloadThreshold: Int?, name: String
     ) {
-        self.collection = collection
+        if let collection = collection as? ObservableCollection<Element> {
+            moveElement = { from, to, version in collection.move(from: from, to: to, ifVersion: version) }
+        } else {
+            moveElement = nil
+        }
         super.init(
             renderer: ListRenderer(
                 view: view, empty: ListSnapshot(), reloadThreshold: reloadThreshold, sourceName: name,
@@ -130,6 +136,6 @@ public class ListSource<Element: Sendable>: ListSourceBase<Element, ListSnapshot
     }
 
     override func moveInCollection(from source: ElementPath, to destination: ElementPath) -> Bool {
-        collection.move(from: source.item, to: destination.item, ifVersion: renderedVersion)
+        moveElement?(source.item, destination.item, renderedVersion) ?? false
     }
 }

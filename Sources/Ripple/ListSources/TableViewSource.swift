@@ -31,11 +31,12 @@ public final class TableViewSource<CellPresenter: Sendable>: ListSource<CellPres
     /// - Parameters:
     ///   - view: The table view (a `UITableView`, or RippleTesting's `HeadlessTableView`), held
     ///     weakly.
-    ///   - collection: The rows.
+    ///   - collection: The rows: an ``ObservableCollection``, or a list derived from one, such as a
+    ///     ``FilteredList`` (whose rows the user cannot reorder: only its source changes it).
     ///   - selectItem: Executed with the presenter of each selected row.
     ///   - reloadThreshold: The largest change to animate; larger ones reload. `nil` animates all.
     public init(
-        view: any ListView, collection: ObservableCollection<CellPresenter>,
+        view: any ListView, collection: some LiveList<CellPresenter>,
         selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil
     ) {
         super.init(

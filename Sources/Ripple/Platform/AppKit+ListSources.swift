@@ -496,7 +496,7 @@ extension TableViewSource {
     ///   - selectItem: Executed with the presenter of each selected row.
     ///   - reloadThreshold: The largest change to animate; larger ones reload.
     public convenience init(
-        tableView: NSTableView, collection: ObservableCollection<CellPresenter>,
+        tableView: NSTableView, collection: some LiveList<CellPresenter>,
         selectItem: CommandWithParameter<CellPresenter>? = nil, reloadThreshold: Int? = nil
     ) {
         // The table's adapter keeps the list view alive once the source has adopted it.

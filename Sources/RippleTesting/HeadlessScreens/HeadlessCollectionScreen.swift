@@ -41,7 +41,7 @@ public final class HeadlessCollectionScreen<CellPresenter: Sendable>:
     ///   - reloadThreshold: The largest change to animate.
     ///   - visibleRowCount: How many items fit on screen.
     public init(
-        collection: ObservableCollection<CellPresenter>, selectItem: CommandWithParameter<CellPresenter>? = nil,
+        collection: some LiveList<CellPresenter>, selectItem: CommandWithParameter<CellPresenter>? = nil,
         reloadThreshold: Int? = nil, visibleRowCount: Int = 10
     ) {
         let link = _SourceLink<CellPresenter>()

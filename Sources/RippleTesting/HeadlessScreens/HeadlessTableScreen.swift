@@ -50,7 +50,7 @@ public final class HeadlessTableScreen<CellPresenter: Sendable>: HeadlessListScr
     ///   - reloadThreshold: The largest change to animate.
     ///   - visibleRowCount: How many rows fit on screen.
     public init(
-        collection: ObservableCollection<CellPresenter>, selectItem: CommandWithParameter<CellPresenter>? = nil,
+        collection: some LiveList<CellPresenter>, selectItem: CommandWithParameter<CellPresenter>? = nil,
         reloadThreshold: Int? = nil, visibleRowCount: Int = 10
     ) {
         let link = _SourceLink<CellPresenter>()

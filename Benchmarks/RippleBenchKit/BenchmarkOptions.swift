@@ -117,11 +117,11 @@ struct BenchmarkOptions: Equatable {
         """
         usage: ripple-bench [--quick | --full] [--suite NAME] [--json PATH] [--chart PATH] [--compare BASELINE.json [--tolerance 10%]] [--quiet] …
                ripple-bench --lists OLD.json NEW.json | --lists FOLDER  [--json PATH] [--compare …] …
-          (none)        the default run: every suite but `live` at the targets' sizes, about 2 minutes
+          (none)        the default run: every suite but `live` at the targets' sizes, about 2½ minutes
                         on 2 cores; `stdlib` only up to 10,000 elements
           --quick       small sizes, in seconds: a smoke test (CI); every suite but `live`
           --full        everything, `stdlib` up to 100,000 elements and the `live` suite: about
-                        10 minutes on 2 cores
+                        11 minutes on 2 cores
           --suite NAME  run one suite, in any mode: \(suiteNames.joined(separator: ", "))
           --lists OLD NEW
                         diff your own lists instead: two JSON files, each an array of rows

@@ -2,7 +2,7 @@ import Foundation
 
 /// ripple-bench: measures Ripple's engines against their baselines, side by side in one run.
 ///
-///     swift run -c release ripple-bench                 the default run, about 2 minutes on 2 cores
+///     swift run -c release ripple-bench                 the default run, about 2½ minutes on 2 cores
 ///     swift run -c release ripple-bench --quick         small sizes, in seconds (CI)
 ///     swift run -c release ripple-bench --full          everything, `stdlib` at 100,000, `live` and `storage` included
 ///     swift run -c release ripple-bench --suite live    one suite (`live` runs only so or in --full)
@@ -23,6 +23,7 @@ package enum RippleBench {
             CommandBenchmarks.suite,
             LiveBenchmarks.suite,
             StorageBenchmarks.suite,
+            DerivedBenchmarks.suite,
         ] + screenSuites
 
     /// The `screen` suite where RippleTesting links (Linux), none elsewhere.
@@ -39,15 +40,15 @@ package enum RippleBench {
     static let estimatedSeconds: [BenchmarkMode: [String: Int]] = [
         .quick: [
             "diff": 8, "sections": 1, "sections-live": 2, "publish": 2, "observe": 1, "command": 2, "live": 2,
-            "storage": 1, "screen": 10,
+            "storage": 1, "derived": 0, "screen": 10,
         ],
         .standard: [
             "diff": 62, "sections": 6, "sections-live": 8, "publish": 4, "observe": 2, "command": 6, "live": 12,
-            "storage": 1, "screen": 40,
+            "storage": 1, "derived": 12, "screen": 40,
         ],
         .full: [
             "diff": 275, "sections": 6, "sections-live": 8, "publish": 4, "observe": 2, "command": 6, "live": 12,
-            "storage": 1, "screen": 300,
+            "storage": 1, "derived": 45, "screen": 300,
         ],
     ]
 
@@ -233,8 +234,8 @@ package enum RippleBench {
         let filtered = options.scenarios != nil || options.engines != nil || options.elements != nil
         let other =
             options.mode == .standard
-            ? " (--quick: seconds; --full: about 10 minutes)"
-            : options.mode == .quick ? "" : " (the default run: about 2 minutes)"
+            ? " (--quick: seconds; --full: about 11 minutes)"
+            : options.mode == .quick ? "" : " (the default run: about 2½ minutes)"
         return
             "ripple-bench: the \(options.mode.rawValue) run takes \(filtered ? "at most " : "")about \(roughly(seconds)) "
             + "on a 2-core machine\(other); progress below, the report on standard output at the end"

@@ -64,12 +64,12 @@ final class BenchmarkOptionsTests: XCTestCase {
         }
         XCTAssertEqual(
             try estimate(""),
-            "ripple-bench: the default run takes about 2 minutes on a 2-core machine (--quick: seconds; --full: about 10 minutes); "
+            "ripple-bench: the default run takes about 2½ minutes on a 2-core machine (--quick: seconds; --full: about 11 minutes); "
                 + "progress below, the report on standard output at the end")
         XCTAssertTrue(
             try estimate("--quick").hasPrefix("ripple-bench: the quick run takes about 15 s on a 2-core machine;"))
         XCTAssertTrue(
-            try estimate("--full").hasPrefix("ripple-bench: the full run takes about 10 minutes on a 2-core machine"))
+            try estimate("--full").hasPrefix("ripple-bench: the full run takes about 11 minutes on a 2-core machine"))
         XCTAssertTrue(try estimate("--scenario 1m").hasPrefix("ripple-bench: the default run takes at most about"))
         XCTAssertEqual(RippleBench.roughly(3), "5 s")
         XCTAssertEqual(RippleBench.roughly(44), "45 s")

@@ -43,7 +43,8 @@ final class LiveAndObserveSuiteTests: XCTestCase {
         XCTAssertThrowsError(try BenchmarkOptions.parse(["--suite", "lives"], suiteNames: suiteNames)) { error in
             XCTAssertEqual(
                 "\(error)",
-                "no suite named 'lives'; the suites are diff, sections, sections-live, publish, observe, command, live, storage"
+                "no suite named 'lives'; the suites are diff, sections, sections-live, publish, observe, command, live, storage, "
+                    + "derived"
                     + RippleBench.screenSuites.map { ", \($0.name)" }.joined()
             )
         }
@@ -57,12 +58,14 @@ final class LiveAndObserveSuiteTests: XCTestCase {
         // `screen` where RippleTesting links (Linux): in the default and full runs, not the quick one.
         let screen = RippleBench.screenSuites.map(\.name)
         XCTAssertEqual(
-            try selected([]), ["diff", "sections", "sections-live", "publish", "observe", "command"] + screen)
+            try selected([]),
+            ["diff", "sections", "sections-live", "publish", "observe", "command", "derived"] + screen)
         XCTAssertEqual(
             try selected(["--quick"]), ["diff", "sections", "sections-live", "publish", "observe", "command"])
         XCTAssertEqual(
             try selected(["--full"]),
-            ["diff", "sections", "sections-live", "publish", "observe", "command", "live", "storage"] + screen)
+            ["diff", "sections", "sections-live", "publish", "observe", "command", "live", "storage", "derived"]
+                + screen)
         XCTAssertEqual(try selected(["--suite", "live"]), ["live"])
         XCTAssertEqual(try selected(["--quick", "--suite", "live"]), ["live"])
         XCTAssertEqual(try selected(["--suite", "observe"]), ["observe"])

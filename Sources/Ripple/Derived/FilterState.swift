@@ -10,14 +10,23 @@ struct FilterState<Element: Sendable>: Sendable {
     /// The passing elements, in source order: the filtered list.
     var elements: ListSnapshot<Element>
 
-    /// The state of `source` filtered by `flags` (one per element, whether it passes).
+    /// The state of `source` filtered by `isIncluded`, which runs once per element, in order.
     ///
     /// - Complexity: O(*n*).
-    init(source: ListSnapshot<Element>, flags: [Bool]) {
-        passes = PassCounts(flags)
-        var elements = ListSnapshot<Element>()
-        for (element, flag) in zip(source, flags) where flag { elements.append(element) }
-        self.elements = elements
+    init(filtering source: ListSnapshot<Element>, by isIncluded: (Element) -> Bool) {
+        // One pass over the source and one bulk build: this code is generic and not inlined into
+        // the caller, so every element it copies or hands to a generic call goes through its type's
+        // metadata.
+        var flags: [Bool] = []
+        flags.reserveCapacity(source.count)
+        var passing: [Element] = []
+        for element in source {
+            let passes = isIncluded(element)
+            flags.append(passes)
+            if passes { passing.append(element) }
+        }
+        self.passes = PassCounts(flags)
+        elements = ListSnapshot(passing)
     }
 
     /// The new flags of the elements a source change-set brings: one per insert, move and update,
@@ -145,18 +154,22 @@ struct FilterState<Element: Sendable>: Sendable {
         return moves.filter { !staying.contains($0) }.sorted { $0.target < $1.target }
     }
 
-    /// Filters `source` (the source these flags describe) again, with one new flag per element,
-    /// and returns the change-set from the old filtered list to the new one: deletes and inserts
-    /// only, since both keep the source's order.
+    /// Filters `source` (the source this state describes) again with `isIncluded`, and returns
+    /// the change-set from the old filtered list to the new one: deletes and inserts only, since
+    /// both keep the source's order.
     ///
-    /// - Complexity: O(*n*).
-    mutating func refilter(_ source: ListSnapshot<Element>, flags: [Bool]) -> Changeset {
+    /// - Complexity: O(*n*), and *n* calls of `isIncluded`.
+    mutating func refilter(_ source: ListSnapshot<Element>, by isIncluded: (Element) -> Bool) -> Changeset {
+        let passed = passes.flags
+        let oldCount = elements.count
+        self = FilterState(filtering: source, by: isIncluded)
+        let flags = passes.flags
         var deletes: [Int] = []
         var inserts: [Int] = []
         var old = 0
         var new = 0
-        for (passed, flag) in zip(passes.flags, flags) {
-            switch (passed, flag) {
+        for offset in flags.indices {
+            switch (passed[offset], flags[offset]) {
             case (true, true):
                 old += 1
                 new += 1
@@ -169,8 +182,6 @@ struct FilterState<Element: Sendable>: Sendable {
             case (false, false): break
             }
         }
-        let oldCount = elements.count
-        self = FilterState(source: source, flags: flags)
         return Changeset(sourceCount: oldCount, targetCount: elements.count, deletes: deletes, inserts: inserts)
     }
 }

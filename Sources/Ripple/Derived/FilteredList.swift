@@ -80,7 +80,7 @@ public final class FilteredList<Element: Sendable>: LiveList {
         let (snapshot, _, token) = source._subscribe(afterReading: { [weak self] change in
             self?.enqueue(.change(change))
         })
-        let filter = FilterState(source: snapshot, flags: snapshot.map(isIncluded))
+        let filter = FilterState(filtering: snapshot, by: isIncluded)
         state.withLock { state in
             state.source = snapshot
             state.elements = filter.elements
@@ -221,8 +221,9 @@ public final class FilteredList<Element: Sendable>: LiveList {
     /// Applies the queued work in order, until none is left. Only the processing thread calls
     /// it; it evaluates the predicate outside the lock, then publishes under it.
     private func process() {
-        while let next = takeWork() {
-            var filter = next.filter
+        // `next` is the only holder of the filter state (the state let go of it), so the state is
+        // mutated in place: a copy would copy its counts, O(n / 2,048), at every event.
+        while var next = takeWork() {
             var after = next.source
             var newPredicate: (@Sendable (Element) -> Bool)?
             let changeset: Changeset
@@ -231,10 +232,10 @@ public final class FilteredList<Element: Sendable>: LiveList {
             case .change(let change):
                 after = change.snapshot
                 let flags = FilterState.Flags(of: change.changeset, in: after, next.isIncluded)
-                changeset = filter.apply(change.changeset, after: after, flags: flags)
+                changeset = next.filter.apply(change.changeset, after: after, flags: flags)
                 mayReplaceKept = change.mayReplaceKeptElements
             case .predicate(let predicate):
-                changeset = filter.refilter(after, flags: after.map(predicate))
+                changeset = next.filter.refilter(after, by: predicate)
                 newPredicate = predicate
                 mayReplaceKept = false
             }
@@ -243,8 +244,8 @@ public final class FilteredList<Element: Sendable>: LiveList {
             let (mustDrain, released) = state.withLock { state in
                 let released = (state.source, state.elements, newPredicate.map { _ in state.isIncluded })
                 state.source = after
-                state.elements = filter.elements
-                state.filter = filter
+                state.elements = next.filter.elements
+                state.filter = next.filter
                 if let newPredicate { state.isIncluded = newPredicate }
                 guard !changeset.isEmpty else { return (false, released) }
                 state.version += 1
@@ -253,7 +254,7 @@ public final class FilteredList<Element: Sendable>: LiveList {
                     return (false, released)
                 }
                 let event = CollectionChange(
-                    changeset: changeset, snapshot: filter.elements, version: state.version,
+                    changeset: changeset, snapshot: next.filter.elements, version: state.version,
                     mayReplaceKeptElements: mayReplaceKept)
                 return (state.core.enqueue(event), released)
             }

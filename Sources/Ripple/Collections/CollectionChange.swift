@@ -59,6 +59,19 @@ public final class CollectionChange<Element: Sendable>: Sendable {
         self.mayReplaceKeptElements = mayReplaceKeptElements
     }
 
+    /// The event that hands a new subscriber the current state: every element inserted into an
+    /// empty list, with ``isInitial`` set.
+    ///
+    /// - Parameters:
+    ///   - snapshot: The list as of the last event.
+    ///   - version: That event's version.
+    @inlinable
+    package static func current(_ snapshot: ListSnapshot<Element>, version: Int) -> CollectionChange {
+        CollectionChange(
+            changeset: Changeset(sourceCount: 0, targetCount: snapshot.count, inserts: Array(snapshot.indices)),
+            snapshot: snapshot, version: version, isInitial: true)
+    }
+
     /// The changes staged for UIKit batch updates, given the snapshot the view shows now.
     ///
     /// - Parameter rendered: The list the view shows, which must be the previous event's snapshot.

@@ -184,14 +184,7 @@ public final class ObservableCollection<Element: Sendable>: Sendable {
     func subscribe(_ handler: EventHandler<CollectionChange<Element>>, sendingCurrent: Bool) -> SubscriptionToken {
         let subscriberState = SubscriberState()
         let (id, mustDrain) = state.withLock { state in
-            let current =
-                sendingCurrent
-                ? CollectionChange(
-                    changeset: Changeset(
-                        sourceCount: 0, targetCount: state.published.count,
-                        inserts: Array(state.published.indices)),
-                    snapshot: state.published, version: state.version, isInitial: true)
-                : nil
+            let current = sendingCurrent ? CollectionChange.current(state.published, version: state.version) : nil
             return state.core.add(handler, state: subscriberState, replay: current)
         }
         if mustDrain { drain() }

@@ -178,13 +178,7 @@ public final class FilteredList<Element: Sendable>: LiveList {
     {
         let subscriberState = SubscriberState()
         let (id, mustDrain) = state.withLock { state in
-            let current =
-                sendingCurrent
-                ? CollectionChange(
-                    changeset: Changeset(
-                        sourceCount: 0, targetCount: state.elements.count, inserts: Array(state.elements.indices)),
-                    snapshot: state.elements, version: state.version, isInitial: true)
-                : nil
+            let current = sendingCurrent ? CollectionChange.current(state.elements, version: state.version) : nil
             return state.core.add(handler, state: subscriberState, replay: current)
         }
         if mustDrain { drain() }
@@ -239,6 +233,14 @@ public final class FilteredList<Element: Sendable>: LiveList {
                 newPredicate = predicate
                 mayReplaceKept = false
             }
+            #if RIPPLE_INTERNAL_CHECKS
+            if let failure = changeset.validationFailure()
+                ?? (changeset.targetCount == next.filter.elements.count
+                    ? nil : "it ends at \(changeset.targetCount) elements, the list has \(next.filter.elements.count)")
+            {
+                preconditionFailure("FilteredList: an event would publish an invalid change-set: \(failure)")
+            }
+            #endif
             // What the state lets go of (the old source and elements, an old predicate) is
             // released after unlocking: an element's `deinit` may use this list.
             let (mustDrain, released) = state.withLock { state in

@@ -375,6 +375,12 @@ final class SeedParitySTTTests: XCTestCase {
         XCTAssertNotNil(binding.trigger().refusal, "a second tap starts nothing")
         await fulfillment(of: [outcome], timeout: 30)
         XCTAssertEqual(shown, ["Wrong email or password"])
+        // The view may hear the outcome before the run's end reaches the main queue: wait for
+        // it (a bounded wait, not a timing).
+        for _ in 0..<5_000 where presenter.login.isExecuting || !button.isEnabled {
+            try? await Task.sleep(nanoseconds: 1_000_000)
+            await waitForMainQueue()
+        }
         XCTAssertFalse(presenter.login.isExecuting)
         XCTAssertTrue(button.isEnabled, "enabled again once the request ended")
 

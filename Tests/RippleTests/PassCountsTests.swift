@@ -79,6 +79,9 @@ final class PassCountsTests: XCTestCase {
                 return "step \(step): rank(of: \(offset)) \(counts.rank(of: offset)), model \(rank)"
             }
             if offset < model.count && counts[offset] != model[offset] { return "step \(step): flag \(offset)" }
+            if offset < model.count && counts.flagAndRank(at: offset) != (model[offset], rank) {
+                return "step \(step): flagAndRank(at: \(offset)) \(counts.flagAndRank(at: offset))"
+            }
         }
         return nil
     }

@@ -14,9 +14,20 @@ struct FilterState<Element: Sendable>: Sendable {
     ///
     /// - Complexity: O(*n*).
     init(filtering source: ListSnapshot<Element>, by isIncluded: (Element) -> Bool) {
-        // One pass over the source and one bulk build: this code is generic and not inlined into
-        // the caller, so every element it copies or hands to a generic call goes through its type's
-        // metadata.
+        self.init(flags: Self.evaluate(source, isIncluded))
+    }
+
+    private init(flags evaluated: (flags: [Bool], passing: [Element])) {
+        passes = PassCounts(evaluated.flags)
+        elements = ListSnapshot(evaluated.passing)
+    }
+
+    /// `isIncluded` of every element of `source`, and the elements that pass, in one pass (this
+    /// code is generic and not inlined into the caller, so every element it copies or hands to a
+    /// generic call goes through its type's metadata: one pass, and one bulk build after it).
+    private static func evaluate(
+        _ source: ListSnapshot<Element>, _ isIncluded: (Element) -> Bool
+    ) -> (flags: [Bool], passing: [Element]) {
         var flags: [Bool] = []
         flags.reserveCapacity(source.count)
         var passing: [Element] = []
@@ -25,8 +36,7 @@ struct FilterState<Element: Sendable>: Sendable {
             flags.append(passes)
             if passes { passing.append(element) }
         }
-        self.passes = PassCounts(flags)
-        elements = ListSnapshot(passing)
+        return (flags, passing)
     }
 
     /// The new flags of the elements a source change-set brings: one per insert, move and update,
@@ -58,9 +68,9 @@ struct FilterState<Element: Sendable>: Sendable {
     mutating func apply(_ changeset: Changeset, after: ListSnapshot<Element>, flags: Flags) -> Changeset {
         let oldCount = elements.count
         // Where the touched elements were among the passing ones, before the change.
-        var deletes = changeset.deletes.filter { passes[$0] }.map { passes.rank(of: $0) }
-        let moveSources = changeset.moves.map { (passed: passes[$0.source], rank: passes.rank(of: $0.source)) }
-        let updateSources = changeset.updates.map { (passed: passes[$0.source], rank: passes.rank(of: $0.source)) }
+        var deletes = changeset.deletes.map { passes.flagAndRank(at: $0) }.filter(\.passes).map(\.rank)
+        let moveSources = changeset.moves.map { passes.flagAndRank(at: $0.source) }
+        let updateSources = changeset.updates.map { passes.flagAndRank(at: $0.source) }
         let moved = Set(changeset.moves.map(\.source))
 
         // The flags in the new source order: removals from the end, insertions from the start.
@@ -80,7 +90,7 @@ struct FilterState<Element: Sendable>: Sendable {
             inserts.append((passes.rank(of: target), target))
         }
         for ((move, flag), old) in zip(zip(changeset.moves, flags.moves), moveSources) {
-            switch (old.passed, flag) {
+            switch (old.passes, flag) {
             case (true, true):
                 moves.append(
                     (Changeset.OffsetPair(source: old.rank, target: passes.rank(of: move.target)), move.target))
@@ -91,7 +101,7 @@ struct FilterState<Element: Sendable>: Sendable {
         }
         for ((update, flag), old) in zip(zip(changeset.updates, flags.updates), updateSources) {
             let isMoved = moved.contains(update.source)
-            switch (old.passed, flag) {
+            switch (old.passes, flag) {
             case (true, true):
                 updates.append(
                     (Changeset.OffsetPair(source: old.rank, target: passes.rank(of: update.target)), update.target))
@@ -162,8 +172,9 @@ struct FilterState<Element: Sendable>: Sendable {
     mutating func refilter(_ source: ListSnapshot<Element>, by isIncluded: (Element) -> Bool) -> Changeset {
         let passed = passes.flags
         let oldCount = elements.count
-        self = FilterState(filtering: source, by: isIncluded)
-        let flags = passes.flags
+        let evaluated = Self.evaluate(source, isIncluded)
+        let flags = evaluated.flags
+        self = FilterState(flags: evaluated)
         var deletes: [Int] = []
         var inserts: [Int] = []
         var old = 0

@@ -197,6 +197,13 @@ struct PassCounts: Sendable {
         return passCounts.sum(before: chunk) + chunks[chunk].passes(before: offset - before)
     }
 
+    /// The flag at `offset`, in `0..<count`, and ``rank(of:)`` of it, in one descent.
+    func flagAndRank(at offset: Int) -> (passes: Bool, rank: Int) {
+        let (chunk, before) = sizes.chunk(holding: offset)
+        let local = offset - before
+        return (chunks[chunk][local], passCounts.sum(before: chunk) + chunks[chunk].passes(before: local))
+    }
+
     /// Inserts `flag` at `offset`, in `0...count`.
     mutating func insert(_ flag: Bool, at offset: Int) {
         count += 1

@@ -80,7 +80,7 @@ let package = Package(
         // Shared test helpers: seeded generators, reference models, assertions. Not a product.
         .target(
             name: "RippleTestSupport",
-            dependencies: ["RippleDiff", "Ripple"],
+            dependencies: ["RippleDiff", "Ripple", "RippleTesting"],
             path: "Tests/RippleTestSupport",
             swiftSettings: sharedSettings
         ),

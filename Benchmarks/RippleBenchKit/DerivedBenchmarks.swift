@@ -2,19 +2,22 @@ import Ripple
 import RippleDiff
 
 /// The `derived` suite: what a derived list costs per source event (issue 45), against the code
-/// users write without one: filter the whole source again and `replace(with:)` the shown list.
+/// users write without one: derive the whole list again and `replace(with:)` the shown list.
 ///
 /// The source is an `ObservableCollection` of rows; half of them pass the filter (an even
-/// revision). Engine `ripple` follows it with `filtered(by:)`, engine `recompute` with
-/// `shown.replace(with: source.snapshot.filter(…))`; each shown list has one synchronous
-/// subscriber, so every event is built. Elements, one source event each:
+/// revision). Engine `ripple` follows it with `filtered(by:)` or `mapped(_:updating:)`, engine
+/// `recompute` with `shown.replace(with: source.snapshot.filter(…))` or `.map(…)`; each shown list
+/// has one synchronous subscriber, so every event is built. Elements, one source event each:
 /// - `filter-append`: a new row that passes;
 /// - `filter-update`: the middle row's revision + 2 (it still passes, or still does not);
 /// - `filter-flip`: the middle row's revision + 1 (it starts or stops passing);
 /// - `filter-remove`: the middle row removed;
 /// - `filter-predicate`: a new predicate, which alternately leaves out the rows whose identifier
 ///   is a multiple of 4 and lets them in again (`recompute` replaces the shown list with the same
-///   result).
+///   result);
+/// - `map-append`, `map-update`, `map-remove`: the same events through a map that gives each row
+///   an object (a presenter), made when the row arrives (`recompute` makes one per row per event,
+///   and diffs them by `id`).
 ///
 /// The summary prints, for `ripple`, the time per source event at the largest size ÷ at `1k`
 /// (target: ≤ 3×), at `100k` ÷ `recompute` (target: ≤ 0.05×), and the predicate change ÷
@@ -37,6 +40,20 @@ enum DerivedBenchmarks {
         case flip = "filter-flip"
         case remove = "filter-remove"
         case predicate = "filter-predicate"
+        case mapAppend = "map-append"
+        case mapUpdate = "map-update"
+        case mapRemove = "map-remove"
+
+        /// Whether the event goes through a map (otherwise through a filter).
+        var maps: Bool { [.mapAppend, .mapUpdate, .mapRemove].contains(self) }
+    }
+
+    /// The object a map gives each row: equal to another for the same row.
+    final class Presented: Identifiable, Equatable, Sendable {
+        let row: Row
+        init(_ row: Row) { self.row = row }
+        var id: Int { row.id }
+        static func == (lhs: Presented, rhs: Presented) -> Bool { lhs.row == rhs.row }
     }
 
     /// The sizes of a mode with their events per timed run: `1m` only in `--full`.
@@ -70,7 +87,8 @@ enum DerivedBenchmarks {
                                 n: count, elements: 1, body: { fixture.value!.event(operation) },
                                 prepare: {
                                     fixture.value = nil
-                                    fixture.value = Screen(rows, recomputes: engine == "recompute")
+                                    fixture.value = Screen(
+                                        rows, recomputes: engine == "recompute", maps: operation.maps)
                                 },
                                 iterations: engine == "recompute" && count > 1_000 ? 1 : iterations)
                         }))
@@ -117,12 +135,14 @@ enum DerivedBenchmarks {
         return lines
     }
 
-    /// A source and what shows it: a filtered list, or a collection replaced with the filtered
-    /// source after each event.
+    /// A source and what shows it: a filtered or mapped list, or a collection replaced with the
+    /// filtered or mapped source after each event.
     final class Screen {
         let source: ObservableCollection<Row>
         private let filtered: FilteredList<Row>?
         private let shown: ObservableCollection<Row>?
+        private let mapped: MappedList<Row, Presented>?
+        private let shownMapped: ObservableCollection<Presented>?
         private var token: SubscriptionToken?
         private var narrow = false
         private var count: Int
@@ -130,38 +150,40 @@ enum DerivedBenchmarks {
         /// The events the shown list published, so that none is skipped for want of a subscriber.
         private let events = Counter()
 
-        init(_ rows: [Row], recomputes: Bool) {
+        init(_ rows: [Row], recomputes: Bool, maps: Bool) {
             source = ObservableCollection(rows)
             count = rows.count
             nextID = rows.count
-            if recomputes {
-                filtered = nil
-                let shown = ObservableCollection(rows.filter { DerivedBenchmarks.passes($0, narrow: false) })
-                self.shown = shown
-                token = shown.subscribe(on: .synchronous) { [events] _ in events.increment() }
-            } else {
-                shown = nil
-                let filtered = source.filtered { DerivedBenchmarks.passes($0, narrow: false) }
-                self.filtered = filtered
-                token = filtered.subscribe(on: .synchronous) { [events] _ in events.increment() }
-            }
+            let events = events
+            let count: @Sendable (CollectionChange<Row>) -> Void = { _ in events.increment() }
+            let countMapped: @Sendable (CollectionChange<Presented>) -> Void = { _ in events.increment() }
+            shown =
+                recomputes && !maps
+                ? ObservableCollection(rows.filter { DerivedBenchmarks.passes($0, narrow: false) }) : nil
+            filtered = !recomputes && !maps ? source.filtered { DerivedBenchmarks.passes($0, narrow: false) } : nil
+            shownMapped = recomputes && maps ? ObservableCollection(rows.map(Presented.init)) : nil
+            mapped = !recomputes && maps ? source.mapped { Presented($0) } : nil
+            token =
+                shown?.subscribe(on: .synchronous, count) ?? filtered?.subscribe(on: .synchronous, count)
+                ?? shownMapped?.subscribe(on: .synchronous, countMapped)
+                ?? mapped?.subscribe(on: .synchronous, countMapped)
         }
 
         /// One source event, and what follows it in the shown list.
         func event(_ operation: Operation) -> Int? {
             switch operation {
-            case .append:
+            case .append, .mapAppend:
                 var row = Row(id: nextID)
                 row.revision = 0
                 source.append(row)
                 nextID += 1
                 count += 1
-            case .update, .flip:
+            case .update, .flip, .mapUpdate:
                 let middle = count / 2
                 var row = source[middle]
                 row.revision += operation == .update ? 2 : 1
                 source[middle] = row
-            case .remove:
+            case .remove, .mapRemove:
                 _ = source.remove(at: count / 2)
                 count -= 1
             case .predicate:
@@ -175,6 +197,7 @@ enum DerivedBenchmarks {
                 return nil
             }
             if shown != nil { recompute() }
+            if let shownMapped { shownMapped.replace(with: source.snapshot.map(Presented.init)) }
             return nil
         }
 

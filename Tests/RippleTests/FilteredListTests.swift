@@ -69,22 +69,7 @@ final class FilteredListTests: XCTestCase {
         runOnThreads(4) { thread in
             var random = SplitMix64(seed: UInt64(thread))
             for step in 0..<rounds {
-                let count = source.count
-                switch random.int(below: 5) {
-                case 0: source.append(TestItem(id: 10_000 * (thread + 1) + step, content: random.int(below: 9)))
-                case 1:
-                    source.insert(
-                        TestItem(id: 10_000 * (thread + 5) + step, content: random.int(below: 9)), at: count / 2)
-                case 2 where count > 100: source.remove(atOffsets: [random.int(below: count - 4)])
-                case 3 where count > 100:
-                    let offset = random.int(below: count - 4)
-                    source.performBatchUpdates {
-                        source.move(from: offset, to: 0)
-                        source.append(TestItem(id: 10_000 * (thread + 9) + step, content: random.int(below: 9)))
-                    }
-                default:
-                    if count > 100 { source[random.int(below: count - 4)] = TestItem(id: -step - 1, content: step) }
-                }
+                RandomSourceMutations.mutateConcurrently(source, thread: thread, step: step, &random)
             }
         }
         token.cancel()
@@ -170,41 +155,16 @@ final class FilteredListTests: XCTestCase {
     /// One seed: random mutations and batches of a source, random predicates, checked after each.
     private static func run(_ random: inout SplitMix64, operations: Int) -> String? {
         let source = ObservableCollection((0..<random.int(in: 0...40)).map { TestItem(id: $0, content: $0 % 7) })
-        var nextID = 1_000
+        var mutations = RandomSourceMutations()
         var predicate = (modulus: 2, residue: 0)
         var second = (modulus: 3, residue: 1)
         let first = source.filtered(by: contentModulo(predicate.modulus, predicate.residue))
         let chained = first.filtered(by: contentModulo(second.modulus, second.residue))
-        let firstChecker = FilterChecker(first)
-        let chainedChecker = FilterChecker(chained)
+        let firstChecker = DerivedListChecker(first)
+        let chainedChecker = DerivedListChecker(chained)
         defer {
             firstChecker.cancel()
             chainedChecker.cancel()
-        }
-        func item(_ random: inout SplitMix64) -> TestItem {
-            nextID += 1
-            return TestItem(id: nextID, content: random.int(below: 12))
-        }
-        func mutate(_ random: inout SplitMix64) {
-            let count = source.count
-            switch random.int(below: 9) {
-            case 0: source.append(item(&random))
-            case 1: source.insert(item(&random), at: random.int(in: 0...count))
-            case 2 where count > 0: source.remove(at: random.int(below: count))
-            case 3 where count > 1: source.move(from: random.int(below: count), to: random.int(below: count))
-            case 4 where count > 0:
-                let at = random.int(below: count)
-                source[at] = TestItem(id: source[at].id, content: random.int(below: 12))
-            case 5 where count > 0:
-                source.remove(atOffsets: Set((0..<random.int(in: 1...4)).map { _ in random.int(below: count) }))
-            case 6:
-                var new = Array(source.snapshot).filter { _ in !random.chance(1, in: 5) }
-                for offset in new.indices where random.chance(1, in: 4) { new[offset].content = random.int(below: 12) }
-                if new.count > 1 { new.swapAt(random.int(below: new.count), random.int(below: new.count)) }
-                new.insert(item(&random), at: random.int(in: 0...new.count))
-                source.replace(with: new)
-            default: source.append(contentsOf: (0..<random.int(in: 0...5)).map { _ in item(&random) })
-            }
         }
         for operation in 0..<operations {
             switch random.int(below: 20) {
@@ -216,11 +176,7 @@ final class FilteredListTests: XCTestCase {
                 second = (random.int(in: 1...4), 0)
                 second.residue = random.int(below: second.modulus)
                 chained.setPredicate(Self.contentModulo(second.modulus, second.residue))
-            case 2, 3:
-                source.performBatchUpdates {
-                    for _ in 0..<random.int(in: 1...6) { mutate(&random) }
-                }
-            default: mutate(&random)
+            default: mutations.mutateOrBatch(source, &random)
             }
             let expected = Array(source.snapshot).filter(contentModulo(predicate.modulus, predicate.residue))
             if let failure = firstChecker.failure(expecting: expected) {
@@ -262,58 +218,6 @@ private final class SearchBookPresenter: Presenter<any SearchBookView> {
 private final class SearchBookCell: HeadlessCell<SearchBookPresenter>, SearchBookView {
     var title = ""
     func show(title: String) { self.title = title }
-}
-
-/// Follows a filtered list's events, and checks each against the list before it and the model.
-private final class FilterChecker: Sendable {
-    private let list: FilteredList<TestItem>
-    private let events = EventRecorder<CollectionChange<TestItem>>()
-    private let token: SubscriptionToken
-    private let shown: LockedSnapshots
-
-    init(_ list: FilteredList<TestItem>) {
-        self.list = list
-        token = list.subscribe(on: .synchronous, events.handler)
-        shown = LockedSnapshots()
-        shown.record(list.snapshot)
-    }
-
-    func cancel() { token.cancel() }
-
-    /// Where the events since the last call, or the list, disagree with `expected`.
-    func failure(expecting expected: [TestItem]) -> String? {
-        let previous = Array(shown.all.last!)
-        let new = events.takeAll()
-        if Array(list.snapshot) != expected { return "shows \(list.snapshot), expected \(expected)" }
-        if new.count > 1 { return "\(new.count) events for one change" }
-        guard let event = new.first else {
-            return previous == expected ? nil : "no event, but the list went from \(previous) to \(expected)"
-        }
-        // (An update is passed on even when the source's element is equal to the one it replaced:
-        // the source published it, and it may be another instance.)
-        if previous == expected && event.changeset.updates.isEmpty {
-            return "an event \(event.changeset) that changes nothing"
-        }
-        if let failure = event.changeset.validationFailure() { return "invalid \(event.changeset): \(failure)" }
-        if event.changeset.applied(to: previous, element: { event.snapshot[$0] }) != expected {
-            return "\(event.changeset) does not replay \(previous) into \(expected)"
-        }
-        // As a list source hands it to UIKit: staged, each stage one batch.
-        var before = previous.count
-        for (index, stage) in event.staged(from: ListSnapshot(previous)).enumerated() {
-            let batch = BatchUpdate(stage.changeset)
-            for validator in [BatchUpdateValidator.tableView, .collectionView] {
-                let result = validator.validate(batch, before: [before], after: [stage.data.count])
-                if !result.isValid || !result.warnings.isEmpty {
-                    return
-                        "\(validator.flavor) rejects stage \(index) \(stage.changeset) of \(event.changeset): \(result)"
-                }
-            }
-            before = stage.data.count
-        }
-        shown.record(event.snapshot)
-        return nil
-    }
 }
 
 /// Snapshots recorded from any thread, in order.

@@ -21,20 +21,28 @@ let sharedSettings: [SwiftSetting] = [
     // .define("RIPPLE_INTERNAL_CHECKS"),
 ]
 
+/// Whether this is one of `.ci/run`'s sanitizer builds (`RIPPLE_SANITIZER_BUILD` set in the
+/// environment). Those build in release so that the libraries' code runs as apps ship it,
+/// optimized, under the sanitizers, and they run the tests that reach that code. So, in them:
+/// - the test code is not optimized, nor built whole-module (`testCodeSettings`): optimizing it
+///   took 590 of the 718 CPU-seconds of such a build, one core at a time (a module is one job in a
+///   whole-module build), and it found nothing; the lifetimes an optimizer shortens in a user's
+///   code are what Tests/ReleaseProbes checks, built as an app is. `RippleTestSupport`'s helpers
+///   (the reference models and the oracles the tests call in their loops) stay optimized;
+/// - the targets whose tests they do not run are left out (`sanitizerBuildLeavesOut`): the
+///   benchmark runner and its kit, and RippleTesting's own tests (safe code on one thread; the
+///   headless views run under the sanitizers inside Ripple's screen tests).
+let isSanitizerBuild = Context.environment["RIPPLE_SANITIZER_BUILD"] != nil
+
+/// The targets a sanitizer build leaves out (see `isSanitizerBuild`).
+let sanitizerBuildLeavesOut: Set<String> = [
+    "RippleBenchmarks", "RippleBenchKit", "RippleBenchKitTests", "RippleTestingTests",
+]
+
 /// Settings of the test targets and of the benchmark kit (which only the benchmark and its tests
-/// link): `sharedSettings`, plus, when `RIPPLE_UNOPTIMIZED_TESTS` is set in the environment, no
-/// optimization and no whole-module build for them, whatever the configuration.
-///
-/// `.ci/run` sets it for its sanitizer steps. Those build in release so that the libraries'
-/// code runs as apps ship it, optimized, under the sanitizers. Optimizing the test code as well
-/// took 590 of the 718 CPU-seconds of such a build, one core at a time (a module is one job in
-/// a whole-module build), and it found nothing: the lifetimes an optimizer shortens in a user's
-/// code are what Tests/ReleaseProbes checks, built as an app is. `RippleTestSupport`'s helpers
-/// (the reference models and the oracles the tests call in their loops) stay optimized.
+/// link): `sharedSettings`, plus, in a sanitizer build, no optimization and no whole-module build.
 let testCodeSettings: [SwiftSetting] =
-    sharedSettings
-    + (Context.environment["RIPPLE_UNOPTIMIZED_TESTS"] == nil
-        ? [] : [.unsafeFlags(["-Onone", "-no-whole-module-optimization"])])
+    sharedSettings + (isSanitizerBuild ? [.unsafeFlags(["-Onone", "-no-whole-module-optimization"])] : [])
 
 let package = Package(
     name: "Ripple",
@@ -108,3 +116,8 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+if isSanitizerBuild {
+    package.targets.removeAll { sanitizerBuildLeavesOut.contains($0.name) }
+    package.products.removeAll { $0.name == "ripple-bench" }
+}

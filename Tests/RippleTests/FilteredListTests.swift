@@ -191,35 +191,6 @@ final class FilteredListTests: XCTestCase {
     }
 }
 
-/// What a searched book's cell shows.
-@MainActor
-private protocol SearchBookView: Viewable {
-    func show(title: String)
-}
-
-/// A row of the search screen.
-private final class SearchBookPresenter: Presenter<any SearchBookView> {
-    let id: Int
-    let title: String
-
-    nonisolated init(id: Int, title: String) {
-        self.id = id
-        self.title = title
-        super.init()
-    }
-
-    override func injectView(_ view: any SearchBookView) {
-        super.injectView(view)
-        view.show(title: title)
-    }
-}
-
-/// The search screen's headless cell.
-private final class SearchBookCell: HeadlessCell<SearchBookPresenter>, SearchBookView {
-    var title = ""
-    func show(title: String) { self.title = title }
-}
-
 /// Snapshots recorded from any thread, in order.
 private final class LockedSnapshots: Sendable {
     private let snapshots = LockedState<[ListSnapshot<TestItem>]>([])

@@ -102,6 +102,47 @@ final class MappedListTests: XCTestCase {
         XCTAssertNil(weakSource)
     }
 
+    /// The seeds' STT book list with a search field, the books kept as values: the screen shows
+    /// the matching books, each through its row's presenter, made once per book that arrives. On a
+    /// headless table and in SwiftUI on the headless host, typing animates (or renders) only the
+    /// rows that come and go, and a row that stays keeps its presenter object.
+    func test_aSearchScreenOfBookValues_keepsEachRowsPresenter_onATableAndInSwiftUI() {
+        MainActor.assumeIsolated {
+            let titles = ["Dune", "Emma", "Dracula", "Ulysses", "Don Quixote", "Middlemarch", "Beloved", "Persuasion"]
+            let books = ObservableCollection(titles.prefix(7).enumerated().map { TestItem(id: $0, content: $1.count) })
+            let matching = books.filtered { _ in true }
+            let shown = matching.mapped { SearchBookPresenter(id: $0.id, title: titles[$0.id]) }
+            let screen = HeadlessTableScreen(collection: shown, visibleRowCount: 10)
+            screen.register(SearchBookCell.self)
+            let list = ObservedList(shown)
+            let swiftUI = HeadlessSwiftUIView { list.elements.map(\.title) }
+            @MainActor func type(_ query: String) {
+                matching.setPredicate { query.isEmpty || titles[$0.id].lowercased().contains(query) }
+                flushMainQueue()
+                screen.cells.layout()
+                if swiftUI.isInvalidated { swiftUI.render() }
+            }
+            flushMainQueue()
+            screen.cells.layout()
+            let everyRow = Array(shown.snapshot)
+            type("d")
+            XCTAssertEqual(swiftUI.output, ["Dune", "Dracula", "Don Quixote", "Middlemarch", "Beloved"])
+            XCTAssertEqual(screen.shownItems.map(\.title), swiftUI.output)
+            type("du")
+            XCTAssertEqual(swiftUI.output, ["Dune"])
+            XCTAssertTrue(list.elements[0] === everyRow[0], "the kept row keeps its presenter")
+            books.append(TestItem(id: 7, content: 10))  // "Persuasion" does not match "du": no event
+            type("")
+            XCTAssertEqual(swiftUI.output, titles)
+            // Dune stayed throughout; every other book left with "d" or "du" and came back: the map
+            // made each a new presenter (a map placed before the filter keeps every book's).
+            XCTAssertTrue(list.elements[0] === everyRow[0], "the row that stayed keeps its presenter")
+            XCTAssertTrue((1..<7).allSatisfy { list.elements[$0] !== everyRow[$0] }, "a row that came back is new")
+            XCTAssertEqual(screen.tableView.violations.count, 0)
+            XCTAssertEqual(swiftUI.renderCount, 4, "one render per query")
+        }
+    }
+
     // MARK: - The random run
 
     /// One seed: random mutations and batches of a source, checked after each against the model,

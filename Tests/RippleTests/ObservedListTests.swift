@@ -26,6 +26,26 @@ final class ObservedListTests: XCTestCase {
         }
     }
 
+    /// A SwiftUI view shows a derived list as it shows a collection: a search over books, each
+    /// shown through its row object, changes once per source event and once per new query.
+    func test_followsADerivedList_oncePerEvent() {
+        MainActor.assumeIsolated {
+            let books = ObservableCollection((0..<6).map { TestItem(id: $0, content: $0) })
+            let matching = books.filtered { $0.content % 2 == 0 }
+            let shown = matching.mapped { "book \($0.id)" }
+            let list = ObservedList(shown)
+            XCTAssertEqual(Array(list.elements), ["book 0", "book 2", "book 4"])
+            let counter = InvalidationCounter { _ = list.elements }
+            books.append(TestItem(id: 6, content: 6))
+            books.append(TestItem(id: 7, content: 7))  // filtered out: no event
+            matching.setPredicate { $0.content % 3 == 0 }
+            flushMainQueue()
+            XCTAssertEqual(counter.invalidations, 2, "one invalidation per event of the derived list")
+            XCTAssertEqual(Array(list.elements), ["book 0", "book 3", "book 6"])
+            XCTAssertEqual(list.version, shown.version)
+        }
+    }
+
     func test_aBatch_isOneEvent_andOneTransaction() {
         MainActor.assumeIsolated {
             let collection = ObservableCollection(Array(0..<10))

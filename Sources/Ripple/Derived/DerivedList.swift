@@ -131,12 +131,26 @@ public class DerivedList<Element: Sendable>: LiveList, @unchecked Sendable {
     public final func _subscribe(
         afterReading handler: @escaping @Sendable (CollectionChange<Element>) -> Void
     ) -> (snapshot: ListSnapshot<Element>, version: Int, token: SubscriptionToken) {
+        subscribe(afterReading: .synchronous(handler))
+    }
+
+    /// Reads the elements and their version, and subscribes a main-actor `handler` to the events
+    /// after them, under one lock (see ``LiveList/_subscribeOnMainActor(afterReading:)``).
+    ///
+    /// - Parameter handler: Called with each later event, in version order, on the main actor.
+    /// - Returns: The elements and version read, and the subscription's token.
+    public final func _subscribeOnMainActor(
+        afterReading handler: @escaping @MainActor (CollectionChange<Element>) -> Void
+    ) -> (snapshot: ListSnapshot<Element>, version: Int, token: SubscriptionToken) {
+        subscribe(afterReading: .mainActor(handler))
+    }
+
+    private func subscribe(afterReading handler: EventHandler<CollectionChange<Element>>)
+        -> (snapshot: ListSnapshot<Element>, version: Int, token: SubscriptionToken)
+    {
         let subscriberState = SubscriberState()
         let (elements, version, id) = state.withLock { state in
-            (
-                state.elements, state.version,
-                state.core.add(.synchronous(handler), state: subscriberState, replay: nil).id
-            )
+            (state.elements, state.version, state.core.add(handler, state: subscriberState, replay: nil).id)
         }
         return (elements, version, token(removing: id, state: subscriberState))
     }

@@ -73,6 +73,16 @@ public protocol LiveList<Element>: AnyObject, Sendable {
     func _subscribe(
         afterReading handler: @escaping @Sendable (CollectionChange<Element>) -> Void
     ) -> (snapshot: ListSnapshot<Element>, version: Int, token: SubscriptionToken)
+
+    /// Reads the elements as of the last event, with its version, and subscribes a main-actor
+    /// `handler` to the events after it, under one lock, delivered on the main queue. The lists
+    /// that SwiftUI observes start from it.
+    ///
+    /// - Parameter handler: Called with each later event, in version order, on the main actor.
+    /// - Returns: The elements and version read, and the subscription's token.
+    func _subscribeOnMainActor(
+        afterReading handler: @escaping @MainActor (CollectionChange<Element>) -> Void
+    ) -> (snapshot: ListSnapshot<Element>, version: Int, token: SubscriptionToken)
 }
 
 extension ObservableCollection: LiveList {
@@ -85,6 +95,18 @@ extension ObservableCollection: LiveList {
         afterReading handler: @escaping @Sendable (CollectionChange<Element>) -> Void
     ) -> (snapshot: ListSnapshot<Element>, version: Int, token: SubscriptionToken) {
         let (published, version, token) = subscribe(afterReading: .synchronous(handler))
+        return (published, version, token)
+    }
+
+    /// Reads the published elements and their version, and subscribes a main-actor `handler` to the
+    /// events after them, under one lock (see ``LiveList/_subscribeOnMainActor(afterReading:)``).
+    ///
+    /// - Parameter handler: Called with each later event, in version order, on the main actor.
+    /// - Returns: The elements and version read, and the subscription's token.
+    public func _subscribeOnMainActor(
+        afterReading handler: @escaping @MainActor (CollectionChange<Element>) -> Void
+    ) -> (snapshot: ListSnapshot<Element>, version: Int, token: SubscriptionToken) {
+        let (published, version, token) = subscribe(afterReading: .mainActor(handler))
         return (published, version, token)
     }
 }

@@ -14,15 +14,15 @@ struct ListMirror<Element: Sendable> {
         self.version = version
     }
 
-    /// The mirror of `collection`'s last published event, and a subscription that hands each later
-    /// event to `apply` on the main actor, for as long as `box` holds its owner.
+    /// The mirror of `list`'s last published event, and a subscription that hands each later event
+    /// to `apply` on the main actor, for as long as `box` holds its owner.
     @MainActor
     static func following<Owner: AnyObject>(
-        _ collection: ObservableCollection<Element>, for box: WeakBox<Owner>,
+        _ list: some LiveList<Element>, for box: WeakBox<Owner>,
         apply: @escaping @MainActor (Owner, CollectionChange<Element>) -> Void
     ) -> (ListMirror, SubscriptionToken) {
-        let (published, version, token) = collection.subscribe(
-            afterReading: .mainActor { change in box.value.map { apply($0, change) } })
+        let (published, version, token) = list._subscribeOnMainActor(
+            afterReading: { change in box.value.map { apply($0, change) } })
         return (ListMirror(elements: published, version: version), token)
     }
 

@@ -1,8 +1,8 @@
 import Observation
 import RippleDiff
 
-/// A live list for SwiftUI: the elements of an ``ObservableCollection`` as of its last event, on the
-/// main actor, observable with Observation.
+/// A live list for SwiftUI: the elements of an ``ObservableCollection``, or of a list derived from
+/// one (any ``LiveList``), as of its last event, on the main actor, observable with Observation.
 ///
 /// SwiftUI's `List` and `ForEach` read ``elements`` directly, and a view's body that reads them is
 /// invalidated once per event of the collection:
@@ -33,7 +33,7 @@ import RippleDiff
 ///
 /// # Lifetime
 /// The list follows the collection while it lives; it holds the collection, not the other way
-/// round.
+/// round. (The same holds for a derived list it follows.)
 @available(iOS 17.0, macOS 14.0, tvOS 17.0, watchOS 10.0, *)
 @MainActor
 public final class ObservedList<Element: Sendable>: Observable {
@@ -53,17 +53,18 @@ public final class ObservedList<Element: Sendable>: Observable {
 
     private let token: SubscriptionToken
 
-    /// The collection it follows.
-    public let collection: ObservableCollection<Element>
+    /// The list it follows, kept alive as long as this one is.
+    private let source: any AnyObject & Sendable
 
-    /// Creates a list that follows `collection`, starting from its last published event.
+    /// Creates a list that follows `list`, an ``ObservableCollection`` or a list derived from one,
+    /// starting from its last published event.
     ///
-    /// - Parameter collection: The collection to follow.
+    /// - Parameter list: The list to follow.
     /// - Complexity: O(1).
-    public init(_ collection: ObservableCollection<Element>) {
-        self.collection = collection
+    public init(_ list: some LiveList<Element>) {
+        source = list
         let box = WeakBox<ObservedList>()
-        (mirror, token) = ListMirror.following(collection, for: box) { $0.apply($1) }
+        (mirror, token) = ListMirror.following(list, for: box) { $0.apply($1) }
         box.value = self
         interactions = RowInteractions(ownerName: "ObservedList<\(Element.self)>") { box.value?.mirror.elements ?? [] }
         interactions.loadingRowChanged = { change in
@@ -98,8 +99,8 @@ public final class ObservedList<Element: Sendable>: Observable {
         return mirror.elements
     }
 
-    /// The version of the last event applied: the collection's ``ObservableCollection/version``
-    /// once the main actor has caught up.
+    /// The version of the last event applied: the followed list's ``LiveList/version`` once the
+    /// main actor has caught up.
     public var version: Int {
         registrar.access(self, keyPath: \.version)
         return mirror.version

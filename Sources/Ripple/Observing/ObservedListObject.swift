@@ -16,16 +16,18 @@ public final class ObservedListObject<Element: Sendable>: ObservableObject {
     /// exactly once.
     public var transaction: (@MainActor (_ change: () -> Void) -> Void)?
 
-    /// The collection it follows.
-    public let collection: ObservableCollection<Element>
+    /// The list it follows, kept alive as long as this one is.
+    private let source: any AnyObject & Sendable
 
-    /// Creates a list that follows `collection`, starting from its last published event.
+    /// Creates a list that follows `list`, an ``ObservableCollection`` or a list derived from one,
+    /// starting from its last published event.
     ///
-    /// - Parameter collection: The collection to follow.
-    public init(_ collection: ObservableCollection<Element>) {
-        self.collection = collection
+    /// - Parameter list: The list to follow.
+    /// - Complexity: O(1).
+    public init(_ list: some LiveList<Element>) {
+        source = list
         let box = WeakBox<ObservedListObject>()
-        (mirror, token) = ListMirror.following(collection, for: box) { $0.apply($1) }
+        (mirror, token) = ListMirror.following(list, for: box) { $0.apply($1) }
         box.value = self
         interactions = RowInteractions(ownerName: "ObservedListObject<\(Element.self)>") {
             box.value?.mirror.elements ?? []

@@ -138,4 +138,13 @@ public struct RandomSourceMutations {
             if count > 100 { source[random.int(below: count - 4)] = TestItem(id: -step - 1, content: step) }
         }
     }
+
+    /// Four threads each mutate `source` `rounds` times with ``mutateConcurrently(_:thread:step:_:)``,
+    /// seeded with their thread number; returns when all are done.
+    public static func mutateFromFourThreads(_ source: ObservableCollection<TestItem>, rounds: Int) {
+        runOnThreads(4) { thread in
+            var random = SplitMix64(seed: UInt64(thread))
+            for step in 0..<rounds { mutateConcurrently(source, thread: thread, step: step, &random) }
+        }
+    }
 }

@@ -65,13 +65,7 @@ final class FilteredListTests: XCTestCase {
         let events = EventRecorder<CollectionChange<TestItem>>()
         let token = filtered.subscribe(on: .synchronous, events.handler)
         let initial = Array(filtered.snapshot)
-        let rounds = TestScale.count(600, minimum: 100)
-        runOnThreads(4) { thread in
-            var random = SplitMix64(seed: UInt64(thread))
-            for step in 0..<rounds {
-                RandomSourceMutations.mutateConcurrently(source, thread: thread, step: step, &random)
-            }
-        }
+        RandomSourceMutations.mutateFromFourThreads(source, rounds: TestScale.count(600, minimum: 100))
         token.cancel()
         sourceToken.cancel()
         var previous = initial

@@ -69,13 +69,7 @@ final class MappedListTests: XCTestCase {
         let events = EventRecorder<CollectionChange<Row>>()
         let token = rows.subscribe(on: .synchronous, events.handler)
         let initial = Array(rows.snapshot)
-        let rounds = TestScale.count(600, minimum: 100)
-        runOnThreads(4) { thread in
-            var random = SplitMix64(seed: UInt64(thread))
-            for step in 0..<rounds {
-                RandomSourceMutations.mutateConcurrently(source, thread: thread, step: step, &random)
-            }
-        }
+        RandomSourceMutations.mutateFromFourThreads(source, rounds: TestScale.count(600, minimum: 100))
         token.cancel()
         var previous = initial
         for (index, event) in events.events.enumerated() {

@@ -27,9 +27,9 @@ public class DerivedList<Element: Sendable>: LiveList, @unchecked Sendable {
         var mayReplaceKeptElements: Bool
     }
 
-    /// A step of the processor: a source event or a new rule to apply, run outside every lock, in
-    /// arrival order, one at a time.
-    typealias Step = @Sendable () -> Derivation
+    /// A step of the processor: a source event or a new rule to apply to the list's elements as of
+    /// its last step, run outside every lock, in arrival order, one at a time.
+    typealias Step = @Sendable (_ elements: ListSnapshot<Element>) -> Derivation
 
     struct State {
         /// The elements as of the last event.
@@ -197,8 +197,8 @@ public class DerivedList<Element: Sendable>: LiveList, @unchecked Sendable {
     /// Applies the queued steps in order, until none is left: each outside the lock, then its
     /// event published under it. Only the processing thread calls it.
     private func process() {
-        while let step = takeStep() {
-            let derivation = step()
+        while let (step, elements) = takeStep() {
+            let derivation = step(elements)
             #if RIPPLE_INTERNAL_CHECKS
             let changeset = derivation.changeset
             if let failure = changeset.validationFailure()
@@ -230,8 +230,9 @@ public class DerivedList<Element: Sendable>: LiveList, @unchecked Sendable {
         }
     }
 
-    /// The next step, taken out of the queue; `nil`, and the processing ended, when none is left.
-    private func takeStep() -> Step? {
+    /// The next step, taken out of the queue, with the elements to apply it to (the last step's);
+    /// `nil`, and the processing ended, when none is left.
+    private func takeStep() -> (Step, ListSnapshot<Element>)? {
         state.withLock { state in
             guard state.nextPending < state.pending.count, let step = state.pending[state.nextPending] else {
                 state.pending.removeAll(keepingCapacity: true)
@@ -241,7 +242,7 @@ public class DerivedList<Element: Sendable>: LiveList, @unchecked Sendable {
             }
             state.pending[state.nextPending] = nil
             state.nextPending += 1
-            return step
+            return (step, state.elements)
         }
     }
 }

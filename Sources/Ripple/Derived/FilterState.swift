@@ -2,24 +2,21 @@ import RippleDiff
 
 /// What a ``FilteredList`` keeps of its source, and the step that turns a source change-set into
 /// the filtered list's: a value, mutated by one thread at a time (the list's processor), with the
-/// predicate already evaluated.
+/// predicate already evaluated. The filtered elements themselves are the list's (its
+/// ``DerivedList/snapshot``); the steps below take them `inout`.
 struct FilterState<Element: Sendable>: Sendable {
     /// Which source elements pass, in source order.
     var passes: PassCounts
 
-    /// The passing elements, in source order: the filtered list.
-    var elements: ListSnapshot<Element>
-
-    /// The state of `source` filtered by `isIncluded`, which runs once per element, in order.
+    /// The state of `source` filtered by `isIncluded`, which runs once per element, in order, and
+    /// the passing elements, in source order: the filtered list.
     ///
     /// - Complexity: O(*n*).
-    init(filtering source: ListSnapshot<Element>, by isIncluded: (Element) -> Bool) {
-        self.init(flags: Self.evaluate(source, isIncluded))
-    }
-
-    private init(flags evaluated: (flags: [Bool], passing: [Element])) {
-        passes = PassCounts(evaluated.flags)
-        elements = ListSnapshot(evaluated.passing)
+    static func filtering(
+        _ source: ListSnapshot<Element>, by isIncluded: (Element) -> Bool
+    ) -> (state: FilterState, elements: ListSnapshot<Element>) {
+        let evaluated = evaluate(source, isIncluded)
+        return (FilterState(passes: PassCounts(evaluated.flags)), ListSnapshot(evaluated.passing))
     }
 
     /// `isIncluded` of every element of `source`, and the elements that pass, in one pass (this
@@ -55,17 +52,20 @@ struct FilterState<Element: Sendable>: Sendable {
         }
     }
 
-    /// Applies a source change-set, with the flags of the elements it brings, and returns the
-    /// filtered list's change-set.
+    /// Applies a source change-set, with the flags of the elements it brings, to this state and to
+    /// `elements`, and returns the filtered list's change-set.
     ///
     /// - Parameters:
     ///   - changeset: The source's change-set, from the source these flags describe.
     ///   - after: The source after it.
     ///   - flags: The new flags of the inserted, moved and updated elements.
+    ///   - elements: The filtered list this state describes; it becomes the new one.
     /// - Returns: The change-set from the old filtered list to the new one; empty when no passing
     ///   element was touched.
     /// - Complexity: O(*k* log *n*) for *k* changes in a source of *n* elements.
-    mutating func apply(_ changeset: Changeset, after: ListSnapshot<Element>, flags: Flags) -> Changeset {
+    mutating func apply(
+        _ changeset: Changeset, after: ListSnapshot<Element>, flags: Flags, elements: inout ListSnapshot<Element>
+    ) -> Changeset {
         let oldCount = elements.count
         // Where the touched elements were among the passing ones, before the change.
         var deletes = changeset.deletes.map { passes.flagAndRank(at: $0) }.filter(\.passes).map(\.rank)
@@ -164,17 +164,21 @@ struct FilterState<Element: Sendable>: Sendable {
         return moves.filter { !staying.contains($0) }.sorted { $0.target < $1.target }
     }
 
-    /// Filters `source` (the source this state describes) again with `isIncluded`, and returns
-    /// the change-set from the old filtered list to the new one: deletes and inserts only, since
-    /// both keep the source's order.
+    /// Filters `source` (the source this state describes) again with `isIncluded`, replaces
+    /// `elements` (the filtered list this state describes) with the result, and returns the
+    /// change-set from the old filtered list to the new one: deletes and inserts only, since both
+    /// keep the source's order.
     ///
     /// - Complexity: O(*n*), and *n* calls of `isIncluded`.
-    mutating func refilter(_ source: ListSnapshot<Element>, by isIncluded: (Element) -> Bool) -> Changeset {
+    mutating func refilter(
+        _ source: ListSnapshot<Element>, by isIncluded: (Element) -> Bool, elements: inout ListSnapshot<Element>
+    ) -> Changeset {
         let passed = passes.flags
         let oldCount = elements.count
         let evaluated = Self.evaluate(source, isIncluded)
         let flags = evaluated.flags
-        self = FilterState(flags: evaluated)
+        passes = PassCounts(flags)
+        elements = ListSnapshot(evaluated.passing)
         var deletes: [Int] = []
         var inserts: [Int] = []
         var old = 0

@@ -43,7 +43,7 @@ public final class FilteredList<Element: Sendable>: DerivedList<Element>, @unche
         var source: ListSnapshot<Element>
         /// The predicate in force.
         var isIncluded: @Sendable (Element) -> Bool
-        /// What the filter keeps.
+        /// What the filter keeps of the source.
         var filter: FilterState<Element>
     }
 
@@ -55,11 +55,11 @@ public final class FilteredList<Element: Sendable>: DerivedList<Element>, @unche
         // Source events that arrive before `start` wait in the queue.
         let (snapshot, _, token) = source._subscribe(afterReading: { [weak self] change in
             guard let self else { return }
-            self.enqueue { self.apply(change) }
+            self.enqueue { self.apply(change, to: $0) }
         })
-        let filter = FilterState(filtering: snapshot, by: isIncluded)
+        let (filter, elements) = FilterState.filtering(snapshot, by: isIncluded)
         filtering.restore(Filtering(source: snapshot, isIncluded: isIncluded, filter: filter))
-        start(filter.elements, subscription: token)
+        start(elements, subscription: token)
     }
 
     /// Filters the source again with `isIncluded`, and publishes the difference as one event.
@@ -71,25 +71,27 @@ public final class FilteredList<Element: Sendable>: DerivedList<Element>, @unche
     /// - Parameter isIncluded: The new predicate (see ``LiveList/filtered(by:)``).
     /// - Complexity: O(*n*) predicate calls and O(*n*).
     public func setPredicate(_ isIncluded: @escaping @Sendable (Element) -> Bool) {
-        enqueue { [self] in
+        enqueue { [self] elements in
             // The state is mutated in place; what it lets go of (the old predicate) is released
             // when the step returns, outside every lock.
+            var elements = elements
             var filtering = self.filtering.takeOperatorState()
-            let changeset = filtering.filter.refilter(filtering.source, by: isIncluded)
+            let changeset = filtering.filter.refilter(filtering.source, by: isIncluded, elements: &elements)
             filtering.isIncluded = isIncluded
-            let elements = filtering.filter.elements
             self.filtering.restore(filtering)
             return Derivation(changeset: changeset, elements: elements, mayReplaceKeptElements: false)
         }
     }
 
-    /// Applies a source event: the predicate on the elements it brings, then the filter.
-    private func apply(_ change: CollectionChange<Element>) -> Derivation {
+    /// Applies a source event to the filtered `elements`: the predicate on the elements it brings,
+    /// then the filter.
+    private func apply(_ change: CollectionChange<Element>, to elements: ListSnapshot<Element>) -> Derivation {
+        var elements = elements
         var filtering = self.filtering.takeOperatorState()
         let flags = FilterState.Flags(of: change.changeset, in: change.snapshot, filtering.isIncluded)
-        let changeset = filtering.filter.apply(change.changeset, after: change.snapshot, flags: flags)
+        let changeset = filtering.filter.apply(
+            change.changeset, after: change.snapshot, flags: flags, elements: &elements)
         filtering.source = change.snapshot
-        let elements = filtering.filter.elements
         self.filtering.restore(filtering)
         return Derivation(
             changeset: changeset, elements: elements, mayReplaceKeptElements: change.mayReplaceKeptElements)

@@ -44,8 +44,6 @@ public final class MappedList<Source: Sendable, Element: Sendable>: DerivedList<
     private let transform: @Sendable (Source) -> Element
     /// Updates a derived element in place for its source element's new value; `nil` to replace it.
     private let update: (@Sendable (inout Element, Source) -> Void)?
-    /// The derived elements; only the processing thread uses it (see `takeOperatorState()`).
-    private let mapped = LockedState<ListSnapshot<Element>?>(nil)
 
     init(
         _ source: some LiveList<Source>, transform: @escaping @Sendable (Source) -> Element,
@@ -57,11 +55,9 @@ public final class MappedList<Source: Sendable, Element: Sendable>: DerivedList<
         // Source events that arrive before `start` wait in the queue.
         let (snapshot, _, token) = source._subscribe(afterReading: { [weak self] change in
             guard let self else { return }
-            self.enqueue { self.apply(change) }
+            self.enqueue { self.apply(change, to: $0) }
         })
-        let elements = Self.build(snapshot, transform)
-        mapped.restore(elements)
-        start(elements, subscription: token)
+        start(Self.build(snapshot, transform), subscription: token)
     }
 
     /// `transform` of each element of `source`, in one pass and one bulk build.
@@ -74,12 +70,12 @@ public final class MappedList<Source: Sendable, Element: Sendable>: DerivedList<
         return ListSnapshot(elements)
     }
 
-    /// Applies a source event: the same changes, with the derived elements of the elements it
-    /// brings.
-    private func apply(_ change: CollectionChange<Source>) -> Derivation {
+    /// Applies a source event to the derived `elements`: the same changes, with the derived
+    /// elements of the elements it brings.
+    private func apply(_ change: CollectionChange<Source>, to elements: ListSnapshot<Element>) -> Derivation {
         let changeset = change.changeset
         let after = change.snapshot
-        var elements = mapped.takeOperatorState()
+        var elements = elements
         // A moved element keeps its derived element: taken out at its source offset, put in at its
         // target. Removals from the end, insertions from the start.
         var moving: [Int: Element] = [:]
@@ -99,7 +95,6 @@ public final class MappedList<Source: Sendable, Element: Sendable>: DerivedList<
                 elements[pair.target] = transform(after[pair.target])
             }
         }
-        mapped.restore(elements)
         // A kept element keeps its derived element, whatever instance the source now holds.
         return Derivation(changeset: changeset, elements: elements, mayReplaceKeptElements: false)
     }
